@@ -1,0 +1,164 @@
+"""The contract between the engine and a game plug-in.
+
+A game is a package under ``pirate_sim/games/<name>/`` whose ``__init__`` exposes
+``GAME``, an instance of a :class:`Game` subclass.  The engine (scenario, runner,
+results, metrics, report, CLI) only ever talks to games through this class, so adding
+a game never touches engine code.
+
+Kernel output convention (filled by :meth:`Game.play`):
+
+* ``out_games``: ``int32[n_games, N_STD_GAME_COLUMNS + len(game_columns)]``; the first
+  columns are the standard ones below, then the game's own ``game_columns`` in order.
+* ``out_seats``: ``int32[n_games, n_seats, len(seat_columns)]`` in ``seat_columns`` order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+# Standard per-game columns every kernel fills, in this order.
+G_WINNER = 0  # -1: nobody (draw or truncated), else the winning seat 0..n_seats-1
+G_TURNS = 1  # turns played (one turn = one seat's move; a round is n_seats turns)
+G_END = 2  # index into Game.end_reasons
+G_TRUNCATED = 3  # 1 if the turn cap ended the game
+G_FIRST_SEAT = 4  # the seat that moved first
+N_STD_GAME_COLUMNS = 5
+STD_GAME_COLUMNS = ("winner", "turns", "end_reason", "truncated", "first_seat")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One scenario parameter: its dotted key, default, type and documentation.
+
+    ``kind`` is one of ``int``, ``float``, ``bool``, ``str``, ``choice``, ``int_list``,
+    ``float_list``, ``str_list``.  ``min``/``max`` bound numbers (and list items);
+    ``length`` fixes a list's length (``min_length`` bounds it from below).
+    """
+
+    key: str
+    default: Any
+    kind: str
+    doc: str
+    min: float | None = None
+    max: float | None = None
+    choices: tuple[str, ...] = ()
+    length: int | None = None
+    min_length: int | None = None
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A scripted player: a stable integer ``code`` for the kernel and its own parameters."""
+
+    name: str
+    code: int
+    doc: str
+    params: tuple[Param, ...] = ()
+
+
+@dataclass(frozen=True)
+class Column:
+    """An output column. ``labels`` makes an integer column categorical (code -> label)."""
+
+    name: str
+    dtype: str  # numpy dtype name used in Parquet: int8, int16, int32, bool
+    doc: str
+    labels: tuple[str, ...] = ()
+    counter: bool = True  # an event counter: its per-game rate is a standard metric
+
+
+@dataclass(frozen=True)
+class OddsRow:
+    """One line of ``pirate-sim odds``: an exact probability beside a Monte Carlo estimate."""
+
+    case: str  # what is being asked, e.g. "escape within 3 attempts"
+    exact: float
+    estimate: float
+    samples: int
+
+    @property
+    def stderr(self) -> float:
+        p = min(max(self.exact, 0.0), 1.0)
+        return float(np.sqrt(p * (1 - p) / max(self.samples, 1)))
+
+    @property
+    def z(self) -> float:
+        se = self.stderr
+        return 0.0 if se == 0 else (self.estimate - self.exact) / se
+
+
+@dataclass
+class Compiled:
+    """Everything a kernel needs for one scenario: a NamedTuple of scalars plus arrays.
+
+    ``params`` is the game's NamedTuple of scalar rules; ``arrays`` holds decks, boards
+    and per-seat strategy tables; ``n_seats`` and ``strategy_names`` are per seat.
+    """
+
+    params: Any
+    arrays: tuple
+    n_seats: int
+    strategy_names: tuple[str, ...]
+    extra: dict = field(default_factory=dict)
+
+
+class Game:
+    """Base class of a game plug-in; subclasses fill the attributes and methods."""
+
+    name: str = ""  # identifier used in scenarios: "pirates_peak"
+    title: str = ""  # what a designer calls it: "Pirate's Peak"
+    version: str = "0"  # rules VERSION: bump whenever a rule's behaviour changes
+    min_seats: int = 2
+    max_seats: int = 2
+    params: tuple[Param, ...] = ()  # keys relative to the scenario's [rules] table
+    strategies: tuple[Strategy, ...] = ()
+    default_seats: tuple[str, ...] = ()  # strategy name per seat of the default scenario
+    end_reasons: tuple[str, ...] = ()  # must contain "truncated"
+    game_columns: tuple[Column, ...] = ()  # game-specific per-game columns
+    seat_columns: tuple[Column, ...] = ()  # per-seat columns
+    score_column: str | None = None  # seat column used for the winning margin
+    odds_mechanics: dict[str, str] = {}  # mechanic name -> one-line description
+    rules_doc: str = ""  # path of the rules page, e.g. docs/rules/pirates_peak.md
+
+    # -- the four things a game does -------------------------------------------------
+    def compile(self, rules: dict[str, Any], seats: list[dict[str, Any]]) -> Compiled:
+        """Turn validated rules (dotted key -> value) and seats into kernel inputs.
+
+        ``seats`` is a list of ``{"strategy": name, <strategy param>: value, ...}`` with
+        every strategy parameter filled in.  Raise ``ValueError("key: message")`` for
+        cross-parameter problems (the engine reports it against the scenario file).
+        """
+        raise NotImplementedError
+
+    def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int) -> tuple[np.ndarray, np.ndarray]:
+        """Play games ``first_game .. first_game + n_games - 1`` (parallel over games).
+
+        Returns ``(out_games, out_seats)`` as described in the module docstring.  Game
+        ``k`` must depend only on ``(seed, k)`` and the compiled scenario.
+        """
+        raise NotImplementedError
+
+    def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
+        """A readable turn-by-turn account of game ``game_index`` (identical to the run's)."""
+        raise NotImplementedError
+
+    def odds(self, mechanic: str, rules: dict[str, Any], samples: int, seed: int) -> list[OddsRow]:
+        """Exact probabilities of a sub-mechanic beside the kernel's own Monte Carlo."""
+        raise NotImplementedError
+
+    def dice_per_game(self, compiled: Compiled, seed: int, n_games: int) -> float:
+        """Mean dice rolled per game (for the benchmark's efficiency ratio)."""
+        raise NotImplementedError
+
+    # -- helpers the engine uses -----------------------------------------------------
+    def strategy(self, name: str) -> Strategy:
+        for s in self.strategies:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def seat_column_index(self, name: str) -> int:
+        return [c.name for c in self.seat_columns].index(name)
