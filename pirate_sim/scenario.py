@@ -1,0 +1,386 @@
+"""Scenario files: TOML -> validated, fully resolved :class:`Scenario`.
+
+A scenario names a game, its rules (every number the engine uses, defaults from the
+game's ``Param`` list), the seats (a strategy each, with its parameters) and the run
+settings.  Any problem is a :class:`ScenarioError` naming the file, the key and what
+is wrong, so the CLI can print one clear line and exit 2 before writing anything.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import hashlib
+import json
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .games import GAME_MODULES, get_game
+from .games.base import Game, Param
+
+TOP_KEYS = ("game", "title", "description", "run", "rules", "seats")
+# Run settings: (default, doc, min, max).  None of them changes a single game's outcome.
+RUN_PARAMS = {
+    "games": (1_000_000, "number of games to simulate", 1, 10**12),
+    "seed": (20261129, "master seed; game k draws from the stream (seed, k)", 0, 2**63 - 1),
+    "chunk_size": (100_000, "games per Parquet part (memory is bounded by one chunk)", 1, 10**8),
+}
+
+
+class ScenarioError(ValueError):
+    """A scenario problem: ``file: key: message``."""
+
+    def __init__(self, source: str, key: str, message: str):
+        self.source, self.key, self.message = source, key, message
+        super().__init__(f"{source}: {key}: {message}" if key else f"{source}: {message}")
+
+
+@dataclass
+class Scenario:
+    game: Game
+    title: str
+    description: str
+    run: dict[str, int]
+    rules: dict[str, Any]  # dotted key -> value, every Param present
+    seats: list[dict[str, Any]]  # {"strategy": name, param: value...}
+    source: str = "<memory>"
+    overrides: list[str] = field(default_factory=list)
+
+    @property
+    def n_seats(self) -> int:
+        return len(self.seats)
+
+    @property
+    def seed(self) -> int:
+        return self.run["seed"]
+
+    def outcome_dict(self) -> dict[str, Any]:
+        """Everything that decides game outcomes (not games count or chunk size)."""
+        return {
+            "game": self.game.name,
+            "rules_version": self.game.version,
+            "seed": self.run["seed"],
+            "rules": self.rules,
+            "seats": self.seats,
+        }
+
+    def hash(self) -> str:
+        """Identity of the results: equal hashes mean game k is the same game."""
+        blob = json.dumps(self.outcome_dict(), sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def compile(self):
+        try:
+            return self.game.compile(self.rules, self.seats)
+        except ValueError as exc:
+            key, _, msg = str(exc).partition(": ")
+            if not msg:
+                key, msg = "rules", str(exc)
+            raise ScenarioError(self.source, f"rules.{key}" if not key.startswith(("rules", "seats")) else key, msg) from None
+
+    def to_toml(self, with_docs: bool = True) -> str:
+        return render_toml(self, with_docs=with_docs)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> Scenario:
+    """Read and validate a scenario file, applying ``--set key.path=VALUE`` overrides."""
+    path = Path(path)
+    source = str(path)
+    if not path.exists():
+        raise ScenarioError(source, "", "file not found")
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(source, "", f"malformed TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise ScenarioError(source, "", "not a UTF-8 text file") from None
+    return from_dict(raw, source=source, overrides=overrides)
+
+
+def from_dict(raw: dict, source: str = "<memory>", overrides=()) -> Scenario:
+    raw = copy.deepcopy(raw)
+    for item in overrides:
+        apply_override(raw, item, source)
+    unknown = [k for k in raw if k not in TOP_KEYS]
+    if unknown:
+        raise ScenarioError(source, unknown[0], "unknown key" + _suggest(unknown[0], TOP_KEYS))
+    if "game" not in raw:
+        raise ScenarioError(source, "game", f"missing; one of {', '.join(GAME_MODULES)}")
+    name = raw["game"]
+    if not isinstance(name, str):
+        raise ScenarioError(source, "game", f"expected a game name, got {name!r}")
+    try:
+        game = get_game(name)
+    except KeyError:
+        raise ScenarioError(source, "game", f"unknown game {name!r}" + _suggest(name, GAME_MODULES)) from None
+    run = _validate_run(raw.get("run", {}), source)
+    rules = _validate_rules(game, raw.get("rules", {}), source)
+    seats = _validate_seats(game, raw.get("seats"), source)
+    for key in ("title", "description"):
+        if key in raw and not isinstance(raw[key], str):
+            raise ScenarioError(source, key, f"expected a string, got {raw[key]!r}")
+    return Scenario(
+        game=game,
+        title=raw.get("title", game.title),
+        description=raw.get("description", ""),
+        run=run,
+        rules=rules,
+        seats=seats,
+        source=source,
+        overrides=list(overrides),
+    )
+
+
+def default_scenario(game: Game) -> Scenario:
+    """Every parameter at its default, seats from the game's default line-up."""
+    return from_dict({"game": game.name, "seats": [{"strategy": s} for s in game.default_seats]},
+                     source=f"<default {game.name}>")
+
+
+def parse_value(text: str) -> Any:
+    """An override's value: parsed as TOML (numbers, booleans, lists, quoted strings), else a bare string."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def apply_override(raw: dict, item: str, source: str) -> None:
+    """Apply ``key.path=VALUE`` to the raw scenario dict (seats are indexed: seats.1.strategy)."""
+    if "=" not in item:
+        raise ScenarioError(source, item, "--set expects key.path=VALUE")
+    key, _, text = item.partition("=")
+    key = key.strip()
+    parts = key.split(".")
+    value = parse_value(text.strip())
+    node: Any = raw
+    for i, part in enumerate(parts[:-1]):
+        if isinstance(node, list):
+            if not part.isdigit() or int(part) >= len(node):
+                raise ScenarioError(source, key, f"no seat {part} (the scenario has {len(node)} seats)")
+            node = node[int(part)]
+            continue
+        if part == "seats" and i == 0:
+            node = node.setdefault("seats", [])
+            continue
+        nxt = node.setdefault(part, {})
+        if not isinstance(nxt, (dict, list)):
+            raise ScenarioError(source, key, f"{part} is a value, not a table")
+        node = nxt
+    last = parts[-1]
+    if isinstance(node, list):
+        raise ScenarioError(source, key, "expected seats.N.name")
+    node[last] = value
+
+
+def _suggest(word: str, options) -> str:
+    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.5)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _flatten(table: dict, prefix: str = "") -> dict[str, Any]:
+    out = {}
+    for k, v in table.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict):
+            out.update(_flatten(v, key + "."))
+        else:
+            out[key] = v
+    return out
+
+
+def _validate_run(table: Any, source: str) -> dict[str, int]:
+    if not isinstance(table, dict):
+        raise ScenarioError(source, "run", "expected a table [run]")
+    out = {}
+    for k in table:
+        if k not in RUN_PARAMS:
+            raise ScenarioError(source, f"run.{k}", "unknown key" + _suggest(k, RUN_PARAMS))
+    for k, (default, _doc, lo, hi) in RUN_PARAMS.items():
+        v = table.get(k, default)
+        p = Param(k, default, "int", _doc, lo, hi)
+        out[k] = check_value(p, v, source, f"run.{k}")
+    return out
+
+
+def _validate_rules(game: Game, table: Any, source: str) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        raise ScenarioError(source, "rules", "expected a table [rules]")
+    flat = _flatten(table)
+    known = {p.key: p for p in game.params}
+    for k in flat:
+        if k not in known:
+            # a list-valued param written as a table would also land here
+            raise ScenarioError(source, f"rules.{k}", f"unknown {game.title} rule" + _suggest(k, known))
+    return {p.key: check_value(p, flat.get(p.key, p.default), source, f"rules.{p.key}") for p in game.params}
+
+
+def _validate_seats(game: Game, seats: Any, source: str) -> list[dict[str, Any]]:
+    if seats is None:
+        seats = [{"strategy": s} for s in game.default_seats]
+    if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+        raise ScenarioError(source, "seats", "expected [[seats]] tables, one per player")
+    if not game.min_seats <= len(seats) <= game.max_seats:
+        span = f"{game.min_seats}" if game.min_seats == game.max_seats else f"{game.min_seats} to {game.max_seats}"
+        raise ScenarioError(source, "seats", f"{game.title} takes {span} players, got {len(seats)}")
+    names = [s.name for s in game.strategies]
+    out = []
+    for i, seat in enumerate(seats):
+        key = f"seats.{i}"
+        if "strategy" not in seat:
+            raise ScenarioError(source, f"{key}.strategy", f"missing; one of {', '.join(names)}")
+        name = seat["strategy"]
+        if name not in names:
+            raise ScenarioError(source, f"{key}.strategy", f"unknown strategy {name!r}" + _suggest(str(name), names)
+                                + f"; {game.title} has {', '.join(names)}")
+        strat = game.strategy(name)
+        known = {p.key: p for p in strat.params}
+        for k in seat:
+            if k != "strategy" and k not in known:
+                raise ScenarioError(source, f"{key}.{k}", f"unknown parameter of strategy {name!r}"
+                                    + _suggest(k, known) + (f"; it has {', '.join(known)}" if known else "; it has none"))
+        resolved = {"strategy": name}
+        for p in strat.params:
+            resolved[p.key] = check_value(p, seat.get(p.key, p.default), source, f"{key}.{p.key}")
+        out.append(resolved)
+    return out
+
+
+def check_value(p: Param, v: Any, source: str, key: str) -> Any:
+    """Validate one value against its Param; returns the normalised value."""
+
+    def fail(msg: str):
+        raise ScenarioError(source, key, msg)
+
+    def num(x, kind, where=""):
+        if kind == "int":
+            if isinstance(x, bool) or not isinstance(x, int):
+                if isinstance(x, float) and x.is_integer():
+                    x = int(x)
+                else:
+                    fail(f"expected a whole number{where}, got {x!r}")
+        else:
+            if isinstance(x, bool) or not isinstance(x, (int, float)):
+                fail(f"expected a number{where}, got {x!r}")
+            x = float(x)
+            if not math.isfinite(x):
+                fail(f"expected a finite number{where}, got {x!r}")
+        if p.min is not None and x < p.min:
+            fail(f"{x!r}{where} is below the minimum {p.min:g}")
+        if p.max is not None and x > p.max:
+            fail(f"{x!r}{where} is above the maximum {p.max:g}")
+        return x
+
+    if p.kind in ("int", "float"):
+        return num(v, p.kind)
+    if p.kind == "bool":
+        if not isinstance(v, bool):
+            fail(f"expected true or false, got {v!r}")
+        return v
+    if p.kind == "str":
+        if not isinstance(v, str):
+            fail(f"expected a string, got {v!r}")
+        return v
+    if p.kind == "choice":
+        if v not in p.choices:
+            fail(f"expected one of {', '.join(map(repr, p.choices))}, got {v!r}" + _suggest(str(v), p.choices))
+        return v
+    if p.kind.endswith("_list"):
+        if not isinstance(v, list):
+            fail(f"expected a list, got {v!r}")
+        if p.length is not None and len(v) != p.length:
+            fail(f"expected {p.length} items, got {len(v)}")
+        if p.min_length is not None and len(v) < p.min_length:
+            fail(f"expected at least {p.min_length} items, got {len(v)}")
+        item_kind = p.kind[: -len("_list")]
+        if item_kind == "str":
+            for i, x in enumerate(v):
+                if not isinstance(x, str):
+                    fail(f"item {i} should be a string, got {x!r}")
+            return list(v)
+        return [num(x, item_kind, f" (item {i})") for i, x in enumerate(v)]
+    raise AssertionError(f"unknown Param kind {p.kind}")
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return f"{v:_}" if abs(v) >= 10_000 else str(v)
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, list):
+        inner = [_toml_value(x) for x in v]
+        one_line = "[" + ", ".join(inner) + "]"
+        if len(one_line) <= 80:
+            return one_line
+        return "[\n" + "".join(f"    {x},\n" for x in inner) + "]"
+    raise TypeError(v)
+
+
+def _doc_comment(p: Param) -> str:
+    bits = [p.doc]
+    if p.min is not None or p.max is not None:
+        lo = "" if p.min is None else f"{p.min:g}"
+        hi = "" if p.max is None else f"{p.max:g}"
+        bits.append(f"range {lo}..{hi}")
+    if p.choices:
+        bits.append("one of " + ", ".join(p.choices))
+    bits.append(f"default {_toml_value(p.default)}" if not isinstance(p.default, list) or len(_toml_value(p.default)) < 40 else "")
+    return "  # " + "; ".join(b for b in bits if b)
+
+
+def render_toml(s: Scenario, with_docs: bool = True) -> str:
+    g = s.game
+    lines = [
+        f"# pirate-sim scenario for {g.title} (rules version {g.version}).",
+        f"# Rules reference: {g.rules_doc or 'docs/rules/' + g.name + '.md'}",
+        "# Every parameter is listed with its default; change what your question is about.",
+        "",
+        f"game = {_toml_value(g.name)}",
+        f"title = {_toml_value(s.title)}",
+    ]
+    if s.description:
+        lines.append(f"description = {_toml_value(s.description)}")
+    lines += ["", "[run]"]
+    for k, (_d, doc, _lo, _hi) in RUN_PARAMS.items():
+        lines.append(f"{k} = {_toml_value(s.run[k])}" + (f"  # {doc}" if with_docs else ""))
+    params = {p.key: p for p in g.params}
+    groups: dict[str, list[str]] = {}
+    for key in params:
+        head, _, _tail = key.rpartition(".")
+        groups.setdefault(head, []).append(key)
+    for head in sorted(groups, key=lambda h: (h != "", h)):
+        lines += ["", f"[rules{'.' + head if head else ''}]"]
+        for key in groups[head]:
+            leaf = key.rpartition(".")[2]
+            lines.append(f"{leaf} = {_toml_value(s.rules[key])}" + (_doc_comment(params[key]) if with_docs else ""))
+    for seat in s.seats:
+        strat = g.strategy(seat["strategy"])
+        lines += ["", "[[seats]]"]
+        lines.append(f"strategy = {_toml_value(seat['strategy'])}" + (f"  # {strat.doc.splitlines()[0]}" if with_docs else ""))
+        for p in strat.params:
+            lines.append(f"{p.key} = {_toml_value(seat[p.key])}" + (_doc_comment(p) if with_docs else ""))
+    return "\n".join(lines) + "\n"
+
+
+def resolved_parameters(s: Scenario) -> list[tuple[str, Any, Any, str]]:
+    """(key, value, default, doc) for every parameter, for `scenario check`."""
+    rows = [(f"run.{k}", s.run[k], d, doc) for k, (d, doc, _a, _b) in RUN_PARAMS.items()]
+    rows += [(f"rules.{p.key}", s.rules[p.key], p.default, p.doc) for p in s.game.params]
+    for i, seat in enumerate(s.seats):
+        strat = s.game.strategy(seat["strategy"])
+        rows.append((f"seats.{i}.strategy", seat["strategy"], None, strat.doc.splitlines()[0]))
+        rows += [(f"seats.{i}.{p.key}", seat[p.key], p.default, p.doc) for p in strat.params]
+    return rows

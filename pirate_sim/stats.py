@@ -1,0 +1,132 @@
+"""Confidence intervals and tests used by every metric.
+
+Wilson intervals for proportions (good coverage down to a handful of successes),
+normal intervals for means of many games (the central limit theorem is safe at the
+sample sizes a simulation produces), distribution-free order-statistic intervals for
+quantiles, and a parametric bootstrap for statistics of several proportions (the
+largest gap between seats' win rates).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as _st
+
+CONFIDENCE = 0.95  # default confidence level of every interval
+
+
+def z_value(confidence: float = CONFIDENCE) -> float:
+    return float(_st.norm.ppf(0.5 + confidence / 2))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A point estimate with its confidence interval and how it was made."""
+
+    value: float
+    lo: float
+    hi: float
+    n: int
+    method: str
+
+    def __post_init__(self):
+        for k in ("value", "lo", "hi"):
+            object.__setattr__(self, k, float(getattr(self, k)))
+        object.__setattr__(self, "n", int(self.n))
+
+    @property
+    def half_width(self) -> float:
+        return (self.hi - self.lo) / 2
+
+    def as_dict(self) -> dict:
+        return {"value": self.value, "lo": self.lo, "hi": self.hi, "n": self.n, "method": self.method}
+
+
+NAN_ESTIMATE = Estimate(float("nan"), float("nan"), float("nan"), 0, "none")
+
+
+def wilson(successes: float, n: float, confidence: float = CONFIDENCE) -> Estimate:
+    """Wilson score interval for a binomial proportion."""
+    if n <= 0:
+        return Estimate(float("nan"), 0.0, 1.0, 0, "wilson")
+    z = z_value(confidence)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), int(n), "wilson")
+
+
+def mean_ci(total: float, total_sq: float, n: float, confidence: float = CONFIDENCE) -> Estimate:
+    """Normal interval for a mean from its running sums (sum, sum of squares, count)."""
+    if n <= 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0, "normal")
+    mean = total / n
+    var = max(total_sq / n - mean * mean, 0.0) * (n / (n - 1) if n > 1 else 0.0)
+    half = z_value(confidence) * math.sqrt(var / n) if n > 1 else float("inf")
+    return Estimate(mean, mean - half, mean + half, int(n), "normal")
+
+
+def quantile_from_hist(hist: np.ndarray, q: float, confidence: float = CONFIDENCE) -> Estimate:
+    """Quantile of an integer-valued sample given as a histogram (bin i = value i).
+
+    The interval is the distribution-free one from binomial order statistics: ranks
+    n q ± z sqrt(n q (1-q)), read back through the histogram.
+    """
+    hist = np.asarray(hist, dtype=np.float64)
+    n = hist.sum()
+    if n <= 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0, "order-statistic")
+    cum = np.cumsum(hist)
+
+    def value_at_rank(rank: float) -> float:
+        rank = min(max(rank, 1.0), n)
+        return float(np.searchsorted(cum, rank, side="left"))
+
+    z = z_value(confidence)
+    half = z * math.sqrt(n * q * (1 - q))
+    return Estimate(value_at_rank(math.ceil(n * q)), value_at_rank(math.floor(n * q - half)),
+                    value_at_rank(math.ceil(n * q + half)), int(n), "order-statistic")
+
+
+def max_gap_bootstrap(counts: np.ndarray, n: int, confidence: float = CONFIDENCE,
+                      reps: int = 2000, seed: int = 0) -> Estimate:
+    """Largest gap between per-seat proportions, with a parametric bootstrap interval.
+
+    ``counts[i]`` is how many of ``n`` games seat i won (at most one winner per game,
+    so the counts are one multinomial draw).
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    if n <= 0 or counts.size < 2:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0, "bootstrap")
+    p = counts / n
+    gap = float(p.max() - p.min())
+    probs = np.append(p, max(0.0, 1.0 - p.sum()))
+    probs = probs / probs.sum()
+    rng = np.random.default_rng(seed)
+    draws = rng.multinomial(int(n), probs, size=reps)[:, :-1] / n
+    gaps = draws.max(axis=1) - draws.min(axis=1)
+    # basic (reverse-percentile) bootstrap corrects the upward bias of a maximum
+    a = (1 - confidence) / 2
+    lo_q, hi_q = np.quantile(gaps, [a, 1 - a])
+    lo, hi = max(0.0, 2 * gap - hi_q), max(0.0, 2 * gap - lo_q)
+    return Estimate(gap, min(lo, gap), max(hi, gap), int(n), "bootstrap")
+
+
+def proportion_diff(k1: float, n1: float, k2: float, n2: float, confidence: float = CONFIDENCE) -> Estimate:
+    """Difference of two independent proportions (Newcombe's hybrid Wilson interval)."""
+    a, b = wilson(k1, n1, confidence), wilson(k2, n2, confidence)
+    d = a.value - b.value
+    lo = d - math.sqrt((a.value - a.lo) ** 2 + (b.hi - b.value) ** 2)
+    hi = d + math.sqrt((a.hi - a.value) ** 2 + (b.value - b.lo) ** 2)
+    return Estimate(d, lo, hi, int(min(n1, n2)), "newcombe")
+
+
+def games_for_half_width(p: float, half_width: float, confidence: float = CONFIDENCE) -> int:
+    """Games needed so a proportion near ``p`` has a CI half-width of ``half_width``."""
+    p = min(max(p, 0.0), 1.0)
+    z = z_value(confidence)
+    return int(math.ceil(z * z * max(p * (1 - p), 1e-12) / (half_width * half_width)))

@@ -1,0 +1,18 @@
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from pirate_sim.games import GAME_MODULES  # noqa: E402
+
+GAME_MODULES.setdefault("dice_duel", "toy_game")
+
+
+@pytest.fixture
+def toy_scenario_file(tmp_path):
+    path = tmp_path / "duel.toml"
+    path.write_text('game = "dice_duel"\n[run]\ngames = 5000\nseed = 7\nchunk_size = 1000\n'
+                    '[rules]\ntarget = 10\n[[seats]]\nstrategy = "roller"\n[[seats]]\nstrategy = "roller"\n')
+    return path
