@@ -301,3 +301,37 @@ def markdown_reference() -> str:
     for f in METRICS:
         lines.append(f"| `{f.pattern}` | {f.definition} | {f.ci} |")
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ precision targets
+
+
+def win_rate_half_widths(acc: Accumulator) -> dict[str, float]:
+    """CI half-width of every win rate (per seat and per strategy)."""
+    est = {**_win_rates_seat(acc), **_win_rates_strategy(acc)}
+    return {k: v.half_width for k, v in est.items()}
+
+
+def precision_reached(target: float) -> Callable[[Accumulator], bool]:
+    """A stop rule for ``runner.run``: every win rate's 95% half-width below ``target``."""
+
+    def stop(acc: Accumulator) -> bool:
+        return acc.n > 0 and max(win_rate_half_widths(acc).values()) < target
+
+    return stop
+
+
+def games_needed(acc: Accumulator, half_width: float) -> int:
+    """Games needed for every per-seat win rate to reach a 95% half-width of ``half_width``."""
+    if acc.n == 0:
+        return 0
+    p = acc.wins_seat / acc.n
+    worst = float(np.max(p * (1 - p)))
+    return stats.games_for_half_width(0.5 if worst == 0 else 0.5 - np.sqrt(0.25 - worst), half_width)
+
+
+def games_needed_note(acc: Accumulator) -> str:
+    """One line for the summary: how many games given precisions would need."""
+    parts = [f"±{h:g}: {games_needed(acc, h):,}" for h in (0.01, 0.005, 0.001)]
+    widest = max(win_rate_half_widths(acc).values()) if acc.n else float("nan")
+    return (f"win-rate precision now ±{widest:.4f} (95%); games needed for " + ", ".join(parts))
