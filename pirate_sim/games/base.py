@@ -153,6 +153,14 @@ class Game:
         """Mean dice rolled per game (for the benchmark's efficiency ratio)."""
         raise NotImplementedError
 
+    def report_figures(self, ctx) -> list:
+        """Game-specific report pages: ``[(file stem, matplotlib Figure), ...]``.
+
+        ``ctx`` is a :class:`pirate_sim.report.ReportContext` (results, metrics,
+        scenario, column readers).  Optional: the engine's generic pages come first.
+        """
+        return []
+
     # -- helpers the engine uses -----------------------------------------------------
     def strategy(self, name: str) -> Strategy:
         for s in self.strategies:

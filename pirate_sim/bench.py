@@ -1,0 +1,100 @@
+"""Throughput benchmark: games/s with and without the JIT, dice per game, raw dice rate.
+
+The no-JIT figure runs the very same kernel code as plain Python in a subprocess with
+``NUMBA_DISABLE_JIT=1`` (the flag must be set before numba is imported).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import warnings
+
+import numpy as np
+
+from .runner import set_threads
+from .scenario import Scenario
+
+RAW_DICE = 50_000_000  # dice rolled to time the bare RNG (about 0.15 s)
+
+
+def _time_play(s: Scenario, compiled, n: int, threads: int) -> float:
+    set_threads(threads)
+    t = time.perf_counter()
+    s.game.play(compiled, s.seed, 0, n)
+    return n / (time.perf_counter() - t)
+
+
+def raw_dice_rate() -> float:
+    from .rng import raw_dice_rate_nb
+
+    raw_dice_rate_nb(1, 1000)
+    t = time.perf_counter()
+    raw_dice_rate_nb(1, RAW_DICE)
+    return RAW_DICE / (time.perf_counter() - t)
+
+
+def nojit_rate(s: Scenario, n: int) -> float:
+    """games/s of the same code with the JIT disabled (subprocess)."""
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    code = ("import sys, json; from pirate_sim.bench import _nojit_worker; "
+            "print(json.dumps(_nojit_worker(sys.argv[1], int(sys.argv[2]))))")
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code, s.to_toml(with_docs=False), str(n)],
+                         env=env, capture_output=True, text=True, check=True)
+    return float(json.loads(out.stdout.strip().splitlines()[-1])["games_per_s"])
+
+
+def _nojit_worker(toml_text: str, n: int) -> dict:
+    import tomllib
+
+    from .scenario import from_dict
+
+    s = from_dict(tomllib.loads(toml_text), source="<bench>")
+    compiled = s.compile()
+    with warnings.catch_warnings(), np.errstate(over="ignore"):
+        warnings.simplefilter("ignore")
+        s.game.play(compiled, s.seed, 0, 2)  # first call: imports and setup
+        t = time.perf_counter()
+        s.game.play(compiled, s.seed, 0, n)
+        dt = time.perf_counter() - t
+    return {"games_per_s": n / dt}
+
+
+def bench_game(s: Scenario, n_games: int, nojit_games: int, log=None) -> dict:
+    """All the figures for one scenario, as a dict."""
+    say = log or (lambda *_: None)
+    compiled = s.compile()
+    say(f"[dim]{s.game.name}: first call (compile or cache load)...[/]")
+    t = time.perf_counter()
+    s.game.play(compiled, s.seed, 0, 10)
+    first_call = time.perf_counter() - t
+    import numba
+
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    say(f"[dim]{s.game.name}: {n_games:,} games on 1 and {all_threads} threads...[/]")
+    _time_play(s, compiled, min(n_games, 10_000), 1)  # warm caches and thread pool
+    g1 = _time_play(s, compiled, n_games, 1)
+    gall = _time_play(s, compiled, n_games, all_threads)
+    set_threads(None)
+    say(f"[dim]{s.game.name}: {nojit_games} games with the JIT disabled...[/]")
+    gnojit = nojit_rate(s, nojit_games)
+    dpg = s.game.dice_per_game(compiled, s.seed, min(n_games, 100_000))
+    raw = raw_dice_rate()
+    return {
+        "game": s.game.name,
+        "rules_version": s.game.version,
+        "games": n_games,
+        "threads": all_threads,
+        "games_per_s_1": g1,
+        "games_per_s_all": gall,
+        "thread_scaling": gall / g1,
+        "games_per_s_nojit": gnojit,
+        "jit_speedup": g1 / gnojit,
+        "dice_per_game": dpg,
+        "raw_dice_per_s": raw,
+        "efficiency": g1 / (raw / dpg),
+        "first_call_s": first_call,
+    }
