@@ -390,7 +390,7 @@ def _register_analysis():
     """Attach the analysis commands (compare, sweep, check) when that module is present."""
     try:
         from . import analysis_cli
-    except ModuleNotFoundError:
+    except ImportError:
         return
     analysis_cli.register(main)
 

@@ -326,8 +326,7 @@ def games_needed(acc: Accumulator, half_width: float) -> int:
     if acc.n == 0:
         return 0
     p = acc.wins_seat / acc.n
-    worst = float(np.max(p * (1 - p)))
-    return stats.games_for_half_width(0.5 if worst == 0 else 0.5 - np.sqrt(0.25 - worst), half_width)
+    return stats.games_for_half_width(float(p[np.argmax(p * (1 - p))]), half_width)
 
 
 def games_needed_note(acc: Accumulator) -> str:

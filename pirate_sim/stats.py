@@ -57,7 +57,8 @@ def wilson(successes: float, n: float, confidence: float = CONFIDENCE) -> Estima
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), int(n), "wilson")
+    lo, hi = max(0.0, centre - half), min(1.0, centre + half)
+    return Estimate(p, min(lo, p), max(hi, p), int(n), "wilson")  # guard rounding at p = 0 or 1
 
 
 def mean_ci(total: float, total_sq: float, n: float, confidence: float = CONFIDENCE) -> Estimate:
