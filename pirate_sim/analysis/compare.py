@@ -1,0 +1,314 @@
+"""Paired comparison of two scenarios with common random numbers.
+
+Game ``k`` of both variants draws from the same random stream ``(seed, k)``, so most of
+the luck is shared and the *difference* between variants is much less noisy than the
+difference of two independent runs.  To turn that into a narrower interval the
+difference must be estimated from per-game pairs, which an :class:`Accumulator` (per
+variant) cannot do; :class:`PairedMoments` accumulates what is needed chunk by chunk.
+
+Every metric of the vocabulary that is a ratio of per-game sums (proportions, means,
+rates among decided games, win rate by label...) gets a **paired** interval: for
+variant V the metric is ``R_V = sum(num_V) / sum(den_V)`` over games (``den = 1`` for a
+plain per-game average), and the per-game 4-vector ``(num_A, den_A, num_B, den_B)``
+has its sums and cross-product sums accumulated.  The delta method then gives
+``Var(R_A - R_B) = g' S g / n`` with ``S`` the 4x4 covariance of the vector and
+``g = (1/mean den_A, -R_A/mean den_A, -1/mean den_B, R_B/mean den_B)``; for a plain
+average this is exactly the variance of the per-game differences ``d_i = x_i^A - x_i^B``.
+
+Quantiles (length.median/p10/p90) and seat_balance are not per-game averages: their
+difference gets the **independent** MOVER interval (Newcombe's method of recovering
+variance estimates from the two variants' own intervals).  It ignores the positive
+correlation that common random numbers create, so it is conservative (too wide), never
+too narrow.  For every metric the independent interval is reported as well, and the ratio
+of half-widths paired/independent measures what pairing bought.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .. import metrics, stats
+from ..games.base import G_END, G_FIRST_SEAT, G_TRUNCATED, G_TURNS, G_WINNER
+from ..metrics import Accumulator
+from ..runner import chunk_bounds, set_threads
+from ..scenario import Scenario
+from ..stats import Estimate
+
+PAIRED_METHOD = "paired delta method (common random numbers)"
+INDEP_METHOD = "independent MOVER (Newcombe)"
+
+
+class CompareError(ValueError):
+    """A comparison that cannot be made (different games, unknown metric)."""
+
+
+def per_game_vectors(acc: Accumulator, out_games: np.ndarray, out_seats: np.ndarray) -> dict[str, tuple]:
+    """For each ratio-type metric: (numerator, denominator or None, offset) per game.
+
+    The metric equals ``sum(num) / sum(den) + offset`` over all games, matching
+    :func:`metrics.compute` exactly (checked by the tests).
+    """
+    game, names = acc.game, acc.strategy_names
+    s = len(names)
+    winner = out_games[:, G_WINNER].astype(np.int64)
+    decided = (winner >= 0).astype(np.float64)
+    won = (winner[:, None] == np.arange(s)[None, :]).astype(np.float64)  # (n, s)
+    out: dict[str, tuple] = {}
+    for i in range(s):
+        out[f"win_rate.seat{i}"] = (won[:, i], None, 0.0)
+    for name in dict.fromkeys(names):
+        seats = [i for i, x in enumerate(names) if x == name]
+        out[f"win_rate.{name}"] = (won[:, seats].sum(axis=1) / len(seats), None, 0.0)
+    first = (winner == out_games[:, G_FIRST_SEAT]).astype(np.float64)
+    out["first_player_win_rate"] = (first, decided, 0.0)
+    out["first_player_advantage"] = (first, decided, -1.0 / s)
+    trunc = out_games[:, G_TRUNCATED].astype(np.float64)
+    out["decisiveness"] = (decided, None, 0.0)
+    out["truncation_rate"] = (trunc, None, 0.0)
+    out["draw_rate"] = ((1.0 - decided) - trunc, None, 0.0)
+    for k, r in enumerate(game.end_reasons):
+        out[f"end.{r}"] = ((out_games[:, G_END] == k).astype(np.float64), None, 0.0)
+    out["length.mean"] = (out_games[:, G_TURNS].astype(np.float64), None, 0.0)
+    vals = out_seats.astype(np.float64)
+    if game.score_column and s > 1:
+        j = game.seat_column_index(game.score_column)
+        sc = vals[:, :, j]
+        w = np.where(winner >= 0, winner, 0)
+        rows = np.arange(sc.shape[0])
+        win_score = sc[rows, w]
+        other = sc.copy()
+        other[rows, w] = -np.inf
+        margin = np.where(winner >= 0, win_score - other.max(axis=1), 0.0)
+        out["winning_margin"] = (margin, decided, 0.0)
+    for j, col in enumerate(game.seat_columns):
+        if col.counter and not col.labels:
+            out[f"events.{col.name}"] = (vals[:, :, j].sum(axis=1), None, 0.0)
+    for j, col in enumerate(game.seat_columns):
+        if col.labels:
+            continue
+        for i in range(s):
+            out[f"seat{i}.{col.name}"] = (vals[:, i, j], None, 0.0)
+    for j, col in enumerate(game.seat_columns):
+        if not col.labels:
+            continue
+        codes = out_seats[:, :, j].astype(np.int64)
+        for k, label in enumerate(col.labels):
+            has = codes == k
+            out[f"win_rate.{col.name}={label}"] = ((has & (won > 0)).sum(axis=1).astype(np.float64),
+                                                   has.sum(axis=1).astype(np.float64), 0.0)
+    return out
+
+
+@dataclass
+class PairedMoments:
+    """Sums and cross-product sums of (num_A, den_A, num_B, den_B) per metric."""
+
+    names: list[str]
+    n: int = 0
+    s1: np.ndarray = field(default=None)  # (m, 4)
+    s2: np.ndarray = field(default=None)  # (m, 4, 4)
+    offsets: dict = field(default_factory=dict)  # name -> (offset_A, offset_B)
+
+    def __post_init__(self):
+        m = len(self.names)
+        if self.s1 is None:
+            self.s1 = np.zeros((m, 4))
+        if self.s2 is None:
+            self.s2 = np.zeros((m, 4, 4))
+
+    def update(self, va: dict, vb: dict) -> None:
+        n = None
+        cols = []
+        for name in self.names:
+            na, da, oa = va[name]
+            nb, db, ob = vb[name]
+            n = na.shape[0]
+            one = np.ones(n)
+            cols.append(np.stack([na, one if da is None else da, nb, one if db is None else db], axis=1))
+            self.offsets[name] = (oa, ob)
+        if not cols or n == 0:
+            return
+        v = np.stack(cols, axis=1)  # (n, m, 4)
+        self.n += n
+        self.s1 += v.sum(axis=0)
+        self.s2 += np.einsum("nmi,nmj->mij", v, v)
+
+    def difference(self, name: str, confidence: float = stats.CONFIDENCE) -> tuple[Estimate, Estimate]:
+        """(paired, independent-delta) estimates of R_A - R_B for one metric."""
+        k = self.names.index(name)
+        n = self.n
+        nan = Estimate(math.nan, math.nan, math.nan, n, PAIRED_METHOD)
+        if n < 2:
+            return nan, nan
+        mu = self.s1[k] / n
+        if mu[1] <= 0 or mu[3] <= 0:
+            return nan, nan
+        cov = (self.s2[k] / n - np.outer(mu, mu)) * (n / (n - 1))
+        ra, rb = mu[0] / mu[1], mu[2] / mu[3]
+        oa, ob = self.offsets.get(name, (0.0, 0.0))
+        g = np.array([1 / mu[1], -ra / mu[1], -1 / mu[3], rb / mu[3]])
+        z = stats.z_value(confidence)
+        d = (ra + oa) - (rb + ob)
+        var_p = max(float(g @ cov @ g), 0.0) / n
+        ind = cov.copy()
+        ind[:2, 2:] = 0.0
+        ind[2:, :2] = 0.0
+        var_i = max(float(g @ ind @ g), 0.0) / n
+        hp, hi_ = z * math.sqrt(var_p), z * math.sqrt(var_i)
+        return (Estimate(d, d - hp, d + hp, n, PAIRED_METHOD),
+                Estimate(d, d - hi_, d + hi_, n, "independent delta method"))
+
+
+def mover_difference(a: Estimate, b: Estimate) -> Estimate:
+    """Independent interval for a - b from each side's own interval (MOVER / Newcombe)."""
+    d = a.value - b.value
+    if any(math.isnan(x) for x in (a.value, a.lo, a.hi, b.value, b.lo, b.hi)):
+        return Estimate(d, math.nan, math.nan, min(a.n, b.n), INDEP_METHOD)
+    lo = d - math.sqrt((a.value - a.lo) ** 2 + (b.hi - b.value) ** 2)
+    hi = d + math.sqrt((a.hi - a.value) ** 2 + (b.value - b.lo) ** 2)
+    return Estimate(d, lo, hi, min(a.n, b.n), INDEP_METHOD)
+
+
+@dataclass
+class CompareResult:
+    a: Scenario
+    b: Scenario
+    acc_a: Accumulator
+    acc_b: Accumulator
+    paired: PairedMoments
+    rows: list[dict]
+    games: int
+    seed: int
+    seconds: float
+
+    @property
+    def ratios(self) -> dict[str, float]:
+        return {r["metric"]: r["half_width_ratio"] for r in self.rows
+                if r["paired"] and r["half_width_ratio"] == r["half_width_ratio"]}
+
+    def pairing_summary(self) -> dict:
+        rs = self.ratios
+        if not rs:
+            return {"metrics": 0}
+        v = np.array(list(rs.values()))
+        best = min(rs, key=rs.get)
+        return {"metrics": len(rs), "median_ratio": float(np.median(v)), "min_ratio": float(v.min()),
+                "max_ratio": float(v.max()), "best_metric": best,
+                "equivalent_games_factor_median": float(np.median(1 / v**2))}
+
+    def to_json(self) -> dict:
+        return {
+            "game": self.a.game.name,
+            "rules_version": self.a.game.version,
+            "a": {"source": self.a.source, "overrides": self.a.overrides, "hash": self.a.hash(), "title": self.a.title},
+            "b": {"source": self.b.source, "overrides": self.b.overrides, "hash": self.b.hash(), "title": self.b.title},
+            "seed": self.seed,
+            "games": self.games,
+            "seconds": self.seconds,
+            "confidence": stats.CONFIDENCE,
+            "pairing": self.pairing_summary(),
+            "differences": self.rows,
+            "summary_a": metrics.summary_dict(self.acc_a),
+            "summary_b": metrics.summary_dict(self.acc_b),
+        }
+
+
+def common_metrics(acc_a: Accumulator, acc_b: Accumulator) -> list[str]:
+    nb = set(metrics.metric_names(acc_b))
+    return [m for m in metrics.metric_names(acc_a) if m in nb]
+
+
+def check_comparable(a: Scenario, b: Scenario) -> None:
+    if a.game.name != b.game.name:
+        raise CompareError(f"cannot compare a {a.game.title} scenario ({a.source}) with a "
+                           f"{b.game.title} one ({b.source})")
+
+
+def compare(a: Scenario, b: Scenario, games: int | None = None, threads: int | None = None,
+            metric_patterns: list[str] | None = None,
+            progress: Callable[[int, int], None] | None = None) -> CompareResult:
+    """Play both variants on the same random streams (seed of ``a``) and difference every metric."""
+    check_comparable(a, b)
+    games = int(games or a.run["games"])
+    seed = a.seed
+    ca, cb = a.compile(), b.compile()
+    acc_a = Accumulator(a.game, ca.strategy_names)
+    acc_b = Accumulator(b.game, cb.strategy_names)
+    names = common_metrics(acc_a, acc_b)
+    selected = names
+    if metric_patterns:
+        try:
+            selected = list(dict.fromkeys(metrics.resolve(list(metric_patterns), names)))
+        except KeyError as exc:
+            raise CompareError(str(exc.args[0])) from None
+    set_threads(threads)
+    paired_names: list[str] | None = None
+    pm = None
+    t0 = time.perf_counter()
+    for lo, hi in chunk_bounds(games, a.run["chunk_size"]):
+        ga, sa = a.game.play(ca, seed, lo, hi - lo)
+        gb, sb = b.game.play(cb, seed, lo, hi - lo)
+        acc_a.update(ga, sa)
+        acc_b.update(gb, sb)
+        va, vb = per_game_vectors(acc_a, ga, sa), per_game_vectors(acc_b, gb, sb)
+        if pm is None:
+            paired_names = [m for m in selected if m in va and m in vb]
+            pm = PairedMoments(paired_names)
+        pm.update(va, vb)
+        if progress:
+            progress(hi, games)
+    seconds = time.perf_counter() - t0
+    ea, eb = metrics.compute(acc_a), metrics.compute(acc_b)
+    rows = []
+    for m in selected:
+        ind = mover_difference(ea[m], eb[m])
+        is_paired = m in (paired_names or [])
+        if is_paired:
+            diff, _ind_delta = pm.difference(m)
+        else:
+            diff = ind
+        sig = bool(diff.lo > 0 or diff.hi < 0) if diff.lo == diff.lo else False
+        ih, ph = ind.half_width, diff.half_width
+        rows.append({
+            "metric": m,
+            "value_a": ea[m].value, "lo_a": ea[m].lo, "hi_a": ea[m].hi,
+            "value_b": eb[m].value, "lo_b": eb[m].lo, "hi_b": eb[m].hi,
+            "diff": diff.value, "lo": diff.lo, "hi": diff.hi, "method": diff.method,
+            "significant": sig, "paired": is_paired,
+            "indep_lo": ind.lo, "indep_hi": ind.hi,
+            "half_width": ph, "indep_half_width": ih,
+            # NaN where the paired difference is degenerate (both sides constant or identical)
+            "half_width_ratio": (ph / ih) if is_paired and ih > 0 and ph > 0 else (1.0 if not is_paired else math.nan),
+            "n": acc_a.n,
+        })
+    return CompareResult(a, b, acc_a, acc_b, pm, rows, acc_a.n, seed, seconds)
+
+
+def write_outputs(res: CompareResult, out_dir: Path, force: bool = False) -> list[Path]:
+    """compare.json, compare.parquet + compare.csv (tidy), PNG charts and compare.pdf."""
+    import shutil
+
+    import pandas as pd
+
+    from ..results import atomic_write_json
+    from . import charts
+
+    out_dir = Path(out_dir)
+    if out_dir.exists() and any(out_dir.iterdir()):
+        if not force:
+            raise CompareError(f"{out_dir}: already exists; add --force to replace it")
+        shutil.rmtree(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(out_dir / "compare.json", res.to_json())
+    df = pd.DataFrame(res.rows)
+    df.to_parquet(out_dir / "compare.parquet", index=False)
+    df.to_csv(out_dir / "compare.csv", index=False)
+    files = [out_dir / "compare.json", out_dir / "compare.parquet", out_dir / "compare.csv"]
+    files += charts.compare_report(res, out_dir)
+    return files
