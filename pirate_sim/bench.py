@@ -40,18 +40,26 @@ def raw_dice_rate() -> float:
 def nojit_rate(s: Scenario, n: int) -> float:
     """games/s of the same code with the JIT disabled (subprocess)."""
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    from .games import GAME_MODULES
+
     code = ("import sys, json; from pirate_sim.bench import _nojit_worker; "
-            "print(json.dumps(_nojit_worker(sys.argv[1], int(sys.argv[2]))))")
-    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code, s.to_toml(with_docs=False), str(n)],
-                         env=env, capture_output=True, text=True, check=True)
+            "print(json.dumps(_nojit_worker(sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]))))")
+    # the worker gets the parent's game registry and import path (plug-ins outside the package)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code, s.to_toml(with_docs=False), str(n),
+                          json.dumps(GAME_MODULES)], env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"no-JIT benchmark failed:\n{out.stderr[-2000:]}")
     return float(json.loads(out.stdout.strip().splitlines()[-1])["games_per_s"])
 
 
-def _nojit_worker(toml_text: str, n: int) -> dict:
+def _nojit_worker(toml_text: str, n: int, registry: dict) -> dict:
     import tomllib
 
+    from .games import GAME_MODULES
     from .scenario import from_dict
 
+    GAME_MODULES.update(registry)
     s = from_dict(tomllib.loads(toml_text), source="<bench>")
     compiled = s.compile()
     with warnings.catch_warnings(), np.errstate(over="ignore"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -157,9 +158,9 @@ def scenario_check(path, overrides):
 # ------------------------------------------------------------------------------- run
 
 
-def print_summary(acc, title: str = "") -> None:
+def print_summary(acc, title: str = "", save_to: Path | None = None) -> None:
+    """The summary table on the terminal (and as plain text in ``save_to``)."""
     from . import metrics
-
     from .report.tables import summary_rows
 
     est = metrics.compute(acc)
@@ -171,6 +172,13 @@ def print_summary(acc, title: str = "") -> None:
         e = est[name]
         t.add_row(label, _fmt(e.value, name), f"{_fmt(e.lo, name)} .. {_fmt(e.hi, name)}")
     console.print(t)
+    if save_to is not None:
+        rec = Console(record=True, width=100, file=open(os.devnull, "w"))
+        rec.print(t)
+        rec.print(metrics.games_needed_note(acc))
+        from .results import atomic_write_text
+
+        atomic_write_text(save_to, rec.export_text())
 
 
 def _fmt(v: float, name: str) -> str:
@@ -226,7 +234,7 @@ def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, for
             fail(f"interrupted; completed chunks are saved in {out}. Finish with: "
                  f"pirate-sim run {scenario_path} -o {out} --resume", code=130)
     rate = (res.games - res.resumed_from) / res.seconds if res.seconds > 0 else float("nan")
-    print_summary(res.accumulator, f"{s.title}: {res.games:,} games, seed {s.seed}")
+    print_summary(res.accumulator, f"{s.title}: {res.games:,} games, seed {s.seed}", save_to=out / "summary.txt")
     if precision:
         console.print(f"precision target {precision}: reached after {res.games:,} games"
                       if stop(res.accumulator) else f"precision target {precision} NOT reached in {res.games:,} games")
@@ -374,13 +382,20 @@ def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
         click.echo(json.dumps(out, indent=2))
         return
     t = Table(title="pirate-sim bench", title_justify="left")
-    for col in ("game", "1 thread g/s", "all threads g/s", "threads", "no-JIT g/s", "JIT speed-up",
-                "dice/game", "raw dice/s", "efficiency", "first call s"):
-        t.add_column(col, justify="right")
+    t.add_column("measure")
     for r in out:
-        t.add_row(r["game"], f"{r['games_per_s_1']:,.0f}", f"{r['games_per_s_all']:,.0f}", str(r["threads"]),
-                  f"{r['games_per_s_nojit']:,.1f}", f"{r['jit_speedup']:,.0f}x", f"{r['dice_per_game']:.1f}",
-                  f"{r['raw_dice_per_s']:,.0f}", f"{r['efficiency']:.3f}", f"{r['first_call_s']:.2f}")
+        t.add_column(r["game"], justify="right")
+    rows = (("games/s, 1 thread", lambda r: f"{r['games_per_s_1']:,.0f}"),
+            ("games/s, all threads", lambda r: f"{r['games_per_s_all']:,.0f} ({r['threads']} threads)"),
+            ("thread scaling", lambda r: f"{r['thread_scaling']:.2f}x"),
+            ("games/s, JIT disabled", lambda r: f"{r['games_per_s_nojit']:,.1f}"),
+            ("JIT speed-up (1 thread)", lambda r: f"{r['jit_speedup']:,.0f}x"),
+            ("dice rolled per game", lambda r: f"{r['dice_per_game']:.1f}"),
+            ("raw dice/s (RNG alone)", lambda r: f"{r['raw_dice_per_s']:,.0f}"),
+            ("efficiency ratio", lambda r: f"{r['efficiency']:.3f}"),
+            ("first call, s (compile/cache load)", lambda r: f"{r['first_call_s']:.2f}"))
+    for label, fmt in rows:
+        t.add_row(label, *[fmt(r) for r in out])
     console.print(t)
     console.print("[dim]efficiency = games/s (1 thread) / (raw dice/s / dice per game): the share of time "
                   "a game would take if rolling its dice were all it did[/]")

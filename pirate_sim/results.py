@@ -141,7 +141,8 @@ def write_table(path: Path, table: pa.Table) -> None:
 
 
 def library_versions() -> dict[str, str]:
-    import click
+    from importlib.metadata import version
+
     import matplotlib
     import numba
     import pandas
@@ -156,7 +157,7 @@ def library_versions() -> dict[str, str]:
         "pyarrow": pa.__version__,
         "pandas": pandas.__version__,
         "matplotlib": matplotlib.__version__,
-        "click": click.__version__,
+        "click": version("click"),
         "machine": platform.machine(),
     }
 

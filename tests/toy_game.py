@@ -65,6 +65,7 @@ class DiceDuel(Game):
     strategies = (Strategy("roller", 0, "rolls the die"),)
     default_seats = ("roller", "roller")
     end_reasons = ("reached_target", "truncated")
+    odds_mechanics = {"start": "chance that seat 0 moves first"}
     game_columns = (Column("dice_rolled", "int16", "dice rolled", counter=False),)
     seat_columns = (Column("score", "int16", "final score", counter=False),
                     Column("rolls", "int16", "dice this seat rolled"))

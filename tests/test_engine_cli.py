@@ -1,0 +1,101 @@
+"""Every CLI command through click's CliRunner (on the engine's test game)."""
+
+import json
+from pathlib import Path
+
+import click
+from click.testing import CliRunner
+
+from pirate_sim.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def _all_commands(group=main, prefix=()):
+    for name, cmd in group.commands.items():
+        path = prefix + (name,)
+        yield path, cmd
+        if isinstance(cmd, click.Group):
+            yield from _all_commands(cmd, path)
+
+
+def test_every_command_has_help_with_an_example_and_is_in_the_readme():
+    readme = (ROOT / "README.md").read_text()
+    for path, cmd in _all_commands():
+        res = _invoke(*path, "--help")
+        assert res.exit_code == 0, path
+        if not isinstance(cmd, click.Group) or path == ("scenario",):
+            assert "Example" in res.output, f"{' '.join(path)} --help has no example"
+        assert f"pirate-sim {' '.join(path)}" in readme, f"README does not show `pirate-sim {' '.join(path)}`"
+
+
+def test_scenario_new_then_check(tmp_path):
+    p = tmp_path / "duel.toml"
+    assert _invoke("scenario", "new", "dice_duel", p).exit_code == 0
+    assert "target = 10" in p.read_text()
+    res = _invoke("scenario", "check", p, "--set", "rules.target=12")
+    assert res.exit_code == 0 and "default 10" in res.output
+    again = _invoke("scenario", "new", "dice_duel", p)
+    assert again.exit_code == 2 and "--force" in again.output
+
+
+def test_bad_scenario_exits_2_and_creates_nothing(tmp_path, toy_scenario_file):
+    out = tmp_path / "never"
+    for bad in ("rules.targte=3", "rules.target=0", "rules.target=\"x\"", "seats.0.strategy=rollr"):
+        res = _invoke("run", toy_scenario_file, "--set", bad, "-o", out)
+        assert res.exit_code == 2, bad
+        assert str(toy_scenario_file) in res.output and bad.split("=")[0] in res.output
+        assert not out.exists()
+    broken = tmp_path / "broken.toml"
+    broken.write_text("game = [\n")
+    res = _invoke("run", broken, "-o", out)
+    assert res.exit_code == 2 and "malformed TOML" in res.output and not out.exists()
+
+
+def test_run_report_and_no_silent_overwrite(tmp_path, toy_scenario_file):
+    out = tmp_path / "r"
+    res = _invoke("run", toy_scenario_file, "-n", 3000, "-o", out, "-q")
+    assert res.exit_code == 0, res.output
+    assert "win rate, seat 0" in res.output and "95% CI" in res.output
+    assert (out / "summary.txt").exists() and (out / "summary.json").exists()
+    res = _invoke("run", toy_scenario_file, "-n", 3000, "-o", out, "-q")
+    assert res.exit_code == 2 and "--force" in res.output
+    res = _invoke("report", out)
+    assert res.exit_code == 0, res.output
+    assert (out / "report" / "report.pdf").stat().st_size > 10_000
+    assert len(list((out / "report").glob("*.png"))) >= 6
+    assert _invoke("report", out).exit_code == 2  # report dir exists: needs --force
+
+
+def test_run_precision(tmp_path, toy_scenario_file):
+    res = _invoke("run", toy_scenario_file, "-n", 100_000, "--precision", "0.03", "-o", tmp_path / "p", "-q")
+    assert res.exit_code == 0 and "reached after" in res.output
+
+
+def test_trace_replays_the_runs_game(tmp_path, toy_scenario_file):
+    import pandas as pd
+
+    out = tmp_path / "r"
+    _invoke("run", toy_scenario_file, "-n", 50, "-o", out, "-q")
+    g = pd.read_parquet(out / "games").set_index("game")
+    res = _invoke("trace", toy_scenario_file, "--game", 17)
+    assert res.exit_code == 0
+    assert f"after {g.loc[17, 'turns']} turns" in res.output
+
+
+def test_games_odds_and_bench():
+    res = _invoke("games")
+    assert res.exit_code == 0 and "dice_duel" in res.output
+    res = _invoke("odds", "dice_duel", "start", "--samples", 20000, "--json", "--set", "rules.first_player_cutoff=2")
+    assert res.exit_code == 0
+    row = json.loads(res.output)[0]
+    assert abs(row["exact"] - 2 / 6) < 1e-12 and abs(row["z"]) < 4.5
+    assert _invoke("odds", "dice_duel", "nope").exit_code == 2
+    res = _invoke("bench", "dice_duel", "--games", 2000, "--nojit-games", 20, "--json")
+    assert res.exit_code == 0, res.output
+    b = json.loads(res.output)[0]
+    assert b["games_per_s_1"] > 0 and b["dice_per_game"] > 1 and b["jit_speedup"] > 1

@@ -1,0 +1,82 @@
+"""Scenario validation: every bad input is one clear line naming file and key."""
+
+import pytest
+
+from pirate_sim import scenario as scen
+
+BASE = 'game = "dice_duel"\n[run]\ngames = 100\n[rules]\ntarget = 10\n[[seats]]\nstrategy = "roller"\n[[seats]]\nstrategy = "roller"\n'
+
+
+def _load(tmp_path, text, overrides=()):
+    p = tmp_path / "s.toml"
+    p.write_text(text)
+    return scen.load(p, overrides)
+
+
+def _err(tmp_path, text, overrides=()):
+    with pytest.raises(scen.ScenarioError) as e:
+        _load(tmp_path, text, overrides)
+    return e.value
+
+
+def test_defaults_fill_in(tmp_path):
+    s = _load(tmp_path, 'game = "dice_duel"\n')
+    assert s.rules == {"target": 10, "first_player_cutoff": 3, "turn_cap": 1000}
+    assert [x["strategy"] for x in s.seats] == ["roller", "roller"]
+    assert s.run["seed"] == scen.RUN_PARAMS["seed"][0]
+
+
+def test_malformed_toml(tmp_path):
+    e = _err(tmp_path, "game = \n")
+    assert "malformed TOML" in str(e) and str(tmp_path / "s.toml") in str(e)
+
+
+def test_unknown_key_suggests_nearest(tmp_path):
+    e = _err(tmp_path, BASE.replace("target = 10", "targte = 10"))
+    assert e.key == "rules.targte" and "did you mean 'target'" in str(e)
+
+
+def test_wrong_type(tmp_path):
+    e = _err(tmp_path, BASE.replace("target = 10", 'target = "ten"'))
+    assert e.key == "rules.target" and "whole number" in e.message
+
+
+def test_out_of_range(tmp_path):
+    e = _err(tmp_path, BASE.replace("target = 10", "target = 0"))
+    assert e.key == "rules.target" and "below the minimum" in e.message
+
+
+def test_unknown_strategy_and_game(tmp_path):
+    e = _err(tmp_path, BASE.replace('strategy = "roller"', 'strategy = "roler"', 1))
+    assert e.key == "seats.0.strategy" and "did you mean 'roller'" in str(e)
+    e = _err(tmp_path, BASE.replace("dice_duel", "dice_dual"))
+    assert e.key == "game" and "did you mean 'dice_duel'" in str(e)
+
+
+def test_seat_count_checked(tmp_path):
+    e = _err(tmp_path, 'game = "dice_duel"\n[[seats]]\nstrategy = "roller"\n')
+    assert e.key == "seats" and "2 players" in e.message
+
+
+def test_overrides_apply_and_are_validated(tmp_path):
+    s = _load(tmp_path, BASE, ["rules.target=20", "run.seed=5", "seats.1.strategy=roller"])
+    assert s.rules["target"] == 20 and s.run["seed"] == 5
+    e = _err(tmp_path, BASE, ["rules.target=-3"])
+    assert e.key == "rules.target"
+    e = _err(tmp_path, BASE, ["seats.7.strategy=roller"])
+    assert "no seat 7" in e.message
+
+
+def test_hash_ignores_game_count_but_not_rules(tmp_path):
+    a = _load(tmp_path, BASE)
+    b = _load(tmp_path, BASE, ["run.games=5000", "run.chunk_size=7"])
+    c = _load(tmp_path, BASE, ["rules.target=11"])
+    assert a.hash() == b.hash() != c.hash()
+
+
+def test_rendered_toml_round_trips(tmp_path):
+    s = _load(tmp_path, BASE, ["rules.target=12"])
+    p = tmp_path / "r.toml"
+    p.write_text(s.to_toml())
+    s2 = scen.load(p)
+    assert s2.rules == s.rules and s2.seats == s.seats and s2.run == s.run
