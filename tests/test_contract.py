@@ -112,7 +112,9 @@ def test_any_valid_scenario_runs(name):
         rules = {}
         for p in data.draw(st.lists(st.sampled_from(numeric), min_size=1, max_size=4, unique_by=lambda p: p.key)):
             rules[p.key] = data.draw(_value_strategy(p))
-        raw = {"game": name, "seats": [{"strategy": s} for s in g.default_seats], "rules": {}}
+        n_seats = data.draw(st.integers(g.min_seats, g.max_seats))
+        seats = [{"strategy": data.draw(st.sampled_from([x.name for x in g.strategies]))} for _ in range(n_seats)]
+        raw = {"game": name, "seats": seats, "rules": {}}
         for k, v in rules.items():
             node = raw["rules"]
             *heads, leaf = k.split(".")
