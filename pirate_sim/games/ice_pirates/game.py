@@ -1,0 +1,269 @@
+"""The Ice Pirates plug-in: compile a scenario, run the kernel, trace one game, odds."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from ..base import N_STD_GAME_COLUMNS, Column, Compiled, Game, OddsRow
+from . import kernel as K
+from . import rules as R
+from .odds import raid_rows, wind_rows
+from .strategies import STRATEGIES, seat_tables
+
+IceParams = namedtuple("IceParams", [
+    "n_seats", "crew_per_ship", "crew_total", "crew_supply", "upg_copies", "ties_raider",
+    "swash_ties_swash", "max_score", "cannon_dice", "turn_cap", "wind_moves", "sail_moves",
+    "maps_per_colour", "two_adjacent", "hg_cell", "esc_mask", "bell_cell",
+    "corner0", "corner1", "corner2", "corner3", "corner4", "corner5",
+])
+
+SEAT_COLUMNS = (
+    Column("maps_held", "int8", "map cards held at the end of the game", counter=False),
+    Column("holds_treasure", "int8", "1 if the seat holds the treasure at the end", counter=False),
+    Column("held_treasure", "int8", "1 if the seat ever held the treasure", counter=False),
+    Column("raids_made", "int16", "raids this seat started"),
+    Column("raids_won", "int16", "raids this seat started and won"),
+    Column("raids_suffered", "int16", "raids against this seat"),
+    Column("swashbuckles", "int16", "times this seat swashbuckled"),
+    Column("crew_spent_rowing", "int16", "crew chips spent rowing into the wind"),
+    Column("crew_spent_waves", "int16", "crew chips spent fighting the waves"),
+    Column("crew_spent_upgrades", "int16", "crew chips spent on Port upgrades"),
+    Column("crew_spent_swashbuckling", "int16", "crew chips spent swashbuckling"),
+) + tuple(Column(f"upg_{u}", "int8", f"1 if the seat ever took the {u.replace('_', ' ')}",
+                 counter=False) for u in R.UPGRADE_NAMES) + (
+    Column("extra_crew", "int8", "Extra Crew upgrades taken at Shipwrecks"),
+    Column("storms_hit", "int16", "turns ended in a storm"),
+    Column("abandon_ships", "int16", "times this seat abandoned ship"),
+    Column("turn_first_map", "int32", "turn of the first map card, -1 never", counter=False),
+    Column("turn_all_maps", "int32", "turn it first held all three maps, -1 never", counter=False),
+    Column("turn_treasure", "int32", "turn it first held the treasure, -1 never", counter=False),
+    Column("treasure_changes", "int16", "times it took the treasure (digging or raiding)"),
+    Column("lost_turns", "int16", "turns lost with no legal move"),
+    Column("moves", "int16", "moves made (spaces entered)"),
+    Column("rams", "int16", "rams into icebergs on newly flipped cards"),
+    Column("crew_at_end", "int8", "crew chips (captain not counted) at the end", counter=False),
+    Column("won", "int8", "1 if this seat won", counter=False),
+)
+assert len(SEAT_COLUMNS) == K.N_SEAT_COLUMNS
+
+GAME_COLUMNS = (
+    Column("dice_rolled", "int32", "dice rolled: raid dice plus wind rolls", counter=False),
+    Column("wind_rolls", "int16", "wind rolls (setup, storms, lost turns)"),
+    Column("walled_cards", "int8", "flips played without iceberg by the enclosed-area rule"),
+    Column("rams", "int16", "rams into icebergs"),
+    Column("treasure_turn", "int32", "turn the treasure was dug up, -1 never", counter=False),
+) + tuple(Column(f"visits_cell_{c:02d}", "int32", f"ship entries into map cell {c} "
+                 "(see hex_cells for its position)", counter=False) for c in range(R.N_CELLS))
+assert len(GAME_COLUMNS) == K.N_GAME_EXTRA + R.N_CELLS
+
+
+def _cell_name(c: int) -> str:
+    if c == R.BELL_CELL:
+        return "Bell Island"
+    if c in R.CORNER_CELLS:
+        k = R.CORNER_CELLS.index(c)
+        return f"{R.PORT_NAMES[k]} ({k + 1} {R.DIR_NAMES[k]})"
+    return f"Bay {c:02d}"
+
+
+class IcePirates(Game):
+    name = "ice_pirates"
+    title = "Ice Pirates of Harbour Grace"
+    version = R.VERSION
+    min_seats = 2
+    max_seats = 6
+    params = R.PARAMS
+    strategies = STRATEGIES
+    default_seats = ("map_hunter", "raider", "upgrader", "map_hunter")
+    end_reasons = R.END_REASONS
+    game_columns = GAME_COLUMNS
+    seat_columns = SEAT_COLUMNS
+    score_column = "maps_held"
+    odds_mechanics = {
+        "raid": "P(raider wins) for crews 1..7 each side, with/without Cannon, single exchange "
+                "and with swashbuckling while chips last",
+        "wind": "the wind's distribution and the chance a heading is with the wind or a tack",
+    }
+    rules_doc = "docs/rules/ice_pirates.md"
+    # (cell index, q, r, name) for a hex heat map of the visits_cell_NN columns
+    hex_cells = tuple((i, q, r, _cell_name(i)) for i, (q, r) in enumerate(R.CELLS))
+
+    # ------------------------------------------------------------------ compile
+    def compile(self, rules: dict[str, Any], seats: list[dict[str, Any]]) -> Compiled:
+        n = len(seats)
+        if not self.min_seats <= n <= self.max_seats:
+            raise ValueError(f"seats: {self.name} takes {self.min_seats}..{self.max_seats} seats, got {n}")
+        r = {p.key: p.default for p in self.params}
+        r.update(rules)
+        per_ship, total, supply = int(r["crew.per_ship"]), int(r["crew.total"]), int(r["crew.supply"])
+        if n * per_ship + supply > total:
+            raise ValueError(f"crew.total: {n} ships x {per_ship} crew + {supply} supply exceeds "
+                             f"{total} chips")
+        copies = int(r["upgrades.copies"])
+        costs = [int(x) for x in r["upgrades.costs"]]
+        if len(costs) < max(copies, 1):
+            raise ValueError(f"upgrades.costs: needs one cost per copy ({copies}), got {len(costs)}")
+        weights = [float(x) for x in r["wind.weights"]]
+        if len(weights) != 6 or min(weights) < 0 or sum(weights) <= 0:
+            raise ValueError("wind.weights: six non-negative weights with a positive sum")
+        counts = {k: int(r[f"deck.{k}"]) for k in ("clear", "one_iceberg", "two_icebergs", "storms",
+                                                   "shipwrecks")}
+        fixed = R.N_COLOURS + 1  # Lost Islands and Kelly's Island
+        if sum(counts.values()) + fixed != R.N_BAY:
+            raise ValueError(f"deck.clear: the Bay deck must have {R.N_BAY} cards: clear + one_iceberg + "
+                             f"two_icebergs + storms + shipwrecks = {R.N_BAY - fixed} (got "
+                             f"{sum(counts.values())}), plus 3 Lost Islands and Kelly's Island")
+        ports = list(r["map.ports"])
+        if sorted(ports) != sorted(R.UPGRADE_NAMES):
+            raise ValueError(f"map.ports: must name each of {', '.join(R.UPGRADE_NAMES)} once")
+        esc = [int(x) for x in r["map.escape_corners"]]
+        if (esc[1] - esc[0]) % 6 not in (1, 5):
+            raise ValueError("map.escape_corners: the two corners must be adjacent")
+        if int(r["moves.main_sail"]) < int(r["moves.with_wind"]):
+            raise ValueError("moves.main_sail: must be at least moves.with_wind")
+        esc_mask = 0
+        for d in r["map.escape_directions"]:
+            esc_mask |= 1 << (int(d) - 1)
+        nb = R.neighbour_table()
+        geo = np.zeros((R.N_CELLS, 8), np.int32)
+        geo[:, :6] = nb
+        edge = R.edge_cells(esc[0] - 1, esc[1] - 1)
+        for c in edge:
+            geo[c, 6] = 1
+        for c in range(R.N_CELLS):
+            geo[c, 7] = 0 if (c == R.BELL_CELL or c in R.CORNER_CELLS) else 1
+        deck = []
+        deck += [(R.OPEN, 0, -1)] * counts["clear"]
+        deck += [(R.OPEN, 1, -1)] * counts["one_iceberg"]
+        deck += [(R.OPEN, 2, -1)] * counts["two_icebergs"]
+        deck += [(R.STORM, 0, -1)] * counts["storms"]
+        deck += [(R.WRECK, 0, -1)] * counts["shipwrecks"]
+        deck += [(R.LOST_ISLAND, 0, c) for c in range(R.N_COLOURS)]
+        deck += [(R.KELLY, 0, -1)]
+        deck = np.array(deck, np.int32)
+        port_upg = np.array([R.UPGRADE_NAMES.index(p) for p in ports], np.int32)
+        strat, sp = seat_tables(seats)
+        corners = R.CORNER_CELLS
+        P = IceParams(
+            n_seats=n, crew_per_ship=per_ship, crew_total=total, crew_supply=supply, upg_copies=copies,
+            ties_raider=int(r["raid.ties_to"] == "raider"),
+            swash_ties_swash=int(r["raid.swashbuckle_ties_to"] == "swashbuckler"),
+            max_score=int(r["raid.max_score"]), cannon_dice=int(r["raid.cannon_dice"]),
+            turn_cap=int(r["turn_cap"]), wind_moves=int(r["moves.with_wind"]),
+            sail_moves=int(r["moves.main_sail"]), maps_per_colour=int(r["maps.per_colour"]),
+            two_adjacent=int(r["deck.two_iceberg_sides"] == "adjacent"),
+            hg_cell=corners[int(r["map.harbour_grace"]) - 1], esc_mask=esc_mask, bell_cell=R.BELL_CELL,
+            corner0=corners[0], corner1=corners[1], corner2=corners[2], corner3=corners[3],
+            corner4=corners[4], corner5=corners[5])
+        arrays = (geo, R.relation_table(), np.cumsum(np.asarray(weights, np.float64)),
+                  np.asarray(costs, np.int32), deck, port_upg, strat, sp)
+        return Compiled(P, arrays, n, tuple(s["strategy"] for s in seats),
+                        extra={"rules": dict(r), "ports": ports})
+
+    # ------------------------------------------------------------------ play
+    def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
+        n_seats = compiled.n_seats
+        out_g = np.zeros((n_games, N_STD_GAME_COLUMNS + len(self.game_columns)), np.int32)
+        out_s = np.zeros((n_games, n_seats, len(self.seat_columns)), np.int32)
+        if n_games > 0:
+            K.play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games),
+                            compiled.params, *compiled.arrays, out_g, out_s)
+        return out_g, out_s
+
+    def dice_per_game(self, compiled: Compiled, seed: int, n_games: int) -> float:
+        out_g, _ = self.play(compiled, seed, 0, n_games)
+        return float(out_g[:, N_STD_GAME_COLUMNS].mean())
+
+    # ------------------------------------------------------------------ trace
+    def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 200_000):
+        """(events int32[n, 6], out_games row, out_seats rows) of one game."""
+        ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
+        out_g = np.zeros(N_STD_GAME_COLUMNS + len(self.game_columns), np.int32)
+        out_s = np.zeros((compiled.n_seats, len(self.seat_columns)), np.int32)
+        n = K.play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
+                             *compiled.arrays, ev, out_g, out_s)
+        return ev[:n], out_g, out_s
+
+    def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
+        ev, out_g, out_s = self.trace_events(compiled, seed, game_index)
+        ports = compiled.extra["ports"]
+        names = compiled.strategy_names
+        lines = [f"Ice Pirates game {game_index} (seed {seed}), {compiled.n_seats} ships: "
+                 + ", ".join(f"seat {i} {n}" for i, n in enumerate(names))]
+        for t, s, kind, a, b, c in ev.tolist():
+            who = f"seat {s}" if s >= 0 else "setup"
+            lines.append(f"T{t:4d} {who}: " + _describe(kind, a, b, c, ports))
+        w = int(out_g[0])
+        lines.append(f"Result: {'seat %d wins' % w if w >= 0 else 'no winner'} "
+                     f"({self.end_reasons[int(out_g[2])]}) after {int(out_g[1])} turns")
+        return lines
+
+    # ------------------------------------------------------------------ odds
+    def odds(self, mechanic: str, rules: dict[str, Any], samples: int, seed: int) -> list[OddsRow]:
+        r = {p.key: p.default for p in self.params}
+        r.update(rules or {})
+        if mechanic == "raid":
+            return raid_rows(r, samples, seed)
+        if mechanic == "wind":
+            return wind_rows(r, samples, seed)
+        raise KeyError(mechanic)
+
+
+def _describe(kind: int, a: int, b: int, c: int, ports: list[str]) -> str:
+    cn = _cell_name
+    if kind == R.EV_TURN:
+        where = cn(b) if b >= 0 else "off the board"
+        return f"turn starts at {where}, wind from {a + 1} {R.DIR_NAMES[a]}, crew {c}"
+    if kind == R.EV_MOVE:
+        d, rl = divmod(c, 4)
+        return f"moves {R.DIR_NAMES[d]} ({R.REL_NAMES[rl]}) {cn(a)} -> {cn(b)}"
+    if kind == R.EV_FLIP:
+        sides = "".join(R.DIR_NAMES[d] + " " for d in range(6) if (c >> d) & 1).strip()
+        return f"flips {cn(a)}: {R.CARD_NAMES[b]}" + (f", iceberg blocking {sides}" if c else "")
+    if kind == R.EV_RAM:
+        return f"rams the iceberg of {cn(c)} sailing {R.DIR_NAMES[b]} (no move spent)"
+    if kind == R.EV_WALLED:
+        return f"{cn(a)} would enclose part of the bay: played without its iceberg"
+    if kind == R.EV_STORM:
+        return f"ends the turn in the storm at {cn(a)}"
+    if kind == R.EV_FIGHT:
+        return f"fights the waves at {cn(a)}" + (" for a crew chip" if b else " (Ice Breaker, free)")
+    if kind == R.EV_WIND:
+        return f"wind now blows from {a + 1} {R.DIR_NAMES[a]} ({R.PORT_NAMES[a]})"
+    if kind == R.EV_NO_MOVE:
+        return f"has no legal move at {cn(a)}: turn lost, wind rolled"
+    if kind == R.EV_ABANDON:
+        return "abandons ship"
+    if kind == R.EV_REENTER:
+        return f"new ship on Bell Island with {a} crew"
+    if kind == R.EV_UPGRADE:
+        return f"takes the {R.UPGRADE_NAMES[a].replace('_', ' ')} at {cn(c)} for {b} crew"
+    if kind == R.EV_BELL:
+        return f"restores {a} crew at Bell Island (now {b})"
+    if kind == R.EV_MAP:
+        return f"copies the {R.MAP_COLOUR_NAMES[a]} map (holds {bin(b).count('1')})"
+    if kind == R.EV_TREASURE:
+        return f"digs up the treasure on Kelly's Island ({cn(a)})"
+    if kind == R.EV_VOID:
+        return "all map cards are now worthless and go back to their stacks"
+    if kind == R.EV_WRECK:
+        return f"takes the Extra Crew at the shipwreck {cn(a)}" + (" and a crew chip" if b else "")
+    if kind == R.EV_RAID:
+        rs, ds = divmod(c, 16)
+        return (f"raids seat {a}: {'wins' if b else 'loses'} (chips swashbuckled: raider {rs}, "
+                f"defender {ds})")
+    if kind == R.EV_WIN:
+        return f"WINS: {R.END_REASONS[a]} from {cn(b)}"
+    if kind == R.EV_TELESCOPE:
+        return "looks through the Telescope"
+    if kind == R.EV_STOP:
+        return f"stops at {cn(a)}"
+    if kind == R.EV_TRUNC:
+        return "turn cap reached: game truncated"
+    return f"event {kind} {a} {b} {c}"
+
+
+GAME = IcePirates()

@@ -1,0 +1,1096 @@
+"""The numba kernel of Ice Pirates: setup, the turn, movement, raids, collection, policies.
+
+Every function here is ``@njit(cache=True)`` and takes only the state vector ``st``
+(int32, layout in ``rules.py``), the event log ``ev`` (int32 ``[capacity, 6]``;
+capacity 0 in bulk runs), the game's rng, the rules NamedTuple ``P`` and plain arrays:
+
+* ``geo``  int32[37, 8]: columns 0..5 neighbours (-1 off the map), 6 escape cell flag,
+  7 Bay cell flag.
+* ``rel``  int32[6, 6]: wind relation of a direction (WITH, TACK, INTO).
+* ``cum_w`` float64[6]: cumulative wind weights.
+* ``costs`` int32[copies]: upgrade cost by copies taken before.
+* ``deck`` int32[30, 3]: Bay card templates (type, blocked sides, map colour).
+* ``port_upg`` int32[6]: the upgrade at the Port of each corner.
+* ``strat`` int32[n_seats] strategy codes, ``sp`` float64[n_seats, N_SP] their params.
+* ``fs`` float64[128] and ``perm`` int64[30]: scratch, allocated once per block.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ...rng import (RNG_WORDS, dice_rolled_nb, rand_below_nb, rand_float_nb, roll_die_nb,
+                    seed_game_nb, shuffle_nb, weighted_choice_nb)
+from .rules import (BELL, C_CARD, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVEALED, C_VISITS,
+                    C_WALLED, C_WRECK, CANNON, EV_ABANDON, EV_BELL, EV_FIGHT, EV_FLIP, EV_MAP,
+                    EV_MOVE, EV_NO_MOVE, EV_RAID, EV_RAM, EV_REENTER, EV_STOP, EV_STORM,
+                    EV_TELESCOPE, EV_TREASURE, EV_TRUNC, EV_TURN, EV_UPGRADE, EV_VOID,
+                    EV_WALLED, EV_WIN, EV_WIND, EV_WRECK, G_BELL_POOL, G_DIR_SCR, G_DIR_SCR_LEN,
+                    G_DIR_SCR_POS, G_END, G_EVENTS, G_MAPS_LEFT, G_RAMS, G_SCR_FIGHT, G_SCR_RAID,
+                    G_SCR_SWASH, G_SCR_TELESCOPE, G_SCR_UPGRADE, G_SEAT, G_SUPPLY, G_TREASURE,
+                    G_TREASURE_TURN, G_TURN, G_UNUSED, G_WALLED, G_WIND, G_WIND_ROLLS,
+                    G_WIND_SCR, G_WIND_SCR_LEN, G_WIND_SCR_POS, G_WINNER, GRAPPLING_HOOK,
+                    ICE_BREAKER, INTO, JIB, KELLY, LOST_ISLAND, MAIN_SAIL, N_BAY, N_CELLS,
+                    PORT, S_ABANDONED, S_ABANDONS, S_CREW, S_CREW_ROW, S_CREW_SWASH,
+                    S_CREW_UPG, S_CREW_WAVES, S_EXTRA, S_EXTRA_EVER, S_HELD_TREASURE, S_LOST_TURNS,
+                    S_MAPS, S_MOVES, S_POS, S_RAIDS_MADE, S_RAIDS_SUFFERED, S_RAIDS_WON, S_RAMS,
+                    S_STORMS, S_STUCK, S_SWASH, S_T_ALL_MAPS, S_T_FIRST_MAP, S_T_TREASURE,
+                    S_TREASURE_CHANGES, S_UPG, S_UPG_EVER, SEAT_WORDS, SEATS_BASE, STATE_WORDS,
+                    STORM, TACK, TELESCOPE, WITH, WRECK, END_HARBOUR_GRACE, END_OPEN_WATER,
+                    END_TRUNCATED)
+
+# strategy codes (stable: they are stored in nothing but keep them fixed anyway)
+ST_RANDOM = 0
+ST_MAP_HUNTER = 1
+ST_RAIDER = 2
+ST_UPGRADER = 3
+ST_SCRIPTED = 9  # tests only: directions and decisions from the state's script words
+
+# strategy parameter slots (columns of ``sp``)
+SP_AGGRESSION = 0
+SP_CREW_RESERVE = 1
+SP_MAX_UPGRADE_COST = 2
+SP_SWASH_RESERVE = 3
+SP_UPGRADES_WANTED = 4
+SP_ABANDON_AFTER = 5
+SP_ABANDON_PROB = 6
+SP_DECIDE_PROB = 7
+N_SP = 8
+
+BLOCK = 64  # games per parallel block
+INF = 1e9
+FS_DIST = 0  # fs[0:37] distance to the goal
+FS_INIT = 40  # fs[40:77] goal values
+FS_DONE = 80  # fs[80:117] Dijkstra done flags
+FS_SIZE = 128
+N_SEAT_COLUMNS = 29
+N_GAME_EXTRA = 5  # dice_rolled, wind_rolls, walled_cards, rams, treasure_turn
+
+
+# ------------------------------------------------------------------ small helpers
+@njit(cache=True, inline="always")
+def sb_nb(s):
+    return SEATS_BASE + s * SEAT_WORDS
+
+
+@njit(cache=True, inline="always")
+def popcount_nb(m):
+    c = 0
+    while m:
+        c += m & 1
+        m >>= 1
+    return c
+
+
+@njit(cache=True)
+def log_nb(st, ev, seat, kind, a, b, c):
+    n = st[G_EVENTS]
+    if n < ev.shape[0]:
+        ev[n, 0] = st[G_TURN]
+        ev[n, 1] = seat
+        ev[n, 2] = kind
+        ev[n, 3] = a
+        ev[n, 4] = b
+        ev[n, 5] = c
+        st[G_EVENTS] = n + 1
+
+
+@njit(cache=True)
+def side_blocked_nb(st, c, d, ice_breaker):
+    """Is side ``d`` of face-up card ``c`` blocked by an iceberg (for this ship)?"""
+    if st[C_REVEALED + c] == 0:
+        return False
+    m = st[C_MASK + c]
+    if m == 0:
+        return False
+    if ice_breaker and popcount_nb(m) == 1:
+        return False  # Ice Breaker: small icebergs (one side) are ignored
+    return ((m >> d) & 1) == 1
+
+
+@njit(cache=True)
+def occupants_nb(st, P, c, s):
+    """Bitmask of the seats other than ``s`` on cell ``c``."""
+    m = 0
+    for o in range(P.n_seats):
+        if o != s and st[sb_nb(o) + S_POS] == c:
+            m |= 1 << o
+    return m
+
+
+@njit(cache=True)
+def has_upg_nb(st, s, u):
+    return ((st[sb_nb(s) + S_UPG] >> u) & 1) == 1
+
+
+@njit(cache=True)
+def roll_wind_nb(st, ev, rng, cum_w, s):
+    """The wind changes: a forced (scripted) wind if one is queued, else a weighted draw."""
+    pos = st[G_WIND_SCR_POS]
+    if pos < st[G_WIND_SCR_LEN]:
+        w = st[G_WIND_SCR + pos]
+        st[G_WIND_SCR_POS] = pos + 1
+    else:
+        w = weighted_choice_nb(rng, cum_w)
+    st[G_WIND] = w
+    st[G_WIND_ROLLS] += 1
+    log_nb(st, ev, s, EV_WIND, w, 0, 0)
+
+
+@njit(cache=True)
+def cont_after_nb(P, upg, rl, k):
+    """May the ship move again after move ``k`` (0-based) made with wind relation ``rl``?"""
+    maxm = P.sail_moves if ((upg >> MAIN_SAIL) & 1) else P.wind_moves
+    if k + 1 >= maxm:
+        return False
+    if rl == WITH:
+        return True
+    if rl == TACK and ((upg >> JIB) & 1):
+        return True
+    return False
+
+
+# ------------------------------------------------------------------ the map
+@njit(cache=True)
+def connected_nb(st, geo):
+    """Can every cell be reached from every other through sides no known iceberg blocks?"""
+    reached = np.int64(1)
+    frontier = np.int64(1)
+    while frontier != 0:
+        new = np.int64(0)
+        for c in range(N_CELLS):
+            if (frontier >> c) & 1:
+                for d in range(6):
+                    v = geo[c, d]
+                    if v < 0 or (reached >> v) & 1:
+                        continue
+                    if side_blocked_nb(st, c, d, False) or side_blocked_nb(st, v, (d + 3) % 6, False):
+                        continue
+                    new |= np.int64(1) << v
+        reached |= new
+        frontier = new
+    return reached == (np.int64(1) << N_CELLS) - 1
+
+
+@njit(cache=True)
+def flip_nb(st, ev, geo, s, v):
+    """Turn Bay card ``v`` face up; the enclosed-area rule may clear its icebergs."""
+    st[C_REVEALED + v] = 1
+    log_nb(st, ev, s, EV_FLIP, v, st[C_CARD + v], st[C_MASK + v])
+    if st[C_MASK + v] != 0 and not connected_nb(st, geo):
+        st[C_MASK + v] = 0
+        st[C_WALLED + v] = 1
+        st[G_WALLED] += 1
+        log_nb(st, ev, s, EV_WALLED, v, 0, 0)
+
+
+# ------------------------------------------------------------------ legality
+@njit(cache=True)
+def exists_exit_nb(st, P, geo, rel, s, v, k1, start, esc_ok):
+    """One move of look-ahead: could the ship leave ``v`` with move ``k1``?"""
+    b = sb_nb(s)
+    upg = st[b + S_UPG]
+    ib = ((upg >> ICE_BREAKER) & 1) == 1
+    hook = ((upg >> GRAPPLING_HOOK) & 1) == 1
+    wind = st[G_WIND]
+    for d2 in range(6):
+        rl2 = rel[wind, d2]
+        if rl2 == INTO:
+            continue
+        if side_blocked_nb(st, v, d2, ib):
+            continue
+        w = geo[v, d2]
+        if w < 0:
+            if esc_ok and geo[v, 6] == 1 and ((P.esc_mask >> d2) & 1):
+                return True
+            continue
+        if w == start:
+            continue
+        if st[C_REVEALED + w] == 0:
+            return True
+        if side_blocked_nb(st, w, (d2 + 3) % 6, ib):
+            continue
+        if hook or occupants_nb(st, P, w, s) == 0:
+            return True
+        if cont_after_nb(P, upg, rl2, k1):
+            return True
+    return False
+
+
+@njit(cache=True)
+def legal_dir_nb(st, P, geo, rel, s, pos, d, k, start, esc_ok):
+    """May seat ``s`` at ``pos`` choose direction ``d`` for move ``k`` (0-based)?"""
+    b = sb_nb(s)
+    crew = st[b + S_CREW]
+    upg = st[b + S_UPG]
+    ib = ((upg >> ICE_BREAKER) & 1) == 1
+    hook = ((upg >> GRAPPLING_HOOK) & 1) == 1
+    rl = rel[st[G_WIND], d]
+    if rl == INTO and (k > 0 or crew < 1):
+        return False  # row only on the first move, and only with a crew chip to spend
+    if side_blocked_nb(st, pos, d, ib):
+        return False
+    v = geo[pos, d]
+    if v < 0:
+        return esc_ok and geo[pos, 6] == 1 and ((P.esc_mask >> d) & 1) == 1
+    if v == start:
+        return False  # never back onto the starting space (see Assumptions)
+    if st[C_REVEALED + v] == 0:
+        return True  # may ram, which costs no move
+    if side_blocked_nb(st, v, (d + 3) % 6, ib):
+        return False
+    if v == P.hg_cell and st[G_TREASURE] == s:
+        return True  # entering Harbour Grace with the treasure wins at once
+    if occupants_nb(st, P, v, s) != 0 and not hook:
+        c = cont_after_nb(P, upg, rl, k)
+        if c and st[C_CARD + v] == STORM and not ib and crew < 1:
+            c = False  # would have to stop in the storm, on an occupied space
+        if not c:
+            return False
+        return exists_exit_nb(st, P, geo, rel, s, v, k + 1, start, esc_ok)
+    return True
+
+
+@njit(cache=True)
+def legal_mask_nb(st, P, geo, rel, s, pos, k, start, esc_ok):
+    m = 0
+    for d in range(6):
+        if legal_dir_nb(st, P, geo, rel, s, pos, d, k, start, esc_ok):
+            m |= 1 << d
+    return m
+
+
+# ------------------------------------------------------------------ raids
+@njit(cache=True)
+def raid_roll_nb(rng, cannon, cannon_dice):
+    r = roll_die_nb(rng, 6)
+    if cannon:
+        for _ in range(cannon_dice - 1):
+            x = roll_die_nb(rng, 6)
+            if x > r:
+                r = x
+    return r
+
+
+@njit(cache=True)
+def raid_score_nb(roll, chips, max_score):
+    """The greater of the roll and the crew including the captain, at most ``max_score``."""
+    sc = chips + 1
+    if roll > sc:
+        sc = roll
+    return min(sc, max_score)
+
+
+@njit(cache=True)
+def raid_nb(rng, r_chips, d_chips, r_cannon, d_cannon, ties_raider, swash_ties_swash,
+            max_score, cannon_dice, r_reserve, d_reserve, r_prob, d_prob):
+    """One raid with swashbuckling.  Returns (raider_won, raider_chips_spent, defender_chips_spent).
+
+    A side swashbuckles while it is losing, has more chips than its reserve, and (when its
+    probability is below 1) a uniform draw falls under that probability.
+    """
+    rr = raid_roll_nb(rng, r_cannon, cannon_dice)
+    dr = raid_roll_nb(rng, d_cannon, cannon_dice)
+    rs = raid_score_nb(rr, r_chips, max_score)
+    ds = raid_score_nb(dr, d_chips, max_score)
+    raider_won = rs > ds or (rs == ds and ties_raider)
+    r_spent = 0
+    d_spent = 0
+    while True:
+        if raider_won:  # the defender is losing
+            if d_chips - d_spent <= d_reserve:
+                break
+            if d_prob < 1.0 and rand_float_nb(rng) >= d_prob:
+                break
+            d_spent += 1
+            dr = raid_roll_nb(rng, d_cannon, cannon_dice)
+            ds = raid_score_nb(dr, d_chips - d_spent, max_score)
+            rs = raid_score_nb(rr, r_chips - r_spent, max_score)
+            if ds > rs or (ds == rs and swash_ties_swash):
+                raider_won = False
+        else:
+            if r_chips - r_spent <= r_reserve:
+                break
+            if r_prob < 1.0 and rand_float_nb(rng) >= r_prob:
+                break
+            r_spent += 1
+            rr = raid_roll_nb(rng, r_cannon, cannon_dice)
+            rs = raid_score_nb(rr, r_chips - r_spent, max_score)
+            ds = raid_score_nb(dr, d_chips - d_spent, max_score)
+            if rs > ds or (rs == ds and swash_ties_swash):
+                raider_won = True
+    return raider_won, r_spent, d_spent
+
+
+@njit(cache=True)
+def raid_mc_nb(seed, samples, r_chips, d_chips, r_cannon, d_cannon, ties_raider, swash_ties_swash,
+               max_score, cannon_dice, swashbuckle):
+    """Monte Carlo of ``raid_nb`` (both sides swashbuckle while they have chips, or never)."""
+    rng = np.zeros(RNG_WORDS, np.uint64)
+    seed_game_nb(rng, seed, 0)
+    reserve = 0 if swashbuckle else 1000
+    wins = 0
+    for _ in range(samples):
+        w, a, b = raid_nb(rng, r_chips, d_chips, r_cannon, d_cannon, ties_raider, swash_ties_swash,
+                          max_score, cannon_dice, reserve, reserve, 1.0, 1.0)
+        if w:
+            wins += 1
+    return wins
+
+
+@njit(cache=True)
+def wind_mc_nb(seed, samples, cum_w, counts):
+    """Draw the wind ``samples`` times with the kernel's own wind roll; counts[w] += 1."""
+    rng = np.zeros(RNG_WORDS, np.uint64)
+    seed_game_nb(rng, seed, 0)
+    st = np.zeros(STATE_WORDS, np.int32)
+    ev = np.zeros((0, 6), np.int32)
+    for _ in range(samples):
+        roll_wind_nb(st, ev, rng, cum_w, 0)
+        counts[st[G_WIND]] += 1
+
+
+# ------------------------------------------------------------------ collection
+@njit(cache=True)
+def void_maps_nb(st, P):
+    for o in range(P.n_seats):
+        b = sb_nb(o)
+        for c in range(3):
+            if (st[b + S_MAPS] >> c) & 1:
+                st[G_MAPS_LEFT + c] += 1
+        st[b + S_MAPS] = 0
+
+
+@njit(cache=True)
+def gain_maps_nb(st, P, s, new_maps):
+    """Seat ``s`` adds map colours ``new_maps``; records the turn of its first / full set."""
+    b = sb_nb(s)
+    st[b + S_MAPS] |= new_maps
+    if st[b + S_MAPS] != 0 and st[b + S_T_FIRST_MAP] < 0:
+        st[b + S_T_FIRST_MAP] = st[G_TURN]
+    if st[b + S_MAPS] == 7 and st[b + S_T_ALL_MAPS] < 0:
+        st[b + S_T_ALL_MAPS] = st[G_TURN]
+
+
+@njit(cache=True)
+def take_treasure_nb(st, s):
+    b = sb_nb(s)
+    st[G_TREASURE] = s
+    st[b + S_TREASURE_CHANGES] += 1
+    st[b + S_HELD_TREASURE] = 1
+    if st[b + S_T_TREASURE] < 0:
+        st[b + S_T_TREASURE] = st[G_TURN]
+
+
+@njit(cache=True)
+def collect_nb(st, ev, rng, P, costs, strat, sp, s, c, fs):
+    """Take what the space ``c`` offers (upgrade, crew, map, treasure, Extra Crew)."""
+    b = sb_nb(s)
+    card = st[C_CARD + c]
+    if card == PORT:
+        u = st[C_PORT_UPG + c]
+        left = st[C_COPIES + c]
+        if ((st[b + S_UPG] >> u) & 1) == 0 and left > 0:
+            cost = costs[P.upg_copies - left]
+            if st[b + S_CREW] >= cost and decide_upgrade_nb(st, rng, strat, sp, s, u, cost):
+                st[b + S_CREW] -= cost
+                st[G_BELL_POOL] += cost
+                st[b + S_CREW_UPG] += cost
+                st[C_COPIES + c] = left - 1
+                st[b + S_UPG] |= 1 << u
+                st[b + S_UPG_EVER] |= 1 << u
+                log_nb(st, ev, s, EV_UPGRADE, u, cost, c)
+    elif card == BELL:
+        want = P.crew_per_ship + st[b + S_EXTRA] - st[b + S_CREW]
+        take = min(want, st[G_BELL_POOL])
+        if take > 0:
+            st[b + S_CREW] += take
+            st[G_BELL_POOL] -= take
+            log_nb(st, ev, s, EV_BELL, take, st[b + S_CREW], 0)
+    elif card == LOST_ISLAND:
+        col = st[C_COLOUR + c]
+        if ((st[b + S_MAPS] >> col) & 1) == 0 and st[G_MAPS_LEFT + col] > 0:
+            st[G_MAPS_LEFT + col] -= 1
+            gain_maps_nb(st, P, s, 1 << col)
+            log_nb(st, ev, s, EV_MAP, col, st[b + S_MAPS], 0)
+    elif card == KELLY:
+        if st[b + S_MAPS] == 7 and st[G_TREASURE] < 0:
+            take_treasure_nb(st, s)
+            if st[G_TREASURE_TURN] < 0:
+                st[G_TREASURE_TURN] = st[G_TURN]
+            void_maps_nb(st, P)
+            log_nb(st, ev, s, EV_TREASURE, c, 0, 0)
+            log_nb(st, ev, s, EV_VOID, 0, 0, 0)
+    elif card == WRECK:
+        if st[C_WRECK + c] == -1:
+            st[C_WRECK + c] = s
+            st[b + S_EXTRA] += 1
+            st[b + S_EXTRA_EVER] += 1
+            got = 0
+            if st[G_SUPPLY] > 0:
+                st[G_SUPPLY] -= 1
+                st[b + S_CREW] += 1
+                got = 1
+            log_nb(st, ev, s, EV_WRECK, c, got, st[b + S_EXTRA])
+
+
+# ------------------------------------------------------------------ policies
+@njit(cache=True)
+def decide_prob_nb(rng, sp, s):
+    return rand_float_nb(rng) < sp[s, SP_DECIDE_PROB]
+
+
+@njit(cache=True)
+def decide_upgrade_nb(st, rng, strat, sp, s, u, cost):
+    code = strat[s]
+    if code == ST_SCRIPTED:
+        return st[G_SCR_UPGRADE] == 1
+    if code == ST_RANDOM:
+        return decide_prob_nb(rng, sp, s)
+    if code == ST_RAIDER and u == CANNON:
+        return True
+    return cost <= sp[s, SP_MAX_UPGRADE_COST]
+
+
+@njit(cache=True)
+def decide_abandon_nb(st, rng, strat, sp, s):
+    code = strat[s]
+    if code == ST_SCRIPTED:
+        pos = st[G_DIR_SCR_POS]
+        if pos < st[G_DIR_SCR_LEN] and st[G_DIR_SCR + pos] == -2:
+            st[G_DIR_SCR_POS] = pos + 1
+            return True
+        return False
+    if code == ST_RANDOM:
+        return rand_float_nb(rng) < sp[s, SP_ABANDON_PROB]
+    return st[sb_nb(s) + S_STUCK] >= sp[s, SP_ABANDON_AFTER]
+
+
+@njit(cache=True)
+def decide_telescope_nb(st, rng, strat, sp, s):
+    code = strat[s]
+    if code == ST_SCRIPTED:
+        return st[G_SCR_TELESCOPE] == 1
+    if code == ST_RANDOM:
+        return decide_prob_nb(rng, sp, s)
+    return True  # information is free
+
+
+@njit(cache=True)
+def edge_cost_nb(st, P, rel, wind, upg, crew, reserve, d, v):
+    """Planning cost of moving into ``v`` in direction ``d`` (about half a turn per move)."""
+    rl = rel[wind, d]
+    if rl == WITH:
+        cost = 1.0
+    elif rl == TACK:
+        cost = 1.0 if ((upg >> JIB) & 1) else 2.0
+    else:
+        cost = 2.5 if crew > reserve else 4.0
+    if st[C_REVEALED + v] == 0:
+        cost += 0.25
+    elif st[C_CARD + v] == STORM:
+        cost += 0.5 if ((upg >> ICE_BREAKER) & 1) else 1.5
+    return cost
+
+
+@njit(cache=True)
+def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
+    """Fill fs[FS_DIST..] with the cost to the seat's current goal; return the chase target.
+
+    Goals in order: the treasure holder heads for Harbour Grace or open water; everyone
+    else chases the holder; a ship without crew goes to Bell Island to restore; the
+    upgrader (and the raider, for a Cannon) visits Ports; the raider chases rich ships;
+    then Kelly's Island with all three maps, else the missing Lost Islands and the unknown.
+    Returns the seat to raid (-1: none).
+    """
+    b = sb_nb(s)
+    code = strat[s]
+    upg = st[b + S_UPG]
+    crew = st[b + S_CREW]
+    maps = st[b + S_MAPS]
+    reserve = sp[s, SP_CREW_RESERVE]
+    wind = st[G_WIND]
+    ib = ((upg >> ICE_BREAKER) & 1) == 1
+    for c in range(N_CELLS):
+        fs[FS_INIT + c] = INF
+    target = -1
+    goal = False
+    holder = st[G_TREASURE]
+    if holder == s:
+        fs[FS_INIT + P.hg_cell] = 0.0
+        goal = True
+        for c in range(N_CELLS):
+            if geo[c, 6] == 1:
+                for d in range(6):
+                    if ((P.esc_mask >> d) & 1) and geo[c, d] < 0 and not side_blocked_nb(st, c, d, ib):
+                        rl = rel[wind, d]
+                        x = 1.0 if rl == WITH else (2.0 if rl == TACK else 3.0)
+                        if x < fs[FS_INIT + c]:
+                            fs[FS_INIT + c] = x
+    elif holder >= 0:
+        target = holder
+        fs[FS_INIT + st[sb_nb(holder) + S_POS]] = 0.0
+        goal = st[sb_nb(holder) + S_POS] >= 0
+    if not goal and crew < reserve and st[G_BELL_POOL] > 0:
+        fs[FS_INIT + P.bell_cell] = 0.0
+        goal = True
+    if not goal and (code == ST_UPGRADER or code == ST_RAIDER):
+        owned = popcount_nb(upg)
+        for c in range(N_CELLS):
+            if st[C_CARD + c] == PORT:
+                u = st[C_PORT_UPG + c]
+                left = st[C_COPIES + c]
+                if ((upg >> u) & 1) or left == 0:
+                    continue
+                cost = costs[P.upg_copies - left]
+                if cost > crew:
+                    continue
+                if code == ST_UPGRADER and owned < sp[s, SP_UPGRADES_WANTED] and cost <= sp[s, SP_MAX_UPGRADE_COST]:
+                    fs[FS_INIT + c] = 0.0
+                    goal = True
+                elif code == ST_RAIDER and u == CANNON:
+                    fs[FS_INIT + c] = 0.0
+                    goal = True
+    if not goal and code == ST_RAIDER:
+        need = 3.0 - 2.0 * sp[s, SP_AGGRESSION]
+        best = 0
+        for o in range(P.n_seats):
+            if o == s or st[sb_nb(o) + S_POS] < 0:
+                continue
+            val = popcount_nb(st[sb_nb(o) + S_MAPS] & ~maps)
+            if val >= need and val > best:
+                best = val
+                target = o
+        if target >= 0:
+            fs[FS_INIT + st[sb_nb(target) + S_POS]] = 0.0
+            goal = True
+    if not goal:
+        kelly_known = False
+        for c in range(N_CELLS):
+            if st[C_REVEALED + c] == 1:
+                card = st[C_CARD + c]
+                if card == KELLY and maps == 7 and holder < 0:
+                    fs[FS_INIT + c] = 0.0
+                    kelly_known = True
+                elif card == LOST_ISLAND and maps != 7:
+                    col = st[C_COLOUR + c]
+                    if ((maps >> col) & 1) == 0 and st[G_MAPS_LEFT + col] > 0:
+                        fs[FS_INIT + c] = 0.0
+        if not kelly_known:
+            for c in range(N_CELLS):
+                if st[C_REVEALED + c] == 0:
+                    fs[FS_INIT + c] = 1.0  # explore
+    # reverse Dijkstra from the goal values (37 cells: O(V^2) without a heap)
+    for c in range(N_CELLS):
+        fs[FS_DIST + c] = fs[FS_INIT + c]
+        fs[FS_DONE + c] = 0.0
+    for _ in range(N_CELLS):
+        v = -1
+        best_d = INF
+        for c in range(N_CELLS):
+            if fs[FS_DONE + c] == 0.0 and fs[FS_DIST + c] < best_d:
+                best_d = fs[FS_DIST + c]
+                v = c
+        if v < 0:
+            break
+        fs[FS_DONE + v] = 1.0
+        for d in range(6):
+            u = geo[v, (d + 3) % 6]  # moving from u in direction d reaches v
+            if u < 0 or fs[FS_DONE + u] == 1.0:
+                continue
+            if side_blocked_nb(st, u, d, ib) or side_blocked_nb(st, v, (d + 3) % 6, ib):
+                continue
+            nd = best_d + edge_cost_nb(st, P, rel, wind, upg, crew, reserve, d, v)
+            if nd < fs[FS_DIST + u]:
+                fs[FS_DIST + u] = nd
+    return target
+
+
+@njit(cache=True)
+def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop, esc_ok,
+                  passed, fs):
+    """The direction of the next move, or -1 to stop (only when ``may_stop``)."""
+    code = strat[s]
+    n_legal = popcount_nb(mask)
+    if code == ST_SCRIPTED:
+        p = st[G_DIR_SCR_POS]
+        if p < st[G_DIR_SCR_LEN]:
+            d = st[G_DIR_SCR + p]
+            st[G_DIR_SCR_POS] = p + 1
+            if d >= 0 and ((mask >> d) & 1):
+                return d
+        if may_stop:
+            return -1
+        for d in range(6):
+            if (mask >> d) & 1:
+                return d
+        return -1
+    if code == ST_RANDOM:
+        n_opt = n_legal + (1 if may_stop else 0)
+        pick = rand_below_nb(rng, n_opt)
+        for d in range(6):
+            if (mask >> d) & 1:
+                if pick == 0:
+                    return d
+                pick -= 1
+        return -1
+    target = plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs)
+    if may_stop and target >= 0 and ((passed >> target) & 1):
+        return -1  # passed the ship to raid: end the turn now
+    b = sb_nb(s)
+    upg = st[b + S_UPG]
+    crew = st[b + S_CREW]
+    reserve = sp[s, SP_CREW_RESERVE]
+    wind = st[G_WIND]
+    best = INF
+    best_d = -1
+    n_best = 0
+    best_row = -1
+    for d in range(6):
+        if ((mask >> d) & 1) == 0:
+            continue
+        v = geo[pos, d]
+        if v < 0:
+            return d  # open water with the treasure: the game is won
+        rl = rel[wind, d]
+        if rl == INTO and crew <= reserve:
+            best_row = d  # only if nothing else is legal
+            continue
+        x = edge_cost_nb(st, P, rel, wind, upg, crew, reserve, d, v) + fs[FS_DIST + v]
+        if x < best - 1e-9:
+            best = x
+            best_d = d
+            n_best = 1
+        elif abs(x - best) <= 1e-9:
+            n_best += 1
+            if rand_below_nb(rng, n_best) == 0:
+                best_d = d
+    if may_stop:
+        here = fs[FS_DIST + pos]
+        if here <= 0.0 or best_d < 0:
+            return -1
+        v = geo[pos, best_d]
+        if fs[FS_DIST + v] >= here and target < 0:
+            return -1  # no progress: stop
+    if best_d < 0:
+        return best_row
+    return best_d
+
+
+@njit(cache=True)
+def decide_fight_nb(st, rng, strat, sp, s, v, fs):
+    code = strat[s]
+    if code == ST_SCRIPTED:
+        return st[G_SCR_FIGHT] == 1
+    if code == ST_RANDOM:
+        return decide_prob_nb(rng, sp, s)
+    b = sb_nb(s)
+    if not has_upg_nb(st, s, ICE_BREAKER) and st[b + S_CREW] <= sp[s, SP_CREW_RESERVE]:
+        return False
+    return fs[FS_DIST + v] > 0.0  # pass through unless the storm is the goal
+
+
+@njit(cache=True)
+def raid_value_nb(st, P, s, o):
+    v = popcount_nb(st[sb_nb(o) + S_MAPS] & ~st[sb_nb(s) + S_MAPS])
+    if st[G_TREASURE] == o:
+        v += 10
+    return v
+
+
+@njit(cache=True)
+def choose_raid_nb(st, rng, P, strat, sp, s, cand):
+    """The seat to raid among the candidates (bitmask), or -1."""
+    code = strat[s]
+    if code == ST_SCRIPTED:
+        want = st[G_SCR_RAID]
+        if want == -2:
+            return -1
+        if want >= 0:
+            return want if (cand >> want) & 1 else -1
+    elif code == ST_RANDOM:
+        if not decide_prob_nb(rng, sp, s):
+            return -1
+        n = popcount_nb(cand)
+        pick = rand_below_nb(rng, n)
+        for o in range(P.n_seats):
+            if (cand >> o) & 1:
+                if pick == 0:
+                    return o
+                pick -= 1
+        return -1
+    best = -1
+    best_v = 0 if code != ST_SCRIPTED else -1
+    for o in range(P.n_seats):
+        if (cand >> o) & 1:
+            v = raid_value_nb(st, P, s, o)
+            if v > best_v:
+                best_v = v
+                best = o
+    return best
+
+
+@njit(cache=True)
+def swash_params_nb(st, strat, sp, s):
+    """(reserve, probability) of swashbuckling for seat ``s``."""
+    code = strat[s]
+    if code == ST_SCRIPTED:
+        return np.int64(st[G_SCR_SWASH]), 1.0
+    if code == ST_RANDOM:
+        return np.int64(0), sp[s, SP_DECIDE_PROB]
+    return np.int64(sp[s, SP_SWASH_RESERVE]), 1.0
+
+
+# ------------------------------------------------------------------ turn actions
+@njit(cache=True)
+def do_raid_nb(st, ev, rng, P, strat, sp, s, o):
+    """Seat ``s`` raids seat ``o``; the winner of the exchange takes maps and treasure."""
+    b = sb_nb(s)
+    bo = sb_nb(o)
+    r_res, r_prob = swash_params_nb(st, strat, sp, s)
+    d_res, d_prob = swash_params_nb(st, strat, sp, o)
+    won, r_spent, d_spent = raid_nb(rng, st[b + S_CREW], st[bo + S_CREW], has_upg_nb(st, s, CANNON),
+                                    has_upg_nb(st, o, CANNON), P.ties_raider == 1,
+                                    P.swash_ties_swash == 1, P.max_score, P.cannon_dice,
+                                    r_res, d_res, r_prob, d_prob)
+    st[b + S_RAIDS_MADE] += 1
+    st[bo + S_RAIDS_SUFFERED] += 1
+    st[b + S_CREW] -= r_spent
+    st[bo + S_CREW] -= d_spent
+    st[G_BELL_POOL] += r_spent + d_spent
+    st[b + S_CREW_SWASH] += r_spent
+    st[bo + S_CREW_SWASH] += d_spent
+    st[b + S_SWASH] += r_spent
+    st[bo + S_SWASH] += d_spent
+    log_nb(st, ev, s, EV_RAID, o, 1 if won else 0, r_spent * 16 + d_spent)
+    if won:
+        st[b + S_RAIDS_WON] += 1
+        theirs = st[bo + S_MAPS]
+        for c in range(3):
+            if (theirs >> c) & 1 and (st[b + S_MAPS] >> c) & 1:
+                st[G_MAPS_LEFT + c] += 1  # duplicates go back to the stack
+        st[bo + S_MAPS] = 0
+        if theirs != 0:
+            gain_maps_nb(st, P, s, theirs)
+        if st[G_TREASURE] == o:
+            take_treasure_nb(st, s)
+
+
+@njit(cache=True)
+def abandon_nb(st, ev, P, s):
+    """Abandon ship: return upgrades, maps, crew and treasure as if never claimed."""
+    b = sb_nb(s)
+    for c in range(N_CELLS):
+        if st[C_CARD + c] == PORT and ((st[b + S_UPG] >> st[C_PORT_UPG + c]) & 1):
+            st[C_COPIES + c] += 1
+        if st[C_WRECK + c] == s:
+            st[C_WRECK + c] = -1  # the Extra Crew goes back onto its Shipwreck
+    st[b + S_UPG] = 0
+    st[b + S_EXTRA] = 0
+    for c in range(3):
+        if (st[b + S_MAPS] >> c) & 1:
+            st[G_MAPS_LEFT + c] += 1
+    st[b + S_MAPS] = 0
+    st[G_UNUSED] += st[b + S_CREW]
+    st[b + S_CREW] = 0
+    if st[G_TREASURE] == s:
+        st[G_TREASURE] = -1
+    st[b + S_POS] = -1
+    st[b + S_ABANDONED] = 1
+    st[b + S_STUCK] = 0
+    st[b + S_ABANDONS] += 1
+    log_nb(st, ev, s, EV_ABANDON, 0, 0, 0)
+
+
+@njit(cache=True)
+def reenter_nb(st, ev, P, s):
+    """The turn after abandoning: a new ship on Bell Island with a fresh crew."""
+    b = sb_nb(s)
+    need = P.crew_per_ship
+    take = min(need, st[G_UNUSED])
+    st[G_UNUSED] -= take
+    got = take
+    take = min(need - got, st[G_BELL_POOL])
+    st[G_BELL_POOL] -= take
+    got += take
+    take = min(need - got, st[G_SUPPLY])
+    st[G_SUPPLY] -= take
+    got += take
+    st[b + S_CREW] = got
+    st[b + S_POS] = P.bell_cell
+    st[b + S_ABANDONED] = 0
+    st[C_VISITS + P.bell_cell] += 1
+    log_nb(st, ev, s, EV_REENTER, got, 0, 0)
+
+
+@njit(cache=True)
+def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
+    """Seat ``st[G_SEAT]`` plays one turn; sets G_END when the game is won."""
+    s = st[G_SEAT]
+    b = sb_nb(s)
+    log_nb(st, ev, s, EV_TURN, st[G_WIND], st[b + S_POS], st[b + S_CREW])
+    if st[b + S_ABANDONED] == 1:
+        reenter_nb(st, ev, P, s)
+        return
+    if decide_abandon_nb(st, rng, strat, sp, s):
+        abandon_nb(st, ev, P, s)
+        return
+    esc_ok = st[G_TREASURE] == s  # open water needs the treasure at the start of the turn
+    start = st[b + S_POS]
+    if has_upg_nb(st, s, TELESCOPE) and decide_telescope_nb(st, rng, strat, sp, s):
+        log_nb(st, ev, s, EV_TELESCOPE, start, 0, 0)
+        for d in range(6):
+            v = geo[start, d]
+            if v >= 0 and st[C_REVEALED + v] == 0:
+                flip_nb(st, ev, geo, s, v)
+    pos = start
+    k = 0
+    passed = 0
+    tried = 0
+    must_continue = False
+    while True:
+        mask = legal_mask_nb(st, P, geo, rel, s, pos, k, start, esc_ok) & ~tried
+        if mask == 0:
+            if k == 0:  # no legal move: the turn is lost and the wind rolled
+                st[b + S_LOST_TURNS] += 1
+                st[b + S_STUCK] += 1
+                log_nb(st, ev, s, EV_NO_MOVE, pos, 0, 0)
+                roll_wind_nb(st, ev, rng, cum_w, s)
+                return
+            break
+        d = choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask,
+                          k > 0 and not must_continue, esc_ok, passed, fs)
+        if d < 0:
+            log_nb(st, ev, s, EV_STOP, pos, 0, 0)
+            break
+        v = geo[pos, d]
+        rl = rel[st[G_WIND], d]
+        upg = st[b + S_UPG]
+        ib = ((upg >> ICE_BREAKER) & 1) == 1
+        if v < 0:  # into the Atlantic with the treasure
+            if rl == INTO:
+                st[b + S_CREW] -= 1
+                st[G_BELL_POOL] += 1
+                st[b + S_CREW_ROW] += 1
+            st[b + S_MOVES] += 1
+            st[G_WINNER] = s
+            st[G_END] = END_OPEN_WATER
+            log_nb(st, ev, s, EV_WIN, END_OPEN_WATER, pos, d)
+            return
+        if st[C_REVEALED + v] == 0:
+            flip_nb(st, ev, geo, s, v)
+            if side_blocked_nb(st, v, (d + 3) % 6, ib):
+                tried |= 1 << d  # rammed: choose another direction, no move spent
+                st[b + S_RAMS] += 1
+                st[G_RAMS] += 1
+                log_nb(st, ev, s, EV_RAM, pos, d, v)
+                continue
+        if rl == INTO:
+            st[b + S_CREW] -= 1
+            st[G_BELL_POOL] += 1
+            st[b + S_CREW_ROW] += 1
+        if pos != start:
+            passed |= occupants_nb(st, P, pos, s)
+        st[b + S_POS] = v
+        st[C_VISITS + v] += 1
+        st[b + S_MOVES] += 1
+        log_nb(st, ev, s, EV_MOVE, pos, v, d * 4 + rl)
+        pos = v
+        tried = 0
+        if v == P.hg_cell and st[G_TREASURE] == s:
+            st[G_WINNER] = s
+            st[G_END] = END_HARBOUR_GRACE
+            log_nb(st, ev, s, EV_WIN, END_HARBOUR_GRACE, v, 0)
+            return
+        cont = cont_after_nb(P, upg, rl, k)
+        k += 1
+        occupied = occupants_nb(st, P, v, s) != 0 and not ((upg >> GRAPPLING_HOOK) & 1)
+        if st[C_CARD + v] == STORM:
+            if cont and (ib or st[b + S_CREW] >= 1) and (occupied or decide_fight_nb(st, rng, strat, sp, s, v, fs)):
+                if not ib:
+                    st[b + S_CREW] -= 1
+                    st[G_BELL_POOL] += 1
+                    st[b + S_CREW_WAVES] += 1
+                log_nb(st, ev, s, EV_FIGHT, v, 0 if ib else 1, 0)
+            else:
+                cont = False
+        if has_upg_nb(st, s, TELESCOPE):
+            collect_nb(st, ev, rng, P, costs, strat, sp, s, v, fs)
+        if not cont:
+            break
+        must_continue = occupied
+    # ---- end of the turn: raid, then the storm's wind, then the space's collection
+    st[b + S_STUCK] = 0
+    cand = passed
+    if has_upg_nb(st, s, GRAPPLING_HOOK):
+        cand |= occupants_nb(st, P, pos, s)
+    if cand != 0:
+        o = choose_raid_nb(st, rng, P, strat, sp, s, cand)
+        if o >= 0:
+            do_raid_nb(st, ev, rng, P, strat, sp, s, o)
+    if st[C_CARD + pos] == STORM:
+        st[b + S_STORMS] += 1
+        log_nb(st, ev, s, EV_STORM, pos, 0, 0)
+        roll_wind_nb(st, ev, rng, cum_w, s)
+    collect_nb(st, ev, rng, P, costs, strat, sp, s, pos, fs)
+
+
+# ------------------------------------------------------------------ setup and whole games
+@njit(cache=True)
+def setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm):
+    """Deal the Bay, place the ships on Bell Island, give crew, roll the first wind."""
+    for i in range(st.shape[0]):
+        st[i] = 0
+    st[G_TREASURE] = -1
+    st[G_WINNER] = -1
+    st[G_END] = -1
+    st[G_TREASURE_TURN] = -1
+    st[G_SUPPLY] = P.crew_supply
+    st[G_UNUSED] = P.crew_total - P.n_seats * P.crew_per_ship - P.crew_supply
+    for c in range(3):
+        st[G_MAPS_LEFT + c] = P.maps_per_colour
+    for c in range(N_CELLS):
+        st[C_WRECK + c] = -2
+        st[C_COLOUR + c] = -1
+        st[C_PORT_UPG + c] = -1
+    st[C_CARD + P.bell_cell] = BELL
+    st[C_REVEALED + P.bell_cell] = 1
+    for k in range(6):
+        c = P.corner0 if k == 0 else (P.corner1 if k == 1 else (P.corner2 if k == 2 else (
+            P.corner3 if k == 3 else (P.corner4 if k == 4 else P.corner5))))
+        st[C_CARD + c] = PORT
+        st[C_REVEALED + c] = 1
+        st[C_PORT_UPG + c] = port_upg[k]
+        st[C_COPIES + c] = P.upg_copies
+    for i in range(N_BAY):
+        perm[i] = i
+    shuffle_nb(rng, perm)
+    i = 0
+    for c in range(N_CELLS):
+        if geo[c, 7] != 1:
+            continue
+        t = deck[perm[i], 0]
+        sides = deck[perm[i], 1]
+        st[C_CARD + c] = t
+        st[C_COLOUR + c] = deck[perm[i], 2]
+        if t == WRECK:
+            st[C_WRECK + c] = -1
+        m = 0
+        if sides == 1:
+            m = 1 << rand_below_nb(rng, 6)
+        elif sides == 2:
+            a = rand_below_nb(rng, 6)
+            if P.two_adjacent == 1:
+                e = (a + 1) % 6
+            else:
+                e = (a + 1 + rand_below_nb(rng, 5)) % 6
+            m = (1 << a) | (1 << e)
+        st[C_MASK + c] = m
+        i += 1
+    for s in range(P.n_seats):
+        b = sb_nb(s)
+        st[b + S_POS] = P.bell_cell
+        st[b + S_CREW] = P.crew_per_ship
+        st[b + S_T_FIRST_MAP] = -1
+        st[b + S_T_ALL_MAPS] = -1
+        st[b + S_T_TREASURE] = -1
+    st[C_VISITS + P.bell_cell] += P.n_seats
+    roll_wind_nb(st, ev, rng, cum_w, -1)
+
+
+@njit(cache=True)
+def run_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
+    """Play turns from the current state until a win or the turn cap."""
+    while st[G_END] < 0:
+        if st[G_TURN] >= P.turn_cap:
+            st[G_END] = END_TRUNCATED
+            log_nb(st, ev, -1, EV_TRUNC, 0, 0, 0)
+            break
+        st[G_TURN] += 1
+        play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
+        if st[G_END] < 0:
+            st[G_SEAT] = (st[G_SEAT] + 1) % P.n_seats
+
+
+@njit(cache=True)
+def write_outputs_nb(st, rng, P, out_g, out_s):
+    out_g[0] = st[G_WINNER]
+    out_g[1] = st[G_TURN]
+    out_g[2] = st[G_END]
+    out_g[3] = 1 if st[G_END] == END_TRUNCATED else 0
+    out_g[4] = 0
+    out_g[5] = dice_rolled_nb(rng) + st[G_WIND_ROLLS]
+    out_g[6] = st[G_WIND_ROLLS]
+    out_g[7] = st[G_WALLED]
+    out_g[8] = st[G_RAMS]
+    out_g[9] = st[G_TREASURE_TURN]
+    for c in range(N_CELLS):
+        out_g[10 + c] = st[C_VISITS + c]
+    for s in range(P.n_seats):
+        b = sb_nb(s)
+        o = out_s[s]
+        o[0] = popcount_nb(st[b + S_MAPS])
+        o[1] = 1 if st[G_TREASURE] == s else 0
+        o[2] = st[b + S_HELD_TREASURE]
+        o[3] = st[b + S_RAIDS_MADE]
+        o[4] = st[b + S_RAIDS_WON]
+        o[5] = st[b + S_RAIDS_SUFFERED]
+        o[6] = st[b + S_SWASH]
+        o[7] = st[b + S_CREW_ROW]
+        o[8] = st[b + S_CREW_WAVES]
+        o[9] = st[b + S_CREW_UPG]
+        o[10] = st[b + S_CREW_SWASH]
+        for u in range(6):
+            o[11 + u] = (st[b + S_UPG_EVER] >> u) & 1
+        o[17] = st[b + S_EXTRA_EVER]
+        o[18] = st[b + S_STORMS]
+        o[19] = st[b + S_ABANDONS]
+        o[20] = st[b + S_T_FIRST_MAP]
+        o[21] = st[b + S_T_ALL_MAPS]
+        o[22] = st[b + S_T_TREASURE]
+        o[23] = st[b + S_TREASURE_CHANGES]
+        o[24] = st[b + S_LOST_TURNS]
+        o[25] = st[b + S_MOVES]
+        o[26] = st[b + S_RAMS]
+        o[27] = st[b + S_CREW]
+        o[28] = 1 if st[G_WINNER] == s else 0
+
+
+@njit(cache=True)
+def play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,
+                     out_g, out_s):
+    """One whole game on an already seeded ``rng`` (bulk runs and traces share it)."""
+    setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm)
+    run_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
+    write_outputs_nb(st, rng, P, out_g, out_s)
+
+
+@njit(cache=True, parallel=True)
+def play_chunk_nb(seed, first, n, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, out_g, out_s):
+    """Games ``first .. first + n - 1``: blocks of BLOCK games in parallel, scratch per block."""
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for blk in prange(n_blocks):
+        st = np.zeros(STATE_WORDS, np.int32)
+        ev = np.zeros((0, 6), np.int32)
+        rng = np.zeros(RNG_WORDS, np.uint64)
+        fs = np.zeros(FS_SIZE, np.float64)
+        perm = np.zeros(N_BAY, np.int64)
+        hi = min(n, (blk + 1) * BLOCK)
+        for i in range(blk * BLOCK, hi):
+            seed_game_nb(rng, seed, first + i)
+            play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs,
+                             perm, out_g[i], out_s[i])
+
+
+@njit(cache=True)
+def play_traced_nb(seed, k, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, ev, out_g, out_s):
+    """Game ``k`` with the event log on (same code path as the bulk run)."""
+    st = np.zeros(STATE_WORDS, np.int32)
+    rng = np.zeros(RNG_WORDS, np.uint64)
+    fs = np.zeros(FS_SIZE, np.float64)
+    perm = np.zeros(N_BAY, np.int64)
+    seed_game_nb(rng, seed, k)
+    play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,
+                     out_g, out_s)
+    return st[G_EVENTS]

@@ -1,0 +1,87 @@
+"""The scripted players of Ice Pirates and their parameters (policies live in kernel.py).
+
+Every strategy's parameters are written into one float64 row per seat; ``SLOTS`` maps a
+parameter key to its column.  Unset slots take ``SLOT_DEFAULTS``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import Param, Strategy
+from .kernel import (N_SP, SP_ABANDON_AFTER, SP_ABANDON_PROB, SP_AGGRESSION, SP_CREW_RESERVE,
+                     SP_DECIDE_PROB, SP_MAX_UPGRADE_COST, SP_SWASH_RESERVE, SP_UPGRADES_WANTED,
+                     ST_MAP_HUNTER, ST_RAIDER, ST_RANDOM, ST_UPGRADER)
+
+SLOTS = {
+    "aggression": SP_AGGRESSION,
+    "crew_reserve": SP_CREW_RESERVE,
+    "max_upgrade_cost": SP_MAX_UPGRADE_COST,
+    "swash_reserve": SP_SWASH_RESERVE,
+    "upgrades_wanted": SP_UPGRADES_WANTED,
+    "abandon_after": SP_ABANDON_AFTER,
+    "abandon_prob": SP_ABANDON_PROB,
+    "decide_prob": SP_DECIDE_PROB,
+}
+SLOT_DEFAULTS = np.array([0.0, 1.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.5])
+assert SLOT_DEFAULTS.shape[0] == N_SP
+
+_PLANNER = ("Moves by a wind-aware shortest path (reverse Dijkstra over the 37 cells, "
+            "costs: with the wind 1, tack 2 (1 with Jib), row 2.5, unknown card +0.25, "
+            "storm +1.5) to its current goal; stops when no legal move gets closer. ")
+
+_RESERVE = Param("crew_reserve", 1, "int", "crew chips kept back: rows only with more chips, "
+                 "fights the waves only with more, heads for Bell Island with fewer", 0, 7)
+_ABANDON = Param("abandon_after", 3, "int", "abandons ship after this many turns in a row "
+                 "without a legal move", 1, 1000)
+
+STRATEGIES = (
+    Strategy("random", ST_RANDOM,
+             "Uniformly random legal player: each move picks uniformly among the legal "
+             "directions (and stopping, when allowed); every yes/no decision (upgrade, fight "
+             "the waves, raid, swashbuckle, Telescope) is yes with probability decide_prob; "
+             "abandons ship at the start of a turn with probability abandon_prob.",
+             (Param("decide_prob", 0.5, "float", "chance of yes for each yes/no decision", 0.0, 1.0),
+              Param("abandon_prob", 0.005, "float", "chance of abandoning ship at a turn's start",
+                    0.0, 1.0))),
+    Strategy("map_hunter", ST_MAP_HUNTER,
+             _PLANNER + "Goal: the Lost Islands of the colours it lacks and the unknown cards, "
+             "then Kelly's Island, then Harbour Grace or open water; chases the treasure "
+             "holder.  Takes Port upgrades costing at most max_upgrade_cost when it ends there; "
+             "raids a passed ship holding the treasure or maps it lacks; swashbuckles while it "
+             "has more than swash_reserve chips.",
+             (_RESERVE, Param("max_upgrade_cost", 0, "int", "most crew it pays for an upgrade", 0, 10),
+              Param("swash_reserve", 1, "int", "chips kept back when swashbuckling", 0, 7),
+              _ABANDON)),
+    Strategy("raider", ST_RAIDER,
+             _PLANNER + "Goal: first the Cannon (pays any cost it can), then chases the ship "
+             "holding the most maps it lacks (at least 3 - 2 * aggression of them), else hunts "
+             "maps like map_hunter; always chases the treasure holder.  Swashbuckles to its "
+             "last chip above swash_reserve.",
+             (_RESERVE, Param("aggression", 0.5, "float", "0: chase only full map sets, "
+                              "1: chase any ship with a map it lacks", 0.0, 1.0),
+              Param("max_upgrade_cost", 1, "int", "most crew it pays for other upgrades", 0, 10),
+              Param("swash_reserve", 0, "int", "chips kept back when swashbuckling", 0, 7),
+              _ABANDON)),
+    Strategy("upgrader", ST_UPGRADER,
+             _PLANNER + "Goal: the nearest Ports whose upgrade it lacks and can pay (at most "
+             "max_upgrade_cost) until it owns upgrades_wanted of them, then hunts maps like "
+             "map_hunter.",
+             (_RESERVE, Param("upgrades_wanted", 3, "int", "Port upgrades to collect first", 0, 6),
+              Param("max_upgrade_cost", 1, "int", "most crew it pays for an upgrade", 0, 10),
+              Param("swash_reserve", 1, "int", "chips kept back when swashbuckling", 0, 7),
+              _ABANDON)),
+)
+STRATEGY_BY_NAME = {s.name: s for s in STRATEGIES}
+
+
+def seat_tables(seats: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    """(codes int32[n], params float64[n, N_SP]) for the kernel."""
+    codes = np.zeros(len(seats), np.int32)
+    sp = np.tile(SLOT_DEFAULTS, (len(seats), 1))
+    for i, seat in enumerate(seats):
+        strat = STRATEGY_BY_NAME[seat["strategy"]]
+        codes[i] = strat.code
+        for p in strat.params:
+            sp[i, SLOTS[p.key]] = float(seat.get(p.key, p.default))
+    return codes, sp
