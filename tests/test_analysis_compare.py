@@ -1,0 +1,133 @@
+"""compare: paired differences with common random numbers, outputs, CLI and bad input."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from pirate_sim import metrics, runner, scenario
+from pirate_sim.analysis import compare as cmp
+from pirate_sim.cli import main
+
+
+def _out(r):
+    return r.output  # click >= 8.2: stdout and stderr interleaved
+
+
+def test_per_game_vectors_reproduce_the_vocabulary(toy_scenario_file):
+    s = scenario.load(toy_scenario_file)
+    g, seats = runner.play_arrays(s, 0, 3000)
+    acc = metrics.Accumulator(s.game, ("roller", "roller"))
+    acc.update(g, seats)
+    est = metrics.compute(acc)
+    vec = cmp.per_game_vectors(acc, g, seats)
+    assert set(vec) <= set(est)
+    for name, (num, den, off) in vec.items():
+        value = num.sum() / (num.size if den is None else den.sum()) + off
+        assert value == pytest.approx(est[name].value, abs=1e-12), name
+
+
+def test_compare_pairs_games_and_narrows_the_ci(toy_scenario_file):
+    a = scenario.load(toy_scenario_file)
+    b = scenario.load(toy_scenario_file, ["rules.target=11"])
+    res = cmp.compare(a, b, games=20000)
+    rows = {r["metric"]: r for r in res.rows}
+    # each side equals a plain run of the same seed (the same games)
+    ra = runner.run(a, None, games=20000).accumulator
+    rb = runner.run(b, None, games=20000).accumulator
+    assert rows["length.mean"]["value_a"] == pytest.approx(metrics.compute(ra)["length.mean"].value)
+    assert rows["length.mean"]["value_b"] == pytest.approx(metrics.compute(rb)["length.mean"].value)
+    # a longer race is significantly longer, and pairing narrows the interval a lot
+    assert rows["length.mean"]["significant"] and rows["length.mean"]["hi"] < 0
+    assert rows["length.mean"]["half_width_ratio"] < 0.8
+    summary = res.pairing_summary()
+    assert summary["median_ratio"] < 0.9
+    # paired CI of a per-game average is the normal interval of the per-game differences
+    ga, sa = runner.play_arrays(a, 0, 20000)
+    gb, sb = runner.play_arrays(b, 0, 20000)
+    d = ga[:, 1].astype(float) - gb[:, 1].astype(float)
+    half = 1.959964 * d.std(ddof=1) / np.sqrt(d.size)
+    assert rows["length.mean"]["diff"] == pytest.approx(d.mean())
+    assert rows["length.mean"]["hi"] - rows["length.mean"]["diff"] == pytest.approx(half, rel=1e-4)
+    # quantiles are not paired: independent interval, documented method
+    assert not rows["length.median"]["paired"]
+    assert rows["length.median"]["method"].startswith("independent")
+
+
+def test_identical_variants_show_no_difference(toy_scenario_file):
+    a = scenario.load(toy_scenario_file)
+    res = cmp.compare(a, a, games=3000)
+    for r in res.rows:
+        assert r["diff"] == 0
+        assert not r["significant"]
+
+
+def test_compare_rejects_different_games_and_unknown_metric(toy_scenario_file):
+    a = scenario.load(toy_scenario_file)
+    with pytest.raises(cmp.CompareError, match="did you mean 'seat_balance'"):
+        cmp.compare(a, a, games=100, metric_patterns=["seat_balanse"])
+
+
+def test_cli_compare_set_variant_writes_outputs(toy_scenario_file, tmp_path):
+    out = tmp_path / "cmp"
+    r = CliRunner().invoke(main, ["compare", str(toy_scenario_file), "--set", "rules.target=12", "-n", "4000",
+                                  "-o", str(out), "-q"])
+    assert r.exit_code == 0, _out(r)
+    assert "pairing: paired CI half-width / independent" in r.output
+    for f in ("compare.json", "compare.parquet", "compare.csv", "compare.pdf", "compare_rates.png",
+              "compare_means.png"):
+        assert (out / f).stat().st_size > 0, f
+    data = json.loads((out / "compare.json").read_text())
+    assert data["games"] == 4000 and data["b"]["overrides"][0] == "rules.target=12"
+    df = pd.read_parquet(out / "compare.parquet")
+    assert {"metric", "diff", "lo", "hi", "significant", "indep_lo", "indep_hi", "half_width_ratio"} <= set(df.columns)
+    # no overwriting without --force
+    r2 = CliRunner().invoke(main, ["compare", str(toy_scenario_file), "--set", "rules.target=12", "-n", "100",
+                                   "-o", str(out), "-q"])
+    assert r2.exit_code == 2 and "--force" in _out(r2)
+    r3 = CliRunner().invoke(main, ["compare", str(toy_scenario_file), "--set", "rules.target=12", "-n", "100",
+                                   "-o", str(out), "-q", "--force"])
+    assert r3.exit_code == 0, _out(r3)
+
+
+def test_cli_compare_two_files_and_metrics_filter(toy_scenario_file, tmp_path):
+    b = tmp_path / "b.toml"
+    b.write_text(toy_scenario_file.read_text().replace("target = 10", "target = 9"))
+    r = CliRunner().invoke(main, ["compare", str(toy_scenario_file), str(b), "-n", "2000", "--metrics", "win_rate.*",
+                                  "--metrics", "length.mean", "-q"])
+    assert r.exit_code == 0, _out(r)
+    assert "length.mean" in r.output and "seat_balance" not in r.output
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--set", "rules.targt=3"], "did you mean 'target'"),
+    (["--set", "rules.target=12", "--metrics", "lenght.mean"], "did you mean 'length.mean'"),
+    ([], "needs a second scenario"),
+])
+def test_cli_compare_bad_input(toy_scenario_file, args, needle):
+    r = CliRunner().invoke(main, ["compare", str(toy_scenario_file), "-n", "100", "-q", *args])
+    assert r.exit_code == 2, _out(r)
+    assert needle in _out(r)
+    assert len(_out(r).strip().splitlines()) == 1
+
+
+def test_compare_help_has_example():
+    r = CliRunner().invoke(main, ["compare", "--help"])
+    assert r.exit_code == 0 and "Example:" in r.output
+
+
+@pytest.mark.skipif(not (__import__("pathlib").Path(__file__).parent.parent
+                         / "scenarios/pirates_peak/default.toml").exists(), reason="Pirate's Peak not there yet")
+def test_pairing_narrows_on_pirates_peak():
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "scenarios/pirates_peak/default.toml"
+    a = scenario.load(path)
+    keys = [p.key for p in a.game.params if p.kind == "int" and p.max is not None and p.default < p.max]
+    b = scenario.load(path, [f"rules.{keys[0]}={a.rules[keys[0]] + 1}"])
+    res = cmp.compare(a, b, games=4000)
+    assert res.pairing_summary()["median_ratio"] < 1.0
