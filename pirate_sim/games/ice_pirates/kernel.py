@@ -1003,14 +1003,22 @@ def setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm):
 def run_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
     """Play turns from the current state until a win or the turn cap."""
     while st[G_END] < 0:
-        if st[G_TURN] >= P.turn_cap:
-            st[G_END] = END_TRUNCATED
-            log_nb(st, ev, -1, EV_TRUNC, 0, 0, 0)
-            break
-        st[G_TURN] += 1
-        play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
-        if st[G_END] < 0:
-            st[G_SEAT] = (st[G_SEAT] + 1) % P.n_seats
+        step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
+
+
+@njit(cache=True)
+def step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
+    """One turn of the seat to move (or truncation at the turn cap); next seat after it."""
+    if st[G_END] >= 0:
+        return
+    if st[G_TURN] >= P.turn_cap:
+        st[G_END] = END_TRUNCATED
+        log_nb(st, ev, -1, EV_TRUNC, 0, 0, 0)
+        return
+    st[G_TURN] += 1
+    play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
+    if st[G_END] < 0:
+        st[G_SEAT] = (st[G_SEAT] + 1) % P.n_seats
 
 
 @njit(cache=True)

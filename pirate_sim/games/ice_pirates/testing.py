@@ -1,0 +1,140 @@
+"""Helpers to set up and inspect Ice Pirates states by hand (tests, notebooks).
+
+A state is the int32 vector of ``rules.py``; these helpers write its named words so a
+test can place ships, lay face-up cards, force the wind and script a seat's moves, then
+run the kernel's own turn (``step``) and look at the result.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...rng import new_rng
+from ..base import Compiled
+from . import kernel as K
+from . import rules as R
+
+DIR = {n: i for i, n in enumerate(R.DIR_NAMES)}
+
+
+def seat_base(s: int) -> int:
+    return R.SEATS_BASE + s * R.SEAT_WORDS
+
+
+def new_state(c: Compiled, seed: int = 0, game_index: int = 0, dice: list[int] | None = None,
+              events: int = 10_000):
+    """(st, ev, rng) right after setup of game ``game_index``; ``dice`` scripts later dice."""
+    geo, rel, cum_w, costs, deck, port_upg, strat, sp = c.arrays
+    st = np.zeros(R.STATE_WORDS, np.int32)
+    ev = np.zeros((events, R.EVENT_WIDTH), np.int32)
+    rng = new_rng(seed, game_index)
+    perm = np.zeros(R.N_BAY, np.int64)
+    K.setup_nb(st, ev, rng, c.params, geo, cum_w, deck, port_upg, perm)
+    if dice:
+        rng = np.concatenate([rng, np.asarray(dice, np.uint64)])
+        rng[5] = len(dice)
+        rng[6] = 0
+    return st, ev, rng
+
+
+def use_scripted(c: Compiled, seats: list[int]) -> None:
+    """Make ``seats`` follow the state's direction script (strategy code ST_SCRIPTED)."""
+    for s in seats:
+        c.arrays[6][s] = K.ST_SCRIPTED
+
+
+def step(c: Compiled, st, ev, rng) -> None:
+    """Play one turn exactly as a bulk run does."""
+    geo, rel, cum_w, costs, deck, port_upg, strat, sp = c.arrays
+    fs = np.zeros(K.FS_SIZE, np.float64)
+    K.step_nb(st, ev, rng, c.params, geo, rel, cum_w, costs, strat, sp, fs)
+
+
+def script(st, dirs: list, fight: int = 1, upgrade: int = 1, raid: int = -1, swash_reserve: int = 100,
+           telescope: int = 0) -> None:
+    """Queue directions ('N'.. or index; 'stop' = -1, 'abandon' = -2) and fix the decisions."""
+    codes = [(-1 if d == "stop" else -2 if d == "abandon" else DIR[d] if isinstance(d, str) else d)
+             for d in dirs]
+    st[R.G_DIR_SCR_LEN] = len(codes)
+    st[R.G_DIR_SCR_POS] = 0
+    st[R.G_DIR_SCR:R.G_DIR_SCR + len(codes)] = codes
+    st[R.G_SCR_FIGHT] = fight
+    st[R.G_SCR_UPGRADE] = upgrade
+    st[R.G_SCR_RAID] = raid
+    st[R.G_SCR_SWASH] = swash_reserve
+    st[R.G_SCR_TELESCOPE] = telescope
+
+
+def set_wind(st, port: int) -> None:
+    """The wind now blows from Port ``port`` (1..6)."""
+    st[R.G_WIND] = port - 1
+
+
+def force_winds(st, ports: list[int]) -> None:
+    """The next wind rolls give these Ports (1..6), then the weighted draw resumes."""
+    st[R.G_WIND_SCR_LEN] = len(ports)
+    st[R.G_WIND_SCR_POS] = 0
+    st[R.G_WIND_SCR:R.G_WIND_SCR + len(ports)] = [p - 1 for p in ports]
+
+
+def lay(st, cell: int, card: int = R.OPEN, blocked: tuple[str, ...] = (), colour: int = -1,
+        face_up: bool = True) -> None:
+    """Put a given Bay card at ``cell`` (face up unless told otherwise)."""
+    st[R.C_CARD + cell] = card
+    st[R.C_MASK + cell] = sum(1 << DIR[d] for d in blocked)
+    st[R.C_COLOUR + cell] = colour
+    st[R.C_WRECK + cell] = -1 if card == R.WRECK else -2
+    st[R.C_REVEALED + cell] = 1 if face_up else 0
+    st[R.C_WALLED + cell] = 0
+
+
+def clear_bay(st, face_up: bool = True) -> None:
+    """Every Bay card becomes clear open sea (a blank board for hand-made situations)."""
+    for cell in range(R.N_CELLS):
+        if st[R.C_CARD + cell] not in (R.BELL, R.PORT):
+            lay(st, cell, R.OPEN, face_up=face_up)
+
+
+def place(st, seat: int, cell: int, crew: int | None = None, upgrades: tuple[str, ...] | None = None,
+          maps: int | None = None) -> None:
+    b = seat_base(seat)
+    st[b + R.S_POS] = cell
+    if crew is not None:
+        # keep the chips conserved: the difference comes from / goes to the box
+        st[R.G_UNUSED] -= crew - st[b + R.S_CREW]
+        st[b + R.S_CREW] = crew
+    if upgrades is not None:
+        st[b + R.S_UPG] = sum(1 << R.UPGRADE_NAMES.index(u) for u in upgrades)
+    if maps is not None:
+        for col in range(3):
+            st[R.G_MAPS_LEFT + col] += ((st[b + R.S_MAPS] >> col) & 1) - ((maps >> col) & 1)
+        st[b + R.S_MAPS] = maps
+
+
+def seat(st, s: int, field: int) -> int:
+    return int(st[seat_base(s) + field])
+
+
+def pos(st, s: int) -> int:
+    return seat(st, s, R.S_POS)
+
+
+def crew_chips(st, n_seats: int) -> int:
+    """Chips on ships, on Bell Island, beside the board and in the box (must stay constant)."""
+    return int(sum(st[seat_base(s) + R.S_CREW] for s in range(n_seats)) + st[R.G_BELL_POOL]
+               + st[R.G_SUPPLY] + st[R.G_UNUSED])
+
+
+def legal_dirs(c: Compiled, st, s: int, k: int = 0, start: int | None = None, esc_ok: bool = False) -> set[str]:
+    geo, rel = c.arrays[0], c.arrays[1]
+    p = pos(st, s)
+    mask = K.legal_mask_nb(st, c.params, geo, rel, s, p, k, p if start is None else start, esc_ok)
+    return {R.DIR_NAMES[d] for d in range(6) if (mask >> d) & 1}
+
+
+def events(st, ev) -> list[tuple[int, ...]]:
+    return [tuple(int(x) for x in row) for row in ev[:st[R.G_EVENTS]]]
+
+
+def kinds(st, ev) -> list[int]:
+    return [e[2] for e in events(st, ev)]
