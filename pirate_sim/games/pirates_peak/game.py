@@ -1,0 +1,138 @@
+"""The Pirate's Peak plug-in: compile a scenario, play, trace, odds, dice per game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...rng import new_rng
+from ..base import N_STD_GAME_COLUMNS, Column, Compiled, Game, OddsRow
+from . import rules as r
+from .kernel import play_chunk_nb, play_one
+from .odds import MECHANICS, odds_rows
+from .strategies import STRATEGIES, seat_row
+
+TRACE_EVENTS = 50000
+
+
+def compile_rules(rules: dict[str, Any]):
+    """(Rules NamedTuple, cards int8 matrix, card_len int32) from flat dotted-key rules."""
+    full = r.defaults()
+    full.update(rules)
+    deck = full["deck.cards"]
+    parsed = [r.parse_card(i + 1, text) for i, text in enumerate(deck)]
+    n_journey = len(parsed)
+    if n_journey < full["deck.peak_earliest_flip"] - 1:
+        raise ValueError(
+            f"deck.peak_earliest_flip: {full['deck.peak_earliest_flip']} needs at least "
+            f"{full['deck.peak_earliest_flip'] - 1} journey cards before the Peak, the deck has {n_journey}")
+    cards = np.zeros((n_journey + 1, r.MAX_CARD_SPACES), dtype=np.int8)
+    card_len = np.zeros(n_journey + 1, dtype=np.int32)
+    for i, codes in enumerate(parsed):
+        cards[i, : len(codes)] = codes
+        card_len[i] = len(codes)
+    cards[n_journey, 0] = r.PEAK
+    card_len[n_journey] = 1
+    max_track = full["dock.spaces"] + int(card_len.sum()) + 4
+    R = r.Rules(
+        turn_cap=int(full["turn_cap"]),
+        start_gold=int(full["start.gold"]),
+        cannonball_price=int(full["shop.cannonball_price"]),
+        crewman_price=int(full["shop.crewman_price"]),
+        max_cannonballs=int(full["ship.max_cannonballs"]),
+        max_crew=int(full["ship.max_crew"]),
+        life_points=int(full["ship.life_points"]),
+        dock_spaces=int(full["dock.spaces"]),
+        n_journey=n_journey,
+        peak_card=n_journey,
+        peak_earliest_flip=int(full["deck.peak_earliest_flip"]),
+        max_track=max_track,
+        search_multiplier=int(full["search.multiplier"]),
+        cannon_range=int(full["cannon.range"]),
+        partial_multiplier=int(full["cannon.partial_multiplier"]),
+        interrupt_costs_turn=int(bool(full["cannon.interrupt_costs_turn"])),
+        mighty_sail_bonus=int(full["treasure.mighty_sail_bonus"]),
+        cutlass_bonus=int(full["treasure.cutlass_bonus"]),
+        ghost_summon_face=int(full["ghost.summon_face"]),
+        ghost_crew_roll=int(full["ghost.crew_roll"]),
+        whirlpool_escape_roll=int(full["whirlpool.escape_roll"]),
+        whirlpool_escape_move=int(full["whirlpool.escape_move"]),
+        whirlpool_max_attempts=int(full["whirlpool.max_attempts"]),
+        whirlpool_spit_spaces=int(full["whirlpool.spit_spaces"]),
+        squid_dice=int(full["squid.dice"]),
+        squid_escape_total=int(full["squid.escape_total"]),
+        squid_instant_total=int(full["squid.instant_total"]),
+        squid_instant_move=int(full["squid.instant_move"]),
+        squid_life_loss_total=int(full["squid.life_loss_total"]),
+        squid_sacrifice_after=int(full["squid.sacrifice_after"]),
+        fog_tolerance=int(full["fog.tolerance"]),
+        gust_multiplier=int(full["gust.multiplier"]),
+        shortcut_spaces=int(full["shortcut.spaces"]),
+        crew_sale_price=int(full["end.crew_sale_price"]),
+        fight_overtake=int(bool(full["fight.overtake"])),
+    )
+    return R, cards, card_len
+
+
+class PiratesPeak(Game):
+    name = "pirates_peak"
+    title = "Pirate's Peak"
+    version = r.VERSION
+    min_seats = 2
+    max_seats = 2
+    params = r.PARAMS
+    strategies = STRATEGIES
+    default_seats = ("treasure_digger", "racer")
+    end_reasons = r.END_REASONS
+    game_columns = tuple(Column(n, d, doc, counter=c) for n, d, doc, c in r.GAME_COLUMNS)
+    seat_columns = tuple(
+        Column(n, d, doc, labels=r.TREASURE_LABELS if n == "peak_treasure" else (), counter=c)
+        for n, d, doc, c in r.SEAT_COLUMNS
+    )
+    score_column = "final_gold"
+    odds_mechanics = MECHANICS
+    rules_doc = "docs/rules/pirates_peak.md"
+
+    def compile(self, rules: dict[str, Any], seats: list[dict[str, Any]]) -> Compiled:
+        R, cards, card_len = compile_rules(rules)
+        if not (self.min_seats <= len(seats) <= self.max_seats):
+            raise ValueError(f"seats: Pirate's Peak is a 2-player game, got {len(seats)} seats")
+        codes = []
+        rows = []
+        for seat in seats:
+            code, row = seat_row(seat)
+            codes.append(code)
+            rows.append(row)
+        strat = np.asarray(codes, dtype=np.int32)
+        sp = np.ascontiguousarray(np.vstack(rows), dtype=np.float64)
+        names = tuple(str(s["strategy"]) for s in seats)
+        return Compiled(params=R, arrays=(cards, card_len, strat, sp), n_seats=2, strategy_names=names)
+
+    def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
+        n = int(n_games)
+        out_games = np.zeros((n, N_STD_GAME_COLUMNS + len(self.game_columns)), dtype=np.int32)
+        out_seats = np.zeros((n, 2, len(self.seat_columns)), dtype=np.int32)
+        if n == 0:
+            return out_games, out_seats
+        cards, card_len, strat, sp = compiled.arrays
+        play_chunk_nb(compiled.params, cards, card_len, strat, sp, np.uint64(seed % 2**64),
+                      np.int64(first_game), out_games, out_seats)
+        return out_games, out_seats
+
+    def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
+        from .trace import format_events
+
+        state = play_one(compiled, new_rng(seed, game_index), ev_capacity=TRACE_EVENTS)
+        return format_events(state, compiled)
+
+    def odds(self, mechanic: str, rules: dict[str, Any], samples: int, seed: int) -> list[OddsRow]:
+        R, _, _ = compile_rules(rules)
+        return odds_rows(mechanic, R, samples, seed)
+
+    def dice_per_game(self, compiled: Compiled, seed: int, n_games: int) -> float:
+        out_games, _ = self.play(compiled, seed, 0, n_games)
+        return float(out_games[:, r.GC_DICE].mean())
+
+
+GAME = PiratesPeak()

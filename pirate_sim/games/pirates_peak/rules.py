@@ -1,0 +1,343 @@
+"""Pirate's Peak: rule constants, the state layout and the scenario parameters.
+
+Everything the kernel needs to know about the board and a ship is an integer code
+defined here, so ``kernel.py``, ``strategies.py`` and ``odds.py`` share one vocabulary.
+See docs/rules/pirates_peak.md for the rulebook reference behind every number.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+from ..base import Param
+
+VERSION = "1.0.0"
+
+# ----------------------------------------------------------------- board spaces
+# A journey card is a row of spaces; the legend maps scenario characters to codes.
+OPEN = 0  # "." open sea
+TREASURE_X = 1  # "X" buried treasure: search here (2 x die + crewmen gold)
+ISLAND = 2  # "I" island: stop early to buy crew and cannonballs; no attacks
+WHIRLPOOL = 3  # "W" whirlpool: sucks in every passing ship; a 6 escapes
+MERMAIDS = 4  # "M" mermaids: landing exactly loses a crewman
+SQUID = 5  # "Q" giant squid: cannot pass without a fight (3 dice)
+FOG = 6  # "F" fog: must stop; next turn guess the die within 1
+CASTAWAY = 7  # "C" castaway: stop to gain a crewman if there is room
+GUST = 8  # "G" gust of wind: landing exactly doubles the next move
+SHORTCUT = 9  # "K" shortcut: landing exactly lets the next move take the short route
+PEAK = 10  # the Pirate's Peak card's single turning space (not a deck character)
+
+LEGEND = {
+    ".": OPEN,
+    "X": TREASURE_X,
+    "I": ISLAND,
+    "W": WHIRLPOOL,
+    "M": MERMAIDS,
+    "Q": SQUID,
+    "F": FOG,
+    "C": CASTAWAY,
+    "G": GUST,
+    "K": SHORTCUT,
+}
+SPACE_NAMES = {v: k for k, v in LEGEND.items()}
+SPACE_NAMES[PEAK] = "P"
+SPACE_WORDS = {
+    OPEN: "open sea",
+    TREASURE_X: "X",
+    ISLAND: "island",
+    WHIRLPOOL: "whirlpool",
+    MERMAIDS: "mermaids",
+    SQUID: "giant squid",
+    FOG: "fog",
+    CASTAWAY: "castaway",
+    GUST: "gust of wind",
+    SHORTCUT: "shortcut",
+    PEAK: "Pirate's Peak",
+}
+LEGEND_TEXT = ", ".join(f"{k} {SPACE_WORDS[v]}" for k, v in LEGEND.items())
+MAX_CARD_SPACES = 16
+
+# Default deck: 10 journey cards, 8 spaces each, using every encounter of the rulebook.
+DEFAULT_DECK = (
+    ". X . I . . X .",
+    ". . W . X . . .",
+    ". M . X . C . .",
+    ". . Q . . X . .",
+    ". F . . X . I .",
+    ". X . G . . . .",
+    ". . K . X . M .",
+    ". I . . F . X .",
+    ". X . . C . . .",
+    ". . X . G . K .",
+)
+
+# ----------------------------------------------------------------- treasures
+NO_TREASURE = 0
+MIGHTY_SAIL = 1
+GOLDEN_CUTLASS = 2
+STEEL_CANNON = 3
+TREASURE_LABELS = ("none", "mighty_sail", "golden_cutlass", "steel_cannon")
+
+# ----------------------------------------------------------------- actions
+ACT_SAIL = 0
+ACT_SEARCH = 1
+ACT_FIRE = 2
+ACTION_NAMES = ("SAIL", "SEARCH", "FIRE")
+
+# ----------------------------------------------------------------- ship state
+# ship: int32[2, N_SHIP]; one row per seat.  Position is *progress* d along the
+# out-and-back route: d = 0 .. peak_x on the way out, peak_x+1 .. 2*peak_x on the way
+# back; the physical space is x = d (out) or 2*peak_x - d (back), see phys_nb.
+SH_POS = 0  # progress d (0 = the first dash of the Starting Dock)
+SH_GOLD = 1  # gold in the stash (never negative)
+SH_CREW = 2  # crewmen 0..max_crew (captain not counted)
+SH_BALLS = 3  # cannonballs 0..max_cannonballs
+SH_LIFE = 4  # life points left 0..life_points
+SH_TREASURE = 5  # NO_TREASURE / MIGHTY_SAIL / GOLDEN_CUTLASS / STEEL_CANNON
+SH_TRAP = 6  # TRAP_NONE / TRAP_WHIRLPOOL / TRAP_SQUID / TRAP_FOG
+SH_TRAP_COUNT = 7  # failed attempts in the current whirlpool / squid
+SH_GUST = 8  # 1: the next turn's move is multiplied (gust of wind)
+SH_SHORTCUT = 9  # 1: the next turn may take the short route
+SH_LAST_SEARCH = 10  # physical space searched on this ship's previous turn, -1 none
+SH_SKIP = 11  # 1: the next turn is spent (it fired to interrupt a search)
+SH_DOCKED = 12  # 1 once docked
+SH_DIG_X = 13  # physical space of the current dig site, -1 none
+SH_DIGS = 14  # searches made at SH_DIG_X
+N_SHIP = 15
+
+TRAP_NONE = 0
+TRAP_WHIRLPOOL = 1
+TRAP_SQUID = 2
+TRAP_FOG = 3
+
+# ----------------------------------------------------------------- game state
+# st: int32[N_ST]
+G_TURNS = 0  # turns played
+G_OVER = 1  # 1 once the game has ended
+G_WINNER = 2  # -1 or seat
+G_END = 3  # index into END_REASONS
+G_N_LAID = 4  # spaces laid on the table (track length so far)
+G_PEAK_X = 5  # physical index of the Peak space, -1 until the Peak card is flipped
+G_FLIPPED = 6  # sea cards flipped (the Peak card counts when it is laid)
+G_DECK_PTR = 7  # next card of `deck` to flip
+G_GHOST_X = 8  # physical space of the Ghost Ship, -1 none
+G_SEA_BANK = 9  # gold in the Sea Bank (ghost losses; pays searches first)
+G_SUPPLY = 10  # net gold of the unlimited supply (purchases in, payouts out)
+G_PEAK_MASK = 11  # bit t set: treasure t taken
+G_PEAK_ARRIVALS = 12  # ships that have stopped at the Peak
+G_N_EV = 13  # events written to the log
+G_FIRST = 14  # seat that moved first
+G_RESHUFFLES = 15  # times the Peak card came too early and went back
+G_OUT_CARDS = 16  # journey cards on the outward leg (set when the Peak is laid)
+N_ST = 17
+
+END_REASONS = ("most_gold", "tie_on_gold", "ship_sunk", "truncated")
+END_MOST_GOLD = 0
+END_TIE = 1
+END_SUNK = 2
+END_TRUNCATED = 3
+
+# ----------------------------------------------------------------- events (trace)
+# ev: int32[cap, 6] rows (code, seat, a, b, c, d); capacity 0 in bulk runs.
+EV_SETUP = 0  # seat, crew bought, balls bought, gold left
+EV_FIRST = 1  # seat first, roll seat0, roll seat1
+EV_TURN = 2  # seat, turn number
+EV_DECLARE = 3  # seat, action
+EV_ROLL = 4  # seat, die, steps
+EV_MOVE = 5  # seat, from x, to x, progress
+EV_FLIP = 6  # -, card id, flip number, first space
+EV_RETURN_PEAK = 7  # -, flip number (Peak came too early, reshuffled)
+EV_SEARCH = 8  # seat, roll, gold
+EV_INTERRUPT = 9  # searcher, searcher roll, attacker roll, gold
+EV_FIRE = 10  # attacker, attacker roll, defender roll, hit
+EV_SHIP_FIGHT = 11  # mover, net mover, net other, winner seat
+EV_GHOST_FIGHT = 12  # seat, net gold, ghost x
+EV_SUMMON = 13  # seat, second roll, ghost x (-1 if failed)
+EV_WHIRLPOOL = 14  # seat, roll, attempts, escaped
+EV_SQUID = 15  # seat, total, attempts, result (0 fail, 1 escape, 2 instant, 3 life)
+EV_SACRIFICE = 16  # seat, crew left
+EV_FOG = 17  # seat, guess, roll, success
+EV_MERMAID = 18  # seat, crew left
+EV_CASTAWAY = 19  # seat, crew
+EV_GUST = 20  # seat
+EV_SHORTCUT = 21  # seat, taken(1)/landed(0)
+EV_TREASURE = 22  # seat, treasure, order
+EV_BUY = 23  # seat, crew bought, balls bought, gold left
+EV_DOCK = 24  # seat, crew sold, gold
+EV_LIFE = 25  # seat, life left
+EV_END = 26  # -, reason, winner
+EV_SKIP = 27  # seat
+EV_ENTER = 28  # seat, space code, x (whirlpool/squid/fog trap entered)
+EV_ADVANCE = 29  # seat, from x, to x
+EV_OVERSHOOT = 30  # seat, steps, countable distance to the dock
+EV_STOP_EARLY = 31  # seat, space code, x
+
+# ----------------------------------------------------------------- strategies
+STRAT_RANDOM = 0
+STRAT_DIGGER = 1
+STRAT_RACER = 2
+STRAT_GUNNER = 3
+
+# Per-seat policy parameter slots (float64[n_seats, N_SP]); each strategy exposes some
+# of them as its own Params and fixes the rest (see strategies.py).
+SP_BUY_CREW = 0  # crewmen to own after setup purchases
+SP_BUY_BALLS = 1  # cannonballs to own after setup purchases
+SP_ISLAND_CREW = 2  # crewmen to own after an island stop
+SP_ISLAND_BALLS = 3  # cannonballs to own after an island stop
+SP_GOLD_RESERVE = 4  # gold never spent at islands
+SP_STOP_ON_X = 5  # 1: stop early on an X to dig next turn
+SP_DIG_REPEATS = 6  # searches at one X before sailing on
+SP_SEARCH_ON_LANDING = 7  # 1: search at once when landing exactly on an X
+SP_FIRE_AT_SHIP = 8  # 1: fire at the opponent whenever in range
+SP_INTERRUPT = 9  # 1: fire to interrupt the opponent's searches
+SP_SUMMON = 10  # 0 never, 1 when the opponent is behind, 2 always
+SP_SACRIFICE = 11  # 1: sacrifice a crewman to the squid when allowed
+SP_FOG_GUESS = 12  # number called out in the fog, 1..6
+SP_TREASURE_FIRST = 13  # preferred Peak treasure (1..3), then the next ones in order
+SP_SHORTCUT = 14  # 1: take the short route
+SP_STOP_CASTAWAY = 15  # 1: stop early at a castaway when there is room
+N_SP = 16
+
+# ----------------------------------------------------------------- parameters
+# Rulebook values are the defaults.  Keys are relative to the scenario's [rules] table.
+PARAMS: tuple[Param, ...] = (
+    Param("turn_cap", 400, "int", "Turns (both seats together) after which a game ends as truncated.", 10, 100000),
+    Param("start.gold", 10, "int", "Gold each player starts with (rulebook: 10).", 0, 1000),
+    Param("shop.cannonball_price", 2, "int", "Gold per cannonball (setup and islands).", 0, 100),
+    Param("shop.crewman_price", 3, "int", "Gold per crewman (setup and islands).", 0, 100),
+    Param("ship.max_cannonballs", 3, "int", "Cannonballs a ship can hold.", 0, 20),
+    Param("ship.max_crew", 4, "int", "Crewmen a ship can carry (captain not counted).", 0, 20),
+    Param("ship.life_points", 5, "int", "Life points; losing the last one loses the game.", 1, 20),
+    Param("dock.spaces", 3, "int", "Spaces on the Starting Dock card (assumption).", 1, 16),
+    Param("deck.cards", list(DEFAULT_DECK), "str_list",
+          f"Journey cards, each a string of space codes separated by blanks ({LEGEND_TEXT}).", min_length=1),
+    Param("deck.peak_earliest_flip", 6, "int",
+          "The Pirate's Peak card may not be flipped before this flip (rulebook: not among the first five).", 1, 50),
+    Param("search.multiplier", 2, "int", "Search gold = multiplier x die + crewmen.", 0, 20),
+    Param("cannon.range", 1, "int", "Cards apart a regular cannon reaches (1: same or next card).", 0, 50),
+    Param("cannon.partial_multiplier", 2, "int",
+          "A partly interrupted search finds (searcher - attacker) x this gold.", 0, 20),
+    Param("cannon.interrupt_costs_turn", True, "bool",
+          "Firing to interrupt a search uses up the attacker's next turn (firing always counts as a turn)."),
+    Param("treasure.mighty_sail_bonus", 1, "int", "Extra spaces per sailing move with the Mighty Sail.", 0, 6),
+    Param("treasure.cutlass_bonus", 1, "int", "Added to each crewman's fight roll with the Golden Cutlass.", 0, 6),
+    Param("ghost.summon_face", 1, "int", "Die face that offers a Ghost Ship summoning (rulebook: 1).", 1, 6),
+    Param("ghost.crew_roll", 6, "int", "What each Ghost Ship crewman always rolls (rulebook: 6).", 1, 12),
+    Param("whirlpool.escape_roll", 6, "int", "Lowest die that escapes a whirlpool (rulebook: a 6).", 1, 7),
+    Param("whirlpool.escape_move", 6, "int", "Spaces an escaping ship moves (rulebook: 6).", 0, 20),
+    Param("whirlpool.max_attempts", 5, "int", "Failed attempts after which the ship is spat out (rulebook: 5).", 1, 50),
+    Param("whirlpool.spit_spaces", 1, "int", "Spaces a spat-out ship moves (rulebook: one space).", 0, 20),
+    Param("squid.dice", 3, "int", "Dice rolled per attempt against the Giant Squid (rulebook: 3).", 1, 6),
+    Param("squid.escape_total", 12, "int", "Total that escapes the squid; sail on next turn (rulebook: 12).", 1, 36),
+    Param("squid.instant_total", 18, "int", "Total that moves the ship on at once (rulebook: 18).", 1, 37),
+    Param("squid.instant_move", 6, "int", "Spaces moved at once on the instant total (rulebook: 6).", 0, 20),
+    Param("squid.life_loss_total", 6, "int",
+          "A total at or below this costs a life point (sentence lost in the rulebook; assumption).", 0, 36),
+    Param("squid.sacrifice_after", 3, "int",
+          "Failed attempts after which a crewman may be sacrificed to pass (rulebook: 3).", 1, 50),
+    Param("fog.tolerance", 1, "int", "A fog guess within this many pips of the roll escapes (rulebook: 1).", 0, 5),
+    Param("gust.multiplier", 2, "int", "Move multiplier on the turn after a gust of wind (rulebook: twice).", 1, 6),
+    Param("shortcut.spaces", 2, "int", "Spaces saved by taking the short route (assumption).", 0, 20),
+    Param("end.crew_sale_price", 1, "int", "Gold per crewman the first ship back sells (rulebook: 1).", 0, 20),
+    Param("fight.overtake", True, "bool",
+          "Overtaking a ship on the same leg counts as crossing paths (assumption)."),
+)
+
+# Kernel rules: a NamedTuple of int64 scalars, field names as the designer says them.
+Rules = namedtuple(
+    "Rules",
+    [
+        "turn_cap", "start_gold", "cannonball_price", "crewman_price", "max_cannonballs",
+        "max_crew", "life_points", "dock_spaces", "n_journey", "peak_card", "peak_earliest_flip",
+        "max_track", "search_multiplier", "cannon_range", "partial_multiplier",
+        "interrupt_costs_turn", "mighty_sail_bonus", "cutlass_bonus", "ghost_summon_face",
+        "ghost_crew_roll", "whirlpool_escape_roll", "whirlpool_escape_move",
+        "whirlpool_max_attempts", "whirlpool_spit_spaces", "squid_dice", "squid_escape_total",
+        "squid_instant_total", "squid_instant_move", "squid_life_loss_total",
+        "squid_sacrifice_after", "fog_tolerance", "gust_multiplier", "shortcut_spaces",
+        "crew_sale_price", "fight_overtake",
+    ],
+)
+
+
+def parse_card(index: int, text: str) -> list[int]:
+    """Space codes of one journey card; ValueError names the card and the bad code."""
+    tokens = text.split()
+    if not tokens:
+        raise ValueError(f"deck: card {index} is empty (legend: {LEGEND_TEXT})")
+    if len(tokens) > MAX_CARD_SPACES:
+        raise ValueError(f"deck: card {index} has {len(tokens)} spaces, at most {MAX_CARD_SPACES}")
+    out = []
+    for tok in tokens:
+        if tok not in LEGEND:
+            raise ValueError(f"deck: card {index} has unknown space code {tok!r} (legend: {LEGEND_TEXT})")
+        out.append(LEGEND[tok])
+    return out
+
+
+def defaults() -> dict:
+    """The rulebook rules as a flat dotted-key dict (what the engine would pass)."""
+    return {p.key: (list(p.default) if isinstance(p.default, list) else p.default) for p in PARAMS}
+
+# ----------------------------------------------------------------- output columns
+# Seat columns (out_seats[g, seat, C_*]): (name, dtype, doc, counter)
+SEAT_COLUMNS = (
+    ("final_gold", "int32", "Gold at the end (after the first ship back sells its crew)", False),
+    ("life_points_left", "int8", "Life points left at the end", False),
+    ("crew_left", "int8", "Crewmen aboard at the end (0 after selling them at the dock)", False),
+    ("cannonballs_left", "int8", "Cannonballs aboard at the end", False),
+    ("peak_treasure", "int8", "Pirate's Peak treasure taken", False),
+    ("peak_order", "int8", "Order of arrival at the Peak: 0 never, 1 first, 2 second", False),
+    ("docked_first", "int8", "1 if this ship docked first", False),
+    ("squid_encounters", "int16", "Times stopped by the Giant Squid", True),
+    ("squid_attempts", "int16", "Three-dice attempts against the squid", True),
+    ("squid_escapes", "int16", "Attempts with a total at or above squid.escape_total", True),
+    ("squid_instant", "int16", "Attempts with the instant total (moves on at once)", True),
+    ("squid_life_losses", "int16", "Life points lost to the squid", True),
+    ("squid_sacrifices", "int16", "Crewmen sacrificed to pass the squid", True),
+    ("whirlpool_encounters", "int16", "Times sucked into a whirlpool", True),
+    ("whirlpool_attempts", "int16", "Rolls inside a whirlpool", True),
+    ("whirlpool_escapes", "int16", "Escapes from a whirlpool by rolling the escape face", True),
+    ("whirlpool_spits", "int16", "Times spat out after the attempt limit (a life point lost)", True),
+    ("ghost_summons", "int16", "Ghost Ships summoned", True),
+    ("ghost_fights", "int16", "Fights against the Ghost Ship", True),
+    ("gold_to_sea_bank", "int16", "Gold lost to the Ghost Ship (into the Sea Bank)", True),
+    ("ship_fights", "int16", "Collisions with the other player's ship", True),
+    ("fight_gold_won", "int16", "Net gold won in ship-to-ship fights (negative: lost)", True),
+    ("cannon_shots", "int16", "Cannonballs fired (at the ship or to interrupt)", True),
+    ("cannon_hits", "int16", "Shots that cost the opponent a life point", True),
+    ("interrupts_fired", "int16", "Cannonballs fired to interrupt a search", True),
+    ("searches", "int16", "Treasure searches made", True),
+    ("search_gold", "int16", "Gold found by searching", True),
+    ("searches_interrupted", "int16", "Own searches interrupted by a cannonball", True),
+    ("mermaid_losses", "int16", "Crewmen lured away by mermaids", True),
+    ("fog_turns", "int16", "Turns spent guessing in the fog", True),
+    ("fog_escapes", "int16", "Successful fog guesses", True),
+    ("castaways", "int16", "Castaways rescued", True),
+    ("gusts", "int16", "Gusts of wind caught", True),
+    ("shortcuts_taken", "int16", "Short routes taken", True),
+    ("crew_bought", "int16", "Crewmen bought (setup and islands)", True),
+    ("cannonballs_bought", "int16", "Cannonballs bought (setup and islands)", True),
+    ("island_stops", "int16", "Stops at an island", True),
+    ("life_lost", "int16", "Life points lost (any cause)", True),
+    ("turns_skipped", "int16", "Turns spent because of an interrupting shot", True),
+    ("overshoots", "int16", "Sailing rolls lost because they overshot the dock", True),
+)
+(C_FINAL_GOLD, C_LIFE, C_CREW, C_BALLS, C_TREASURE, C_PEAK_ORDER, C_DOCKED_FIRST,
+ C_SQUID_ENC, C_SQUID_ATT, C_SQUID_ESC, C_SQUID_INSTANT, C_SQUID_LIFE, C_SQUID_SAC,
+ C_WHIRL_ENC, C_WHIRL_ATT, C_WHIRL_ESC, C_WHIRL_SPIT, C_GHOST_SUMMONS, C_GHOST_FIGHTS,
+ C_SEA_BANK_LOSS, C_SHIP_FIGHTS, C_FIGHT_GOLD, C_SHOTS, C_HITS, C_INTERRUPTS, C_SEARCHES,
+ C_SEARCH_GOLD, C_INTERRUPTED, C_MERMAID, C_FOG_TURNS, C_FOG_ESC, C_CASTAWAYS, C_GUSTS,
+ C_SHORTCUTS, C_CREW_BOUGHT, C_BALLS_BOUGHT, C_ISLAND_STOPS, C_LIFE_LOST, C_SKIPPED,
+ C_OVERSHOOTS) = range(len(SEAT_COLUMNS))
+N_SEAT_COLS = len(SEAT_COLUMNS)
+
+# Game columns after the 5 standard ones: (name, dtype, doc, counter)
+GAME_COLUMNS = (
+    ("dice_rolled", "int32", "Dice rolled in the game (setup included)", False),
+    ("outward_cards", "int8", "Journey cards on the outward leg (0: the Peak was never flipped)", False),
+    ("peak_reshuffles", "int8", "Times the Peak card came too early and was shuffled back", True),
+    ("sea_bank_gold", "int32", "Gold in the Sea Bank at the end", False),
+    ("supply_gold", "int32", "Net gold the unlimited supply gained (negative: paid out)", False),
+)
+GC_DICE, GC_OUT_CARDS, GC_RESHUFFLES, GC_SEA_BANK, GC_SUPPLY = range(5, 5 + len(GAME_COLUMNS))

@@ -1,0 +1,334 @@
+"""Pirate's Peak players: njit policy functions and the Strategy definitions.
+
+Every decision the rules offer goes through one policy function here, taking the
+seat's strategy code and its row of policy parameters (``SP_*`` slots of rules.py):
+
+* purchases (setup and islands)   -> policy_buy_nb
+* declaration (sail/search/fire)  -> policy_declare_nb
+* stopping early (X/island/castaway) -> policy_stop_early_nb
+* searching at once on landing on an X -> policy_search_on_landing_nb
+* interrupting the opponent's search -> policy_interrupt_nb
+* Peak treasure pick               -> policy_treasure_nb
+* summoning the Ghost Ship on a 1  -> policy_summon_nb
+* squid sacrifice                  -> policy_sacrifice_nb
+* fog guess                        -> policy_fog_guess_nb
+* taking the shortcut              -> policy_shortcut_nb
+
+The random baseline (code 0) draws each choice uniformly among the legal options from the
+pseudo-random part of the game's stream (``rand_below_nb``), never from the scripted dice.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...rng import rand_below_nb
+from ..base import Param, Strategy
+from .board import phys_nb
+from .rules import (
+    ACT_FIRE,
+    ACT_SAIL,
+    ACT_SEARCH,
+    CASTAWAY,
+    ISLAND,
+    N_SP,
+    SH_BALLS,
+    SH_CREW,
+    SH_DIG_X,
+    SH_DIGS,
+    SH_GOLD,
+    SH_POS,
+    SP_BUY_BALLS,
+    SP_BUY_CREW,
+    SP_DIG_REPEATS,
+    SP_FIRE_AT_SHIP,
+    SP_FOG_GUESS,
+    SP_GOLD_RESERVE,
+    SP_INTERRUPT,
+    SP_ISLAND_BALLS,
+    SP_ISLAND_CREW,
+    SP_SACRIFICE,
+    SP_SEARCH_ON_LANDING,
+    SP_SHORTCUT,
+    SP_STOP_CASTAWAY,
+    SP_STOP_ON_X,
+    SP_SUMMON,
+    SP_TREASURE_FIRST,
+    STRAT_RANDOM,
+    TREASURE_LABELS,
+    TREASURE_X,
+)
+
+
+@njit(cache=True)
+def policy_buy_nb(R, ship, code, sp, rng, s, at_island):
+    """How many crewmen and cannonballs to buy now: returns (crew, balls), already affordable."""
+    gold = ship[s, SH_GOLD]
+    crew = ship[s, SH_CREW]
+    balls = ship[s, SH_BALLS]
+    room_crew = R.max_crew - crew
+    room_balls = R.max_cannonballs - balls
+    if code == STRAT_RANDOM:
+        # uniform number of crewmen the gold allows, then uniform cannonballs with the rest
+        max_c = room_crew
+        if R.crewman_price > 0:
+            max_c = min(max_c, gold // R.crewman_price)
+        nc = rand_below_nb(rng, max_c + 1)
+        left = gold - nc * R.crewman_price
+        max_b = room_balls
+        if R.cannonball_price > 0:
+            max_b = min(max_b, left // R.cannonball_price)
+        nb = rand_below_nb(rng, max_b + 1)
+        return nc, nb
+    if at_island:
+        want_c = int(sp[SP_ISLAND_CREW]) - crew
+        want_b = int(sp[SP_ISLAND_BALLS]) - balls
+        budget = gold - int(sp[SP_GOLD_RESERVE])
+    else:
+        want_c = int(sp[SP_BUY_CREW]) - crew
+        want_b = int(sp[SP_BUY_BALLS]) - balls
+        budget = gold
+    nc = 0
+    nb = 0
+    # crew first, then cannonballs, one at a time while affordable
+    while nc < want_c and nc < room_crew and budget >= R.crewman_price:
+        nc += 1
+        budget -= R.crewman_price
+    while nb < want_b and nb < room_balls and budget >= R.cannonball_price:
+        nb += 1
+        budget -= R.cannonball_price
+    return nc, nb
+
+
+@njit(cache=True)
+def policy_declare_nb(R, st, ship, code, sp, rng, s, can_search, can_fire):
+    """Sail, search or fire (search/fire only offered when legal)."""
+    if code == STRAT_RANDOM:
+        n = 1 + can_search + can_fire
+        k = rand_below_nb(rng, n)
+        if k == 0:
+            return ACT_SAIL
+        if k == 1 and can_search:
+            return ACT_SEARCH
+        return ACT_FIRE
+    if can_fire and sp[SP_FIRE_AT_SHIP] > 0:
+        return ACT_FIRE
+    x = phys_nb(st, ship[s, SH_POS])
+    digs = ship[s, SH_DIGS] if ship[s, SH_DIG_X] == x else 0
+    if can_search and (digs < sp[SP_DIG_REPEATS] or (digs == 0 and sp[SP_SEARCH_ON_LANDING] > 0)):
+        return ACT_SEARCH
+    # on a dig site searched last turn: fire to wait a turn, then dig again
+    if can_fire and (not can_search) and digs > 0 and digs < sp[SP_DIG_REPEATS]:
+        return ACT_FIRE
+    return ACT_SAIL
+
+
+@njit(cache=True)
+def policy_stop_early_nb(R, ship, code, sp, rng, s, space):
+    """Stop early on an X, an island or the castaway space that the move passes?"""
+    if code == STRAT_RANDOM:
+        return rand_below_nb(rng, 2) == 1
+    if space == TREASURE_X:
+        return sp[SP_STOP_ON_X] > 0
+    if space == ISLAND:
+        nc, nb = policy_buy_nb(R, ship, code, sp, rng, s, True)
+        return nc + nb > 0
+    if space == CASTAWAY:
+        return sp[SP_STOP_CASTAWAY] > 0 and ship[s, SH_CREW] < R.max_crew
+    return False
+
+
+@njit(cache=True)
+def policy_search_on_landing_nb(code, sp, rng):
+    """Search at once after landing exactly on an X?"""
+    if code == STRAT_RANDOM:
+        return rand_below_nb(rng, 2) == 1
+    return sp[SP_SEARCH_ON_LANDING] > 0 or sp[SP_DIG_REPEATS] > 0
+
+
+@njit(cache=True)
+def policy_interrupt_nb(code, sp, rng):
+    """Fire a cannonball to interrupt the opponent's declared search?"""
+    if code == STRAT_RANDOM:
+        return rand_below_nb(rng, 2) == 1
+    return sp[SP_INTERRUPT] > 0
+
+
+@njit(cache=True)
+def policy_treasure_nb(code, sp, rng, taken_mask):
+    """Pick a Peak treasure (1..3) among those not taken (bit t of taken_mask set: taken)."""
+    if code == STRAT_RANDOM:
+        n_free = 0
+        for t in range(1, 4):
+            if (taken_mask >> t) & 1 == 0:
+                n_free += 1
+        k = rand_below_nb(rng, n_free)
+        for t in range(1, 4):
+            if (taken_mask >> t) & 1 == 0:
+                if k == 0:
+                    return t
+                k -= 1
+        return 0
+    first = int(sp[SP_TREASURE_FIRST])
+    for i in range(3):
+        t = (first - 1 + i) % 3 + 1
+        if (taken_mask >> t) & 1 == 0:
+            return t
+    return 0
+
+
+@njit(cache=True)
+def policy_summon_nb(st, ship, code, sp, rng, s):
+    """After rolling the summon face: roll again to try to summon the Ghost Ship?"""
+    if code == STRAT_RANDOM:
+        return rand_below_nb(rng, 2) == 1
+    mode = sp[SP_SUMMON]
+    if mode >= 2:
+        return True
+    if mode >= 1:
+        # leave the ghost behind only when the opponent still has to pass this spot
+        return ship[1 - s, SH_POS] < ship[s, SH_POS]
+    return False
+
+
+@njit(cache=True)
+def policy_sacrifice_nb(code, sp, rng):
+    """Sacrifice a crewman to the Giant Squid to pass next turn?"""
+    if code == STRAT_RANDOM:
+        return rand_below_nb(rng, 2) == 1
+    return sp[SP_SACRIFICE] > 0
+
+
+@njit(cache=True)
+def policy_fog_guess_nb(code, sp, rng):
+    """The number called out in the fog, 1..6."""
+    if code == STRAT_RANDOM:
+        return rand_below_nb(rng, 6) + 1
+    return int(sp[SP_FOG_GUESS])
+
+
+@njit(cache=True)
+def policy_shortcut_nb(code, sp, rng):
+    """Take the short route this turn?"""
+    if code == STRAT_RANDOM:
+        return rand_below_nb(rng, 2) == 1
+    return sp[SP_SHORTCUT] > 0
+
+
+# ----------------------------------------------------------------- definitions
+
+_TREASURE_CHOICES = TREASURE_LABELS[1:]
+
+# Slot values a strategy does not expose (its fixed behaviour), before its Params.
+_BASE = {
+    SP_BUY_CREW: 0, SP_BUY_BALLS: 0, SP_ISLAND_CREW: 0, SP_ISLAND_BALLS: 0,
+    SP_GOLD_RESERVE: 0, SP_STOP_ON_X: 0, SP_DIG_REPEATS: 0, SP_SEARCH_ON_LANDING: 1,
+    SP_FIRE_AT_SHIP: 0, SP_INTERRUPT: 0, SP_SUMMON: 0, SP_SACRIFICE: 1, SP_FOG_GUESS: 3,
+    SP_TREASURE_FIRST: 1, SP_SHORTCUT: 1, SP_STOP_CASTAWAY: 1,
+}
+
+# strategy param key -> slot
+_SLOT = {
+    "buy_crew": SP_BUY_CREW,
+    "buy_cannonballs": SP_BUY_BALLS,
+    "island_crew": SP_ISLAND_CREW,
+    "island_cannonballs": SP_ISLAND_BALLS,
+    "gold_reserve": SP_GOLD_RESERVE,
+    "stop_on_x": SP_STOP_ON_X,
+    "dig_repeats": SP_DIG_REPEATS,
+    "search_on_landing": SP_SEARCH_ON_LANDING,
+    "fire_at_ship": SP_FIRE_AT_SHIP,
+    "interrupt_searches": SP_INTERRUPT,
+    "summon_ghost": SP_SUMMON,
+    "sacrifice_crew": SP_SACRIFICE,
+    "fog_guess": SP_FOG_GUESS,
+    "treasure_first": SP_TREASURE_FIRST,
+    "take_shortcut": SP_SHORTCUT,
+    "stop_at_castaway": SP_STOP_CASTAWAY,
+}
+_SUMMON_CHOICES = ("never", "when_behind", "always")
+
+
+def _p_fog(default):
+    return Param("fog_guess", default, "int", "Number called out in the fog (1..6; 2-5 cover three faces).", 1, 6)
+
+
+def _p_treasure(default):
+    return Param("treasure_first", default, "choice", "Preferred Peak treasure; then the next in order.",
+                 choices=_TREASURE_CHOICES)
+
+
+RANDOM = Strategy(
+    "random", 0,
+    "Uniformly random legal player (baseline): every choice uniform among the legal options.",
+)
+TREASURE_DIGGER = Strategy(
+    "treasure_digger", 1,
+    "Buys crew (each adds a gold to every search), stops on every X and digs it repeatedly, "
+    "firing a cannonball to wait out the no-same-spot-twice rule; restocks crew at islands.",
+    (
+        Param("buy_crew", 3, "int", "Crewmen to own after setup purchases.", 0, 20),
+        Param("buy_cannonballs", 0, "int", "Cannonballs to own after setup purchases.", 0, 20),
+        Param("dig_repeats", 2, "int", "Searches at one X before sailing on.", 1, 10),
+        Param("stop_on_x", True, "bool", "Stop early on an X the move passes."),
+        Param("island_crew", 4, "int", "Crewmen to own after an island stop.", 0, 20),
+        Param("island_cannonballs", 1, "int", "Cannonballs to own after an island stop.", 0, 20),
+        Param("gold_reserve", 4, "int", "Gold never spent at islands.", 0, 1000),
+        Param("sacrifice_crew", False, "bool", "Sacrifice a crewman to the squid when allowed."),
+        _p_fog(3),
+        _p_treasure("golden_cutlass"),
+    ),
+)
+RACER = Strategy(
+    "racer", 2,
+    "Races for the dock: never stops early, searches only when landing exactly on an X, "
+    "takes every shortcut, leaves Ghost Ships behind for the opponent, sacrifices crew to the squid.",
+    (
+        Param("buy_crew", 1, "int", "Crewmen to own after setup purchases.", 0, 20),
+        Param("buy_cannonballs", 0, "int", "Cannonballs to own after setup purchases.", 0, 20),
+        Param("search_on_landing", True, "bool", "Search at once when landing exactly on an X."),
+        Param("summon_ghost", "when_behind", "choice", "Try to summon the Ghost Ship on a 1.",
+              choices=_SUMMON_CHOICES),
+        Param("take_shortcut", True, "bool", "Take the short route after landing on a shortcut."),
+        Param("sacrifice_crew", True, "bool", "Sacrifice a crewman to the squid when allowed."),
+        _p_fog(3),
+        _p_treasure("mighty_sail"),
+    ),
+)
+GUNNER = Strategy(
+    "gunner", 3,
+    "Fills the hold with cannonballs, fires at the opponent whenever in range, interrupts every "
+    "search it can, restocks cannonballs at islands; searches when landing on an X.",
+    (
+        Param("buy_crew", 1, "int", "Crewmen to own after setup purchases.", 0, 20),
+        Param("buy_cannonballs", 3, "int", "Cannonballs to own after setup purchases.", 0, 20),
+        Param("fire_at_ship", True, "bool", "Fire at the opponent's ship whenever in range."),
+        Param("interrupt_searches", True, "bool", "Fire to interrupt the opponent's searches."),
+        Param("island_cannonballs", 3, "int", "Cannonballs to own after an island stop.", 0, 20),
+        Param("island_crew", 2, "int", "Crewmen to own after an island stop.", 0, 20),
+        Param("gold_reserve", 2, "int", "Gold never spent at islands.", 0, 1000),
+        _p_fog(4),
+        _p_treasure("steel_cannon"),
+    ),
+)
+STRATEGIES = (RANDOM, TREASURE_DIGGER, RACER, GUNNER)
+
+
+def seat_row(seat: dict) -> tuple[int, np.ndarray]:
+    """(strategy code, float64[N_SP] policy row) for one seat dict of the scenario."""
+    name = seat["strategy"]
+    strat = next((s for s in STRATEGIES if s.name == name), None)
+    if strat is None:
+        raise ValueError(f"seats: unknown strategy {name!r} (known: {', '.join(s.name for s in STRATEGIES)})")
+    row = np.zeros(N_SP, dtype=np.float64)
+    for slot, v in _BASE.items():
+        row[slot] = v
+    for p in strat.params:
+        v = seat.get(p.key, p.default)
+        if p.key == "treasure_first":
+            v = _TREASURE_CHOICES.index(v) + 1
+        elif p.key == "summon_ghost":
+            v = _SUMMON_CHOICES.index(v)
+        row[_SLOT[p.key]] = float(v)
+    return strat.code, row

@@ -1,0 +1,99 @@
+"""Readable lines from the kernel's event log (Python only; the game itself is the kernel's)."""
+
+from __future__ import annotations
+
+from . import rules as r
+
+_TRAP_RESULT = {0: "fails", 1: "escapes (sails on next turn)", 2: "escapes and moves on at once", 3: "fails, low total"}
+
+
+def _space(state, x: int) -> str:
+    code = int(state.track[0, x])
+    card = int(state.track[1, x])
+    where = "dock" if card == 0 else f"card {card}"
+    return f"{r.SPACE_WORDS.get(code, '?')}, {where}"
+
+
+def format_events(state, compiled) -> list[str]:
+    names = compiled.strategy_names
+    lines: list[str] = []
+    turn_prefix = ""
+
+    def who(s: int) -> str:
+        return f"seat {s} ({names[s]})"
+
+    for code, s, a, b, c, d in state.events().tolist():
+        if code == r.EV_TURN:
+            turn_prefix = f"Turn {a} - {who(s)}"
+            continue
+        pre = turn_prefix + ": " if turn_prefix else "Setup: "
+        if code == r.EV_SETUP:
+            lines.append(f"Setup: {who(s)} sails with {a} crewmen, {b} cannonballs, {c} gold")
+        elif code == r.EV_BUY:
+            if a or b:
+                lines.append(f"{pre}buys {a} crewmen and {b} cannonballs ({c} gold left)")
+        elif code == r.EV_FIRST:
+            lines.append(f"Setup: first-player rolls {a} vs {b}; {who(s)} goes first")
+        elif code == r.EV_DECLARE:
+            lines.append(f"{pre}declares {r.ACTION_NAMES[a]}")
+        elif code == r.EV_ROLL:
+            lines.append(f"{pre}rolls {a}, sails {b} spaces")
+        elif code == r.EV_MOVE:
+            lines.append(f"{pre}moves {a} -> {b} ({_space(state, b)})")
+        elif code == r.EV_FLIP:
+            what = "the Pirate's Peak card" if a == compiled.params.peak_card else f"journey card #{a + 1}"
+            lines.append(f"{pre}flips {what} as card {b}")
+        elif code == r.EV_RETURN_PEAK:
+            lines.append(f"{pre}the Peak card came as flip {a}, too early: shuffled back")
+        elif code == r.EV_SEARCH:
+            lines.append(f"{pre}searches: rolls {a}, finds {b} gold")
+        elif code == r.EV_INTERRUPT:
+            lines.append(f"{pre}search interrupted: searcher {a} vs cannon {b}, finds {c} gold")
+        elif code == r.EV_FIRE:
+            lines.append(f"{pre}fires: {a} vs {b}, {'hit' if c else 'miss'}")
+        elif code == r.EV_SHIP_FIGHT:
+            lines.append(f"{pre}ships collide: mover nets {a:+d} gold; seat {c} advances")
+        elif code == r.EV_GHOST_FIGHT:
+            lines.append(f"{pre}fights the Ghost Ship at {b}: nets {a:+d} gold")
+        elif code == r.EV_SUMMON:
+            if b >= 0:
+                lines.append(f"{pre}rolls 1 then {a}: the Ghost Ship appears at {b}")
+            else:
+                lines.append(f"{pre}rolls 1 then {a}: no Ghost Ship")
+        elif code == r.EV_WHIRLPOOL:
+            lines.append(f"{pre}whirlpool roll {a} (attempt {b}): {'escapes' if c else 'stuck'}")
+        elif code == r.EV_SQUID:
+            lines.append(f"{pre}squid total {a} (attempt {b}): {_TRAP_RESULT[c]}")
+        elif code == r.EV_SACRIFICE:
+            lines.append(f"{pre}sacrifices a crewman to the squid ({a} left)")
+        elif code == r.EV_FOG:
+            lines.append(f"{pre}calls {a} in the fog, rolls {b}: {'out' if c else 'lost'}")
+        elif code == r.EV_MERMAID:
+            lines.append(f"{pre}mermaids lure a crewman away ({a} left)")
+        elif code == r.EV_CASTAWAY:
+            lines.append(f"{pre}rescues a castaway ({a} crewmen)")
+        elif code == r.EV_GUST:
+            lines.append(f"{pre}catches a gust of wind")
+        elif code == r.EV_SHORTCUT:
+            lines.append(f"{pre}{'takes the short route' if a else 'lands on a shortcut'}")
+        elif code == r.EV_TREASURE:
+            lines.append(f"{pre}stops at Pirate's Peak (arrival {b}), takes {r.TREASURE_LABELS[a]}")
+        elif code == r.EV_DOCK:
+            lines.append(f"{pre}docks, sells {a} crewmen, has {b} gold")
+        elif code == r.EV_LIFE:
+            lines.append(f"{pre}seat {s} loses a life point ({a} left)")
+        elif code == r.EV_SKIP:
+            lines.append(f"{pre}turn spent (fired to interrupt)")
+        elif code == r.EV_ENTER:
+            lines.append(f"{pre}caught by the {r.SPACE_WORDS[a]} at {b}")
+        elif code == r.EV_ADVANCE:
+            lines.append(f"{pre}seat {s} advances {a} -> {b}")
+        elif code == r.EV_OVERSHOOT:
+            lines.append(f"{pre}{a} spaces overshoot the dock ({b} to go): no move")
+        elif code == r.EV_STOP_EARLY:
+            lines.append(f"{pre}stops early on the {r.SPACE_WORDS[a]} at {b}")
+        elif code == r.EV_END:
+            winner = "nobody" if b < 0 else who(b)
+            g = ", ".join(f"seat {i} {int(state.ship[i, r.SH_GOLD])} gold" for i in range(2))
+            lines.append(f"End ({r.END_REASONS[a]}): winner {winner}; {g}")
+    return lines
