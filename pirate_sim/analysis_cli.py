@@ -86,7 +86,9 @@ def register(main: click.Group) -> None:
                       (f"{_fmt_metric(r['lo'], m, True)} .. {_fmt_metric(r['hi'], m, True)}" if r["paired"] else "(not paired)"),
                       f"{_fmt_metric(r['indep_lo'], m, True)} .. {_fmt_metric(r['indep_hi'], m, True)}",
                       "-" if (not r["paired"] or ratio != ratio) else f"{ratio:.2f}",
-                      "[bold red]significant[/]" if r["significant"] else "")
+                      ("[bold red]significant[/]" if r["significant"] else "")
+                      + (" [dim](few discordant games)[/]" if r["paired"] and 0 <= r["discordant"] < 30
+                         and r["half_width"] > 0 else ""))
         console.print(t)
         ps = res.pairing_summary()
         if ps.get("metrics"):

@@ -19,7 +19,9 @@ Quantiles (length.median/p10/p90) and seat_balance are not per-game averages: th
 difference gets the **independent** MOVER interval (Newcombe's method of recovering
 variance estimates from the two variants' own intervals).  It ignores the positive
 correlation that common random numbers create, so it is conservative (too wide), never
-too narrow.  For every metric the independent interval is reported as well, and the ratio
+too narrow.  The paired interval is a normal (delta-method) one: it needs a few dozen
+games in which the two variants differ for that metric (column ``discordant``); with
+fewer it is approximate and the CLI marks the row.  For every metric the independent interval is reported as well, and the ratio
 of half-widths paired/independent measures what pairing bought.
 """
 
@@ -114,9 +116,12 @@ class PairedMoments:
     s1: np.ndarray = field(default=None)  # (m, 4)
     s2: np.ndarray = field(default=None)  # (m, 4, 4)
     offsets: dict = field(default_factory=dict)  # name -> (offset_A, offset_B)
+    discordant: np.ndarray = field(default=None)  # (m,) games whose vector differs between A and B
 
     def __post_init__(self):
         m = len(self.names)
+        if self.discordant is None:
+            self.discordant = np.zeros(m, np.int64)
         if self.s1 is None:
             self.s1 = np.zeros((m, 4))
         if self.s2 is None:
@@ -138,6 +143,7 @@ class PairedMoments:
         self.n += n
         self.s1 += v.sum(axis=0)
         self.s2 += np.einsum("nmi,nmj->mij", v, v)
+        self.discordant += ((v[:, :, 0] != v[:, :, 2]) | (v[:, :, 1] != v[:, :, 3])).sum(axis=0)
 
     def difference(self, name: str, confidence: float = stats.CONFIDENCE) -> tuple[Estimate, Estimate]:
         """(paired, independent-delta) estimates of R_A - R_B for one metric."""
@@ -286,6 +292,9 @@ def compare(a: Scenario, b: Scenario, games: int | None = None, threads: int | N
             # NaN where the paired difference is degenerate (both sides constant or identical)
             "half_width_ratio": (ph / ih) if is_paired and ih > 0 and ph > 0 else (1.0 if not is_paired else math.nan),
             "n": acc_a.n,
+            # games where the variants differ for this metric; below ~30 the paired normal
+            # interval is approximate (few informative pairs)
+            "discordant": int(pm.discordant[pm.names.index(m)]) if is_paired else -1,
         })
     return CompareResult(a, b, acc_a, acc_b, pm, rows, acc_a.n, seed, seconds)
 
