@@ -120,14 +120,19 @@ def test_compare_help_has_example():
     assert r.exit_code == 0 and "Example:" in r.output
 
 
-@pytest.mark.skipif(not (__import__("pathlib").Path(__file__).parent.parent
-                         / "scenarios/pirates_peak/default.toml").exists(), reason="Pirate's Peak not there yet")
+@pytest.mark.slow
 def test_pairing_narrows_on_pirates_peak():
-    from pathlib import Path
+    """A real comparison: squid escape 12 -> 11 on Pirate's Peak (skipped while the game is absent)."""
+    try:
+        from pirate_sim.games import get_game
 
-    path = Path(__file__).parent.parent / "scenarios/pirates_peak/default.toml"
-    a = scenario.load(path)
-    keys = [p.key for p in a.game.params if p.kind == "int" and p.max is not None and p.default < p.max]
-    b = scenario.load(path, [f"rules.{keys[0]}={a.rules[keys[0]] + 1}"])
-    res = cmp.compare(a, b, games=4000)
-    assert res.pairing_summary()["median_ratio"] < 1.0
+        game = get_game("pirates_peak")
+    except Exception as exc:  # the game is written by others; absent or mid-edit
+        pytest.skip(f"Pirate's Peak not available: {exc}")
+    a = scenario.default_scenario(game)
+    b = scenario.from_dict({"game": "pirates_peak", "seats": [{"strategy": x} for x in game.default_seats]},
+                           overrides=["rules.squid.escape_total=11"])
+    res = cmp.compare(a, b, games=20000)
+    rows = {r["metric"]: r for r in res.rows}
+    assert rows["length.mean"]["half_width_ratio"] < 0.6
+    assert res.pairing_summary()["median_ratio"] < 0.8
