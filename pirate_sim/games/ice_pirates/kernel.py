@@ -33,7 +33,7 @@ from .rules import (BELL, C_CARD, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVE
                     G_WIND_SCR, G_WIND_SCR_LEN, G_WIND_SCR_POS, G_WINNER, GRAPPLING_HOOK,
                     ICE_BREAKER, INTO, JIB, KELLY, LOST_ISLAND, MAIN_SAIL, N_BAY, N_CELLS,
                     PORT, S_ABANDONED, S_ABANDONS, S_CREW, S_CREW_ROW, S_CREW_SWASH,
-                    S_CREW_UPG, S_CREW_WAVES, S_EXTRA, S_EXTRA_EVER, S_HELD_TREASURE, S_LOST_TURNS,
+                    S_CREW_UPG, S_CREW_WAVES, S_EXTRA, S_EXTRA_EVER, S_HELD_TREASURE, S_IDLE, S_LOST_TURNS,
                     S_MAPS, S_MOVES, S_POS, S_RAIDS_MADE, S_RAIDS_SUFFERED, S_RAIDS_WON, S_RAMS,
                     S_STORMS, S_STUCK, S_SWASH, S_T_ALL_MAPS, S_T_FIRST_MAP, S_T_TREASURE,
                     S_TREASURE_CHANGES, S_UPG, S_UPG_EVER, SEAT_WORDS, SEATS_BASE, STATE_WORDS,
@@ -56,7 +56,8 @@ SP_UPGRADES_WANTED = 4
 SP_ABANDON_AFTER = 5
 SP_ABANDON_PROB = 6
 SP_DECIDE_PROB = 7
-N_SP = 8
+SP_PATIENCE = 8
+N_SP = 9
 
 BLOCK = 64  # games per parallel block
 INF = 1e9
@@ -177,6 +178,8 @@ def connected_nb(st, geo):
 def flip_nb(st, ev, geo, s, v):
     """Turn Bay card ``v`` face up; the enclosed-area rule may clear its icebergs."""
     st[C_REVEALED + v] = 1
+    if s >= 0:
+        st[sb_nb(s) + S_IDLE] = 0
     log_nb(st, ev, s, EV_FLIP, v, st[C_CARD + v], st[C_MASK + v])
     if st[C_MASK + v] != 0 and not connected_nb(st, geo):
         st[C_MASK + v] = 0
@@ -401,6 +404,7 @@ def collect_nb(st, ev, rng, P, costs, strat, sp, s, c, fs):
                 st[b + S_UPG] |= 1 << u
                 st[b + S_UPG_EVER] |= 1 << u
                 log_nb(st, ev, s, EV_UPGRADE, u, cost, c)
+                st[b + S_IDLE] = 0
     elif card == BELL:
         want = P.crew_per_ship + st[b + S_EXTRA] - st[b + S_CREW]
         take = min(want, st[G_BELL_POOL])
@@ -408,12 +412,14 @@ def collect_nb(st, ev, rng, P, costs, strat, sp, s, c, fs):
             st[b + S_CREW] += take
             st[G_BELL_POOL] -= take
             log_nb(st, ev, s, EV_BELL, take, st[b + S_CREW], 0)
+            st[b + S_IDLE] = 0
     elif card == LOST_ISLAND:
         col = st[C_COLOUR + c]
         if ((st[b + S_MAPS] >> col) & 1) == 0 and st[G_MAPS_LEFT + col] > 0:
             st[G_MAPS_LEFT + col] -= 1
             gain_maps_nb(st, P, s, 1 << col)
             log_nb(st, ev, s, EV_MAP, col, st[b + S_MAPS], 0)
+            st[b + S_IDLE] = 0
     elif card == KELLY:
         if st[b + S_MAPS] == 7 and st[G_TREASURE] < 0:
             take_treasure_nb(st, s)
@@ -422,6 +428,7 @@ def collect_nb(st, ev, rng, P, costs, strat, sp, s, c, fs):
             void_maps_nb(st, P)
             log_nb(st, ev, s, EV_TREASURE, c, 0, 0)
             log_nb(st, ev, s, EV_VOID, 0, 0, 0)
+            st[b + S_IDLE] = 0
     elif card == WRECK:
         if st[C_WRECK + c] == -1:
             st[C_WRECK + c] = s
@@ -433,6 +440,7 @@ def collect_nb(st, ev, rng, P, costs, strat, sp, s, c, fs):
                 st[b + S_CREW] += 1
                 got = 1
             log_nb(st, ev, s, EV_WRECK, c, got, st[b + S_EXTRA])
+            st[b + S_IDLE] = 0
 
 
 # ------------------------------------------------------------------ policies
@@ -642,6 +650,17 @@ def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop
     upg = st[b + S_UPG]
     crew = st[b + S_CREW]
     reserve = sp[s, SP_CREW_RESERVE]
+    if st[b + S_IDLE] > sp[s, SP_PATIENCE]:
+        # out of patience (ships blocking each other under a steady wind): row freely and
+        # make every other move a uniformly random legal one, which breaks such cycles
+        reserve = 0.0
+        if rand_below_nb(rng, 2) == 0:
+            pick = rand_below_nb(rng, n_legal)
+            for d in range(6):
+                if (mask >> d) & 1:
+                    if pick == 0:
+                        return d
+                    pick -= 1
     wind = st[G_WIND]
     best = INF
     best_d = -1
@@ -766,6 +785,7 @@ def do_raid_nb(st, ev, rng, P, strat, sp, s, o):
     log_nb(st, ev, s, EV_RAID, o, 1 if won else 0, r_spent * 16 + d_spent)
     if won:
         st[b + S_RAIDS_WON] += 1
+        st[b + S_IDLE] = 0
         theirs = st[bo + S_MAPS]
         for c in range(3):
             if (theirs >> c) & 1 and (st[b + S_MAPS] >> c) & 1:
@@ -836,6 +856,7 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
     if decide_abandon_nb(st, rng, strat, sp, s):
         abandon_nb(st, ev, P, s)
         return
+    st[b + S_IDLE] += 1
     esc_ok = st[G_TREASURE] == s  # open water needs the treasure at the start of the turn
     start = st[b + S_POS]
     if has_upg_nb(st, s, TELESCOPE) and decide_telescope_nb(st, rng, strat, sp, s):

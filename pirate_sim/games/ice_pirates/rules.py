@@ -178,6 +178,7 @@ S_HELD_TREASURE = 23
 S_LOST_TURNS = 24
 S_MOVES = 25
 S_RAMS = 26
+S_IDLE = 27  # turns since the seat last gained anything or flipped a card (strategies' patience)
 SEAT_WORDS = 28
 MAX_SEATS = 6
 STATE_WORDS = SEATS_BASE + MAX_SEATS * SEAT_WORDS

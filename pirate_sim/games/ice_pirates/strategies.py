@@ -10,7 +10,7 @@ import numpy as np
 
 from ..base import Param, Strategy
 from .kernel import (N_SP, SP_ABANDON_AFTER, SP_ABANDON_PROB, SP_AGGRESSION, SP_CREW_RESERVE,
-                     SP_DECIDE_PROB, SP_MAX_UPGRADE_COST, SP_SWASH_RESERVE, SP_UPGRADES_WANTED,
+                     SP_DECIDE_PROB, SP_MAX_UPGRADE_COST, SP_PATIENCE, SP_SWASH_RESERVE, SP_UPGRADES_WANTED,
                      ST_MAP_HUNTER, ST_RAIDER, ST_RANDOM, ST_UPGRADER)
 
 SLOTS = {
@@ -22,18 +22,22 @@ SLOTS = {
     "abandon_after": SP_ABANDON_AFTER,
     "abandon_prob": SP_ABANDON_PROB,
     "decide_prob": SP_DECIDE_PROB,
+    "patience": SP_PATIENCE,
 }
-SLOT_DEFAULTS = np.array([0.0, 1.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.5])
+SLOT_DEFAULTS = np.array([0.0, 1.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.5, 12.0])
 assert SLOT_DEFAULTS.shape[0] == N_SP
 
 _PLANNER = ("Moves by a wind-aware shortest path (reverse Dijkstra over the 37 cells, "
             "costs: with the wind 1, tack 2 (1 with Jib), row 2.5, unknown card +0.25, "
-            "storm +1.5) to its current goal; stops when no legal move gets closer. ")
+            "storm +1.5) to its current goal; stops when no legal move gets closer; past its patience it rows freely and makes every other move at random. ")
 
 _RESERVE = Param("crew_reserve", 1, "int", "crew chips kept back: rows only with more chips, "
                  "fights the waves only with more, heads for Bell Island with fewer", 0, 7)
 _ABANDON = Param("abandon_after", 3, "int", "abandons ship after this many turns in a row "
                  "without a legal move", 1, 1000)
+_PATIENCE = Param("patience", 12, "int", "turns without gaining anything or flipping a card after "
+                  "which it rows freely and makes every other move at random (breaks cycles of "
+                  "ships blocking each other under a steady wind)", 1, 10000)
 
 STRATEGIES = (
     Strategy("random", ST_RANDOM,
@@ -52,7 +56,7 @@ STRATEGIES = (
              "has more than swash_reserve chips.",
              (_RESERVE, Param("max_upgrade_cost", 0, "int", "most crew it pays for an upgrade", 0, 10),
               Param("swash_reserve", 1, "int", "chips kept back when swashbuckling", 0, 7),
-              _ABANDON)),
+              _ABANDON, _PATIENCE)),
     Strategy("raider", ST_RAIDER,
              _PLANNER + "Goal: first the Cannon (pays any cost it can), then chases the ship "
              "holding the most maps it lacks (at least 3 - 2 * aggression of them), else hunts "
@@ -62,7 +66,7 @@ STRATEGIES = (
                               "1: chase any ship with a map it lacks", 0.0, 1.0),
               Param("max_upgrade_cost", 1, "int", "most crew it pays for other upgrades", 0, 10),
               Param("swash_reserve", 0, "int", "chips kept back when swashbuckling", 0, 7),
-              _ABANDON)),
+              _ABANDON, _PATIENCE)),
     Strategy("upgrader", ST_UPGRADER,
              _PLANNER + "Goal: the nearest Ports whose upgrade it lacks and can pay (at most "
              "max_upgrade_cost) until it owns upgrades_wanted of them, then hunts maps like "
@@ -70,7 +74,7 @@ STRATEGIES = (
              (_RESERVE, Param("upgrades_wanted", 3, "int", "Port upgrades to collect first", 0, 6),
               Param("max_upgrade_cost", 1, "int", "most crew it pays for an upgrade", 0, 10),
               Param("swash_reserve", 1, "int", "chips kept back when swashbuckling", 0, 7),
-              _ABANDON)),
+              _ABANDON, _PATIENCE)),
 )
 STRATEGY_BY_NAME = {s.name: s for s in STRATEGIES}
 
