@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 
 import click
+from rich import box
 from rich.table import Table
 
 
@@ -73,28 +74,31 @@ def register(main: click.Group) -> None:
         except cmp.CompareError as exc:
             fail(str(exc))
         label_b = " ".join(overrides) if scenario_b is None else b.source
-        t = Table(title=f"A = {a.source}  vs  B = {label_b}: {res.games:,} paired games, seed {res.seed}",
-                  title_justify="left")
-        for col, j in (("metric", "left"), ("A", "right"), ("B", "right"), ("A - B", "right"),
-                       ("95% CI (paired)", "right"), ("95% CI (independent)", "right"), ("width ratio", "right"),
-                       ("", "left")):
-            t.add_column(col, justify=j)
+        t = Table(title=f"A = {a.source}  vs  B = {label_b}: {res.games:,} paired games, seed {res.seed}; "
+                        f"A - B with 95% CI half-widths (paired: common random numbers; indep.: as if "
+                        f"independent runs)", title_justify="left",
+                  box=box.SIMPLE_HEAD, pad_edge=False)
+        t.add_column("metric", no_wrap=True)
+        for col in ("A", "B", "A - B", "±pair", "±indep", "ratio"):
+            t.add_column(col, justify="right", no_wrap=True)
         for r in res.rows:
             m = r["metric"]
             ratio = r["half_width_ratio"]
-            t.add_row(m, _fmt_metric(r["value_a"], m), _fmt_metric(r["value_b"], m), _fmt_metric(r["diff"], m, True),
-                      (f"{_fmt_metric(r['lo'], m, True)} .. {_fmt_metric(r['hi'], m, True)}" if r["paired"] else "(not paired)"),
-                      f"{_fmt_metric(r['indep_lo'], m, True)} .. {_fmt_metric(r['indep_hi'], m, True)}",
-                      "-" if (not r["paired"] or ratio != ratio) else f"{ratio:.2f}",
-                      ("[bold red]significant[/]" if r["significant"] else "")
-                      + (" [dim](few discordant games)[/]" if r["paired"] and 0 <= r["discordant"] < 30
-                         and r["half_width"] > 0 else ""))
+            few = r["paired"] and 0 <= r["discordant"] < 30 and r["half_width"] > 0
+            mark = ("[bold red]*[/]" if r["significant"] else " ") + ("[dim]~[/]" if few else " ")
+            t.add_row(m, _fmt_metric(r["value_a"], m), _fmt_metric(r["value_b"], m),
+                      _fmt_metric(r["diff"], m, True) + mark,
+                      _fmt_metric(r["half_width"], m).lstrip("+") if r["paired"] else "-",
+                      _fmt_metric(r["indep_half_width"], m).lstrip("+"),
+                      "-" if (not r["paired"] or ratio != ratio) else f"{ratio:.2f}")
         console.print(t)
         ps = res.pairing_summary()
         if ps.get("metrics"):
             console.print(f"pairing: paired CI half-width / independent = {ps['median_ratio']:.2f} (median over "
                           f"{ps['metrics']} metrics; range {ps['min_ratio']:.2f}..{ps['max_ratio']:.2f}), i.e. "
                           f"independent runs would need about {ps['equivalent_games_factor_median']:.1f}x the games")
+        console.print("[dim]* significant (95% CI excludes 0); ~ fewer than 30 games differ, paired CI approximate; "
+                      "ratio = paired / independent half-width[/]")
         sig = [r["metric"] for r in res.rows if r["significant"]]
         console.print(f"significant at 95%: {', '.join(sig) if sig else 'none'}")
         if out_dir:
