@@ -67,8 +67,11 @@ def _forest(rows: list[dict], title: str, xlabel: str, scale: float):
 def compare_report(res, out_dir: Path) -> list[Path]:
     """Forest plots of A - B (rates in percentage points, the rest in their units) + compare.pdf."""
     out_dir = Path(out_dir)
-    label_a = res.a.title + (" " + " ".join(res.a.overrides) if res.a.overrides else "")
-    label_b = res.b.title + (" " + " ".join(res.b.overrides) if res.b.overrides else "")
+    def label(s):
+        sets = [o for o in s.overrides if not o.startswith("run.")]
+        return s.title + (" " + " ".join(sets) if sets else "")
+
+    label_a, label_b = label(res.a), label(res.b)
     head = f"A - B: {label_a} minus {label_b}"
     head = head if len(head) < 110 else head[:107] + "..."
     rates = [r for r in res.rows if is_proportion(r["metric"])]
