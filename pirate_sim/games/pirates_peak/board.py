@@ -14,22 +14,22 @@ from __future__ import annotations
 
 from numba import njit
 
-from .rules import G_PEAK_X
+from .rules import G_PEAK_X, ROW_ST
 
 
-@njit(cache=True)
-def phys_nb(st, d):
+@njit(cache=True, inline="always")
+def phys_nb(w, d):
     """Physical space index of progress ``d``."""
-    p = st[G_PEAK_X]
+    p = w[ROW_ST, G_PEAK_X]
     if p < 0 or d <= p:
         return d
     return 2 * p - d
 
 
-@njit(cache=True)
-def dock_progress_nb(st):
+@njit(cache=True, inline="always")
+def dock_progress_nb(w):
     """Progress of the dock (2P), or a large number while the Peak is unknown."""
-    p = st[G_PEAK_X]
+    p = w[ROW_ST, G_PEAK_X]
     if p < 0:
         return 1 << 30
     return 2 * p

@@ -35,6 +35,7 @@ def compile_rules(rules: dict[str, Any]):
     cards[n_journey, 0] = r.PEAK
     card_len[n_journey] = 1
     max_track = full["dock.spaces"] + int(card_len.sum()) + 4
+    work_width = max(max_track, r.N_ST, r.N_SHIP, r.N_SEAT_COLS, n_journey + 1, r.EV_WIDTH)
     R = r.Rules(
         turn_cap=int(full["turn_cap"]),
         start_gold=int(full["start.gold"]),
@@ -48,6 +49,7 @@ def compile_rules(rules: dict[str, Any]):
         peak_card=n_journey,
         peak_earliest_flip=int(full["deck.peak_earliest_flip"]),
         max_track=max_track,
+        work_width=work_width,
         search_multiplier=int(full["search.multiplier"]),
         cannon_range=int(full["cannon.range"]),
         partial_multiplier=int(full["cannon.partial_multiplier"]),
@@ -107,7 +109,12 @@ class PiratesPeak(Game):
         strat = np.asarray(codes, dtype=np.int32)
         sp = np.ascontiguousarray(np.vstack(rows), dtype=np.float64)
         names = tuple(str(s["strategy"]) for s in seats)
-        return Compiled(params=R, arrays=(cards, card_len, strat, sp), n_seats=2, strategy_names=names)
+        sd = np.zeros((R.n_journey + 2, r.MAX_CARD_SPACES + 1), dtype=np.int32)
+        sd[: R.n_journey + 1, : r.MAX_CARD_SPACES] = cards
+        sd[: R.n_journey + 1, r.SD_LEN] = card_len
+        sd[R.n_journey + 1, :2] = strat
+        return Compiled(params=R, arrays=(cards, card_len, strat, sp), n_seats=2, strategy_names=names,
+                        extra={"sd": sd})
 
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
         n = int(n_games)
@@ -115,8 +122,7 @@ class PiratesPeak(Game):
         out_seats = np.zeros((n, 2, len(self.seat_columns)), dtype=np.int32)
         if n == 0:
             return out_games, out_seats
-        cards, card_len, strat, sp = compiled.arrays
-        play_chunk_nb(compiled.params, cards, card_len, strat, sp, np.uint64(seed % 2**64),
+        play_chunk_nb(compiled.params, compiled.extra["sd"], compiled.arrays[3], np.uint64(seed % 2**64),
                       np.int64(first_game), out_games, out_seats)
         return out_games, out_seats
 

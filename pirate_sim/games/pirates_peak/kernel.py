@@ -5,12 +5,11 @@ allocates once and reuses; a game is a pure function of its rng stream.  Every
 function here is ``@njit(cache=True)`` and also runs as plain Python
 (NUMBA_DISABLE_JIT=1) with identical results.
 
-Common arguments: ``R`` rules NamedTuple, ``cards`` int8[n_cards+1, MAX_CARD_SPACES]
-(row n_journey is the Peak card), ``card_len`` int32, ``strat`` int32[2] strategy codes,
-``sp`` float64[2, N_SP] policy rows, ``rng`` uint64 stream, ``st`` int32[N_ST],
-``ship`` int32[2, N_SHIP], ``cnt`` int32[2, N_SEAT_COLS] (the seat output rows),
-``track`` int32[2, max_track] (row 0 space code, row 1 card number: 0 dock, then flip
-order), ``deck`` int32[n_cards+1] (flip order), ``ev`` int32[cap, 6] event log.
+Common arguments: ``R`` rules NamedTuple of int scalars, ``sd`` int32 static data
+(cards, card lengths, strategy codes; layout in rules.py), ``sp`` float64[2, N_SP]
+policy parameters, ``rng`` the game's uint64 stream, ``w`` the int32 work array holding
+the game state, ships, seat counters, track, deck and (for traces) the event log.
+Few array arguments matter: numba reference-counts every array argument on each call.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ...rng import RNG_WORDS, dice_rolled_nb, rand_below_nb, roll_die_nb, seed_game_nb, shuffle_nb
+from ...rng import RNG_WORDS, dice_rolled_nb, rand_below_nb, roll_die_nb, seed_game_nb
 from .board import dock_progress_nb, phys_nb
 from .rules import (
     ACT_FIRE, ACT_SEARCH, C_BALLS, C_BALLS_BOUGHT, C_CASTAWAYS, C_CREW, C_CREW_BOUGHT,
@@ -28,7 +27,7 @@ from .rules import (
     C_SEARCHES, C_SHIP_FIGHTS, C_SHORTCUTS, C_SHOTS, C_SKIPPED, C_SQUID_ATT, C_SQUID_ENC,
     C_SQUID_ESC, C_SQUID_INSTANT, C_SQUID_LIFE, C_SQUID_SAC, C_TREASURE, C_WHIRL_ATT,
     C_WHIRL_ENC, C_WHIRL_ESC, C_WHIRL_SPIT, CASTAWAY, END_MOST_GOLD, END_SUNK, END_TIE,
-    END_TRUNCATED, EV_ADVANCE, EV_BUY, EV_CASTAWAY, EV_DECLARE, EV_DOCK, EV_END, EV_ENTER,
+    END_TRUNCATED, EV_WIDTH, EV_ADVANCE, EV_BUY, EV_CASTAWAY, EV_DECLARE, EV_DOCK, EV_END, EV_ENTER,
     EV_FIRE, EV_FIRST, EV_FLIP, EV_FOG, EV_GHOST_FIGHT, EV_GUST, EV_INTERRUPT, EV_LIFE,
     EV_MERMAID, EV_MOVE, EV_OVERSHOOT, EV_RETURN_PEAK, EV_ROLL, EV_SACRIFICE, EV_SEARCH,
     EV_SETUP, EV_SHIP_FIGHT, EV_SHORTCUT, EV_SKIP, EV_SQUID, EV_STOP_EARLY, EV_SUMMON,
@@ -36,7 +35,7 @@ from .rules import (
     G_GHOST_X, G_N_EV, G_N_LAID, G_OUT_CARDS, G_OVER, G_PEAK_ARRIVALS, G_PEAK_MASK, G_PEAK_X,
     G_RESHUFFLES, G_SEA_BANK, G_SUPPLY, G_TURNS, G_WINNER, GC_DICE, GC_OUT_CARDS,
     GC_RESHUFFLES, GC_SEA_BANK, GC_SUPPLY, GOLDEN_CUTLASS, GUST, ISLAND, MERMAIDS,
-    MIGHTY_SAIL, N_SEAT_COLS, N_SHIP, N_ST, OPEN, PEAK, SH_BALLS, SH_CREW, SH_DIG_X,
+    MIGHTY_SAIL, N_SEAT_COLS, OPEN, ROW_CARD, ROW_CNT, ROW_DECK, ROW_EV, ROW_SHIP, ROW_ST, ROW_TRACK, SD_LEN, PEAK, SH_BALLS, SH_CREW, SH_DIG_X,
     SH_DIGS, SH_DOCKED, SH_GOLD, SH_GUST, SH_LAST_SEARCH, SH_LIFE, SH_POS, SH_SHORTCUT,
     SH_SKIP, SH_TRAP, SH_TRAP_COUNT, SH_TREASURE, SHORTCUT, SQUID, STEEL_CANNON, TRAP_FOG,
     TRAP_NONE, TRAP_SQUID, TRAP_WHIRLPOOL, TREASURE_X, WHIRLPOOL,
@@ -48,7 +47,6 @@ from .strategies import (
 )
 
 N_BLOCKS = 64  # blocks per chunk; each block allocates its scratch arrays once
-EV_WIDTH = 6
 
 # ================================================================ mechanics (odds too)
 
@@ -102,126 +100,127 @@ def ship_attack_roll_nb(rng):
 # ================================================================ small helpers
 
 
-@njit(cache=True)
-def log_nb(st, ev, code, seat, a, b, c, d):
-    """Append one event row when the log has room (capacity 0 in bulk runs)."""
-    n = st[G_N_EV]
-    if n < ev.shape[0]:
-        ev[n, 0] = code
-        ev[n, 1] = seat
-        ev[n, 2] = a
-        ev[n, 3] = b
-        ev[n, 4] = c
-        ev[n, 5] = d
-        st[G_N_EV] = n + 1
+@njit(cache=True, inline="always")
+def log_nb(w, code, seat, a, b, c, d):
+    """Append one event row when the log has room (no event rows in bulk runs)."""
+    n = w[ROW_ST, G_N_EV]
+    if ROW_EV + n < w.shape[0]:
+        r = ROW_EV + n
+        w[r, 0] = code
+        w[r, 1] = seat
+        w[r, 2] = a
+        w[r, 3] = b
+        w[r, 4] = c
+        w[r, 5] = d
+        w[ROW_ST, G_N_EV] = n + 1
 
 
 @njit(cache=True)
-def flip_nb(R, cards, card_len, rng, st, track, deck, ev):
+def flip_nb(R, sd, rng, w):
     """Flip the next Sea card onto the end of the track (the Peak may not come too early)."""
-    n_deck = deck.shape[0]
+    n_deck = R.n_journey + 1
     while True:
-        ptr = st[G_DECK_PTR]
+        ptr = w[ROW_ST, G_DECK_PTR]
         if ptr >= n_deck:
             return
-        c = deck[ptr]
-        if c == R.peak_card and st[G_FLIPPED] + 1 < R.peak_earliest_flip:
+        c = w[ROW_DECK, ptr]
+        if c == R.peak_card and w[ROW_ST, G_FLIPPED] + 1 < R.peak_earliest_flip:
             # rulebook: return it to the Sea Deck, shuffle, flip a new card
-            st[G_RESHUFFLES] += 1
-            log_nb(st, ev, EV_RETURN_PEAK, -1, st[G_FLIPPED] + 1, 0, 0, 0)
+            w[ROW_ST, G_RESHUFFLES] += 1
+            log_nb(w, EV_RETURN_PEAK, -1, w[ROW_ST, G_FLIPPED] + 1, 0, 0, 0)
             for i in range(n_deck - 1, ptr, -1):
                 j = ptr + rand_below_nb(rng, i - ptr + 1)
-                tmp = deck[i]
-                deck[i] = deck[j]
-                deck[j] = tmp
+                tmp = w[ROW_DECK, i]
+                w[ROW_DECK, i] = w[ROW_DECK, j]
+                w[ROW_DECK, j] = tmp
             continue
-        st[G_DECK_PTR] = ptr + 1
-        st[G_FLIPPED] += 1
-        n = st[G_N_LAID]
-        length = card_len[c]
+        w[ROW_ST, G_DECK_PTR] = ptr + 1
+        w[ROW_ST, G_FLIPPED] += 1
+        n = w[ROW_ST, G_N_LAID]
+        length = sd[c, SD_LEN]
         for k in range(length):
-            track[0, n + k] = cards[c, k]
-            track[1, n + k] = st[G_FLIPPED]
-        st[G_N_LAID] = n + length
+            w[ROW_TRACK, n + k] = sd[c, k]
+            w[ROW_CARD, n + k] = w[ROW_ST, G_FLIPPED]
+        w[ROW_ST, G_N_LAID] = n + length
         if c == R.peak_card:
-            st[G_PEAK_X] = n + length - 1
-            st[G_OUT_CARDS] = st[G_FLIPPED] - 1
-        log_nb(st, ev, EV_FLIP, -1, c, st[G_FLIPPED], n, length)
+            w[ROW_ST, G_PEAK_X] = n + length - 1
+            w[ROW_ST, G_OUT_CARDS] = w[ROW_ST, G_FLIPPED] - 1
+        log_nb(w, EV_FLIP, -1, c, w[ROW_ST, G_FLIPPED], n, length)
         return
 
 
 @njit(cache=True)
-def ensure_laid_nb(R, cards, card_len, rng, st, track, deck, ev, d):
+def ensure_laid_nb(R, sd, rng, w, d):
     """Flip cards until progress ``d`` lies on the table (only before the Peak is laid)."""
-    while st[G_PEAK_X] < 0 and d >= st[G_N_LAID] and st[G_DECK_PTR] < deck.shape[0]:
-        flip_nb(R, cards, card_len, rng, st, track, deck, ev)
+    while w[ROW_ST, G_PEAK_X] < 0 and d >= w[ROW_ST, G_N_LAID] and w[ROW_ST, G_DECK_PTR] <= R.n_journey:
+        flip_nb(R, sd, rng, w)
 
 
-@njit(cache=True)
-def end_game_nb(st, ev, reason, winner):
-    if st[G_OVER] == 0:
-        st[G_OVER] = 1
-        st[G_END] = reason
-        st[G_WINNER] = winner
-        log_nb(st, ev, EV_END, -1, reason, winner, 0, 0)
+@njit(cache=True, inline="always")
+def end_game_nb(w, reason, winner):
+    if w[ROW_ST, G_OVER] == 0:
+        w[ROW_ST, G_OVER] = 1
+        w[ROW_ST, G_END] = reason
+        w[ROW_ST, G_WINNER] = winner
+        log_nb(w, EV_END, -1, reason, winner, 0, 0)
 
 
-@njit(cache=True)
-def lose_life_nb(st, ship, cnt, ev, s):
+@njit(cache=True, inline="always")
+def lose_life_nb(w, s):
     """One life point lost; the last one loses the game at once."""
-    if ship[s, SH_LIFE] > 0:
-        ship[s, SH_LIFE] -= 1
-    cnt[s, C_LIFE_LOST] += 1
-    log_nb(st, ev, EV_LIFE, s, ship[s, SH_LIFE], 0, 0, 0)
-    if ship[s, SH_LIFE] <= 0:
-        end_game_nb(st, ev, END_SUNK, 1 - s)
+    if w[ROW_SHIP + s, SH_LIFE] > 0:
+        w[ROW_SHIP + s, SH_LIFE] -= 1
+    w[ROW_CNT + s, C_LIFE_LOST] += 1
+    log_nb(w, EV_LIFE, s, w[ROW_SHIP + s, SH_LIFE], 0, 0, 0)
+    if w[ROW_SHIP + s, SH_LIFE] <= 0:
+        end_game_nb(w, END_SUNK, 1 - s)
 
 
-@njit(cache=True)
-def pay_nb(st, ship, s, amount):
+@njit(cache=True, inline="always")
+def pay_nb(w, s, amount):
     """Pay ``amount`` gold to seat s: from the Sea Bank while it has gold, then the supply."""
-    from_bank = min(amount, st[G_SEA_BANK])
-    st[G_SEA_BANK] -= from_bank
-    st[G_SUPPLY] -= amount - from_bank
-    ship[s, SH_GOLD] += amount
+    from_bank = min(amount, w[ROW_ST, G_SEA_BANK])
+    w[ROW_ST, G_SEA_BANK] -= from_bank
+    w[ROW_ST, G_SUPPLY] -= amount - from_bank
+    w[ROW_SHIP + s, SH_GOLD] += amount
 
 
 @njit(cache=True)
-def buy_nb(R, st, ship, cnt, ev, s, n_crew, n_balls):
+def buy_nb(R, w, s, n_crew, n_balls):
     """Buy crewmen and cannonballs (clamped to room and gold); the gold goes to the supply."""
     nc = 0
-    while nc < n_crew and ship[s, SH_CREW] < R.max_crew and ship[s, SH_GOLD] >= R.crewman_price:
-        ship[s, SH_CREW] += 1
-        ship[s, SH_GOLD] -= R.crewman_price
-        st[G_SUPPLY] += R.crewman_price
+    while nc < n_crew and w[ROW_SHIP + s, SH_CREW] < R.max_crew and w[ROW_SHIP + s, SH_GOLD] >= R.crewman_price:
+        w[ROW_SHIP + s, SH_CREW] += 1
+        w[ROW_SHIP + s, SH_GOLD] -= R.crewman_price
+        w[ROW_ST, G_SUPPLY] += R.crewman_price
         nc += 1
     nb = 0
-    while nb < n_balls and ship[s, SH_BALLS] < R.max_cannonballs and ship[s, SH_GOLD] >= R.cannonball_price:
-        ship[s, SH_BALLS] += 1
-        ship[s, SH_GOLD] -= R.cannonball_price
-        st[G_SUPPLY] += R.cannonball_price
+    while nb < n_balls and w[ROW_SHIP + s, SH_BALLS] < R.max_cannonballs and w[ROW_SHIP + s, SH_GOLD] >= R.cannonball_price:
+        w[ROW_SHIP + s, SH_BALLS] += 1
+        w[ROW_SHIP + s, SH_GOLD] -= R.cannonball_price
+        w[ROW_ST, G_SUPPLY] += R.cannonball_price
         nb += 1
-    cnt[s, C_CREW_BOUGHT] += nc
-    cnt[s, C_BALLS_BOUGHT] += nb
-    log_nb(st, ev, EV_BUY, s, nc, nb, ship[s, SH_GOLD], 0)
+    w[ROW_CNT + s, C_CREW_BOUGHT] += nc
+    w[ROW_CNT + s, C_BALLS_BOUGHT] += nb
+    log_nb(w, EV_BUY, s, nc, nb, w[ROW_SHIP + s, SH_GOLD], 0)
 
 
-@njit(cache=True)
-def blocking_nb(R, st, track, ship, s, x, nd):
+@njit(cache=True, inline="always")
+def blocking_nb(R, w, s, x, nd):
     """Does the other ship stop seat s (about to enter progress nd, space x) for a fight?"""
     o = 1 - s
-    if ship[o, SH_DOCKED] != 0:
+    if w[ROW_SHIP + o, SH_DOCKED] != 0:
         return False
-    do = ship[o, SH_POS]
-    if phys_nb(st, do) != x:
+    do = w[ROW_SHIP + o, SH_POS]
+    if phys_nb(w, do) != x:
         return False
     if x < R.dock_spaces:
         return False  # the Starting Dock card: both ships start there
-    c = track[0, x]
+    c = w[ROW_TRACK, x]
     if c == ISLAND or c == WHIRLPOOL or c == PEAK:
         return False  # no attacks on islands, no fighting in a whirlpool, the Peak is wide
     if R.fight_overtake == 0:
-        p = st[G_PEAK_X]
+        p = w[ROW_ST, G_PEAK_X]
         out_s = p < 0 or nd <= p
         out_o = p < 0 or do <= p
         if out_s == out_o:
@@ -229,341 +228,340 @@ def blocking_nb(R, st, track, ship, s, x, nd):
     return True
 
 
-@njit(cache=True)
-def can_fire_nb(R, st, track, ship, a):
+@njit(cache=True, inline="always")
+def can_fire_nb(R, w, a):
     """May seat ``a`` fire a cannonball at the other ship now?"""
     t = 1 - a
-    if ship[a, SH_BALLS] <= 0 or ship[a, SH_DOCKED] != 0 or ship[t, SH_DOCKED] != 0:
+    if w[ROW_SHIP + a, SH_BALLS] <= 0 or w[ROW_SHIP + a, SH_DOCKED] != 0 or w[ROW_SHIP + t, SH_DOCKED] != 0:
         return False
-    xa = phys_nb(st, ship[a, SH_POS])
-    xt = phys_nb(st, ship[t, SH_POS])
+    xa = phys_nb(w, w[ROW_SHIP + a, SH_POS])
+    xt = phys_nb(w, w[ROW_SHIP + t, SH_POS])
     if xa < R.dock_spaces or xt < R.dock_spaces:
         return False  # the Starting Dock card protects both ways
-    ca = track[0, xa]
-    ct = track[0, xt]
+    ca = w[ROW_TRACK, xa]
+    ct = w[ROW_TRACK, xt]
     if ca == ISLAND or ct == ISLAND or ca == WHIRLPOOL or ct == WHIRLPOOL or ca == FOG or ct == FOG:
         return False
-    if ship[a, SH_TRAP] == TRAP_WHIRLPOOL or ship[t, SH_TRAP] == TRAP_WHIRLPOOL:
+    if w[ROW_SHIP + a, SH_TRAP] == TRAP_WHIRLPOOL or w[ROW_SHIP + t, SH_TRAP] == TRAP_WHIRLPOOL:
         return False
-    if ship[a, SH_TRAP] == TRAP_FOG or ship[t, SH_TRAP] == TRAP_FOG:
+    if w[ROW_SHIP + a, SH_TRAP] == TRAP_FOG or w[ROW_SHIP + t, SH_TRAP] == TRAP_FOG:
         return False
-    if ship[a, SH_TREASURE] == STEEL_CANNON:
+    if w[ROW_SHIP + a, SH_TREASURE] == STEEL_CANNON:
         return True
-    return abs(track[1, xa] - track[1, xt]) <= R.cannon_range
+    return abs(w[ROW_CARD, xa] - w[ROW_CARD, xt]) <= R.cannon_range
 
 
 @njit(cache=True)
-def peak_arrive_nb(R, strat, sp, rng, st, ship, cnt, ev, s):
+def peak_arrive_nb(R, sd, sp, rng, w, s):
     """Stopping at Pirate's Peak: the first ship picks from three treasures, the second from two."""
-    if cnt[s, C_PEAK_ORDER] != 0:
+    if w[ROW_CNT + s, C_PEAK_ORDER] != 0:
         return
-    order = st[G_PEAK_ARRIVALS] + 1
-    st[G_PEAK_ARRIVALS] = order
-    cnt[s, C_PEAK_ORDER] = order
+    order = w[ROW_ST, G_PEAK_ARRIVALS] + 1
+    w[ROW_ST, G_PEAK_ARRIVALS] = order
+    w[ROW_CNT + s, C_PEAK_ORDER] = order
     t = 0
     if order <= 2:
-        t = policy_treasure_nb(strat[s], sp[s], rng, st[G_PEAK_MASK])
-        st[G_PEAK_MASK] |= 1 << t
-        ship[s, SH_TREASURE] = t
-        cnt[s, C_TREASURE] = t
-    log_nb(st, ev, EV_TREASURE, s, t, order, 0, 0)
+        t = policy_treasure_nb(sd[R.n_journey + 1, s], sp, rng, s, w[ROW_ST, G_PEAK_MASK])
+        w[ROW_ST, G_PEAK_MASK] |= 1 << t
+        w[ROW_SHIP + s, SH_TREASURE] = t
+        w[ROW_CNT + s, C_TREASURE] = t
+    log_nb(w, EV_TREASURE, s, t, order, 0, 0)
 
 
 @njit(cache=True)
-def advance_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, ev, w):
+def advance_nb(R, sd, sp, rng, w, win):
     """The fight's winner advances to the next open spot on its path (no encounters there)."""
-    d = ship[w, SH_POS]
+    d = w[ROW_SHIP + win, SH_POS]
     nd = d + 1
-    if nd >= dock_progress_nb(st):
+    if nd >= dock_progress_nb(w):
         return  # docking always needs an exact roll
-    ensure_laid_nb(R, cards, card_len, rng, st, track, deck, ev, nd)
-    o = 1 - w
-    if ship[o, SH_DOCKED] == 0 and phys_nb(st, nd) == phys_nb(st, ship[o, SH_POS]):
+    ensure_laid_nb(R, sd, rng, w, nd)
+    o = 1 - win
+    if w[ROW_SHIP + o, SH_DOCKED] == 0 and phys_nb(w, nd) == phys_nb(w, w[ROW_SHIP + o, SH_POS]):
         nd += 1
-        ensure_laid_nb(R, cards, card_len, rng, st, track, deck, ev, nd)
-        if nd >= dock_progress_nb(st):
+        ensure_laid_nb(R, sd, rng, w, nd)
+        if nd >= dock_progress_nb(w):
             return
-    p = st[G_PEAK_X]
+    p = w[ROW_ST, G_PEAK_X]
     if p >= 0 and d < p < nd:
         nd = p  # the Peak is never skipped
-    x0 = phys_nb(st, d)
-    ship[w, SH_POS] = nd
-    log_nb(st, ev, EV_ADVANCE, w, x0, phys_nb(st, nd), nd, 0)
+    x0 = phys_nb(w, d)
+    w[ROW_SHIP + win, SH_POS] = nd
+    log_nb(w, EV_ADVANCE, win, x0, phys_nb(w, nd), nd, 0)
     if p >= 0 and nd == p:
-        peak_arrive_nb(R, strat, sp, rng, st, ship, cnt, ev, w)
+        peak_arrive_nb(R, sd, sp, rng, w, win)
 
 
 @njit(cache=True)
-def ship_fight_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, ev, a):
+def ship_fight_nb(R, sd, sp, rng, w, a):
     """Collision of mover ``a`` with the other ship: crewman fights for gold, winner advances."""
     b = 1 - a
-    ca = ship[a, SH_CREW]
-    cb = ship[b, SH_CREW]
-    cut_a = R.cutlass_bonus if ship[a, SH_TREASURE] == GOLDEN_CUTLASS else 0
-    cut_b = R.cutlass_bonus if ship[b, SH_TREASURE] == GOLDEN_CUTLASS else 0
+    ca = w[ROW_SHIP + a, SH_CREW]
+    cb = w[ROW_SHIP + b, SH_CREW]
+    cut_a = R.cutlass_bonus if w[ROW_SHIP + a, SH_TREASURE] == GOLDEN_CUTLASS else 0
+    cut_b = R.cutlass_bonus if w[ROW_SHIP + b, SH_TREASURE] == GOLDEN_CUTLASS else 0
     net_a = 0
     m = min(ca, cb)
     for _ in range(m):
         ra = roll_die_nb(rng, 6) + cut_a  # the mover's crewman rolls first
         rb = roll_die_nb(rng, 6) + cut_b
         if ra > rb:
-            t = min(ra - rb, ship[b, SH_GOLD])
-            ship[b, SH_GOLD] -= t
-            ship[a, SH_GOLD] += t
+            t = min(ra - rb, w[ROW_SHIP + b, SH_GOLD])
+            w[ROW_SHIP + b, SH_GOLD] -= t
+            w[ROW_SHIP + a, SH_GOLD] += t
             net_a += t
         elif rb > ra:
-            t = min(rb - ra, ship[a, SH_GOLD])
-            ship[a, SH_GOLD] -= t
-            ship[b, SH_GOLD] += t
+            t = min(rb - ra, w[ROW_SHIP + a, SH_GOLD])
+            w[ROW_SHIP + a, SH_GOLD] -= t
+            w[ROW_SHIP + b, SH_GOLD] += t
             net_a -= t
     for _ in range(ca - m):  # unmatched crewmen steal what they roll
-        t = min(roll_die_nb(rng, 6) + cut_a, ship[b, SH_GOLD])
-        ship[b, SH_GOLD] -= t
-        ship[a, SH_GOLD] += t
+        t = min(roll_die_nb(rng, 6) + cut_a, w[ROW_SHIP + b, SH_GOLD])
+        w[ROW_SHIP + b, SH_GOLD] -= t
+        w[ROW_SHIP + a, SH_GOLD] += t
         net_a += t
     for _ in range(cb - m):
-        t = min(roll_die_nb(rng, 6) + cut_b, ship[a, SH_GOLD])
-        ship[a, SH_GOLD] -= t
-        ship[b, SH_GOLD] += t
+        t = min(roll_die_nb(rng, 6) + cut_b, w[ROW_SHIP + a, SH_GOLD])
+        w[ROW_SHIP + a, SH_GOLD] -= t
+        w[ROW_SHIP + b, SH_GOLD] += t
         net_a -= t
-    cnt[a, C_SHIP_FIGHTS] += 1
-    cnt[b, C_SHIP_FIGHTS] += 1
-    cnt[a, C_FIGHT_GOLD] += net_a
-    cnt[b, C_FIGHT_GOLD] -= net_a
-    w = a if net_a >= 0 else b  # assumption: a drawn fight lets the mover through
-    log_nb(st, ev, EV_SHIP_FIGHT, a, net_a, -net_a, w, 0)
-    advance_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, ev, w)
+    w[ROW_CNT + a, C_SHIP_FIGHTS] += 1
+    w[ROW_CNT + b, C_SHIP_FIGHTS] += 1
+    w[ROW_CNT + a, C_FIGHT_GOLD] += net_a
+    w[ROW_CNT + b, C_FIGHT_GOLD] -= net_a
+    win = a if net_a >= 0 else b  # assumption: a drawn fight lets the mover through
+    log_nb(w, EV_SHIP_FIGHT, a, net_a, -net_a, win, 0)
+    advance_nb(R, sd, sp, rng, w, win)
 
 
 @njit(cache=True)
-def ghost_fight_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, ev, s):
+def ghost_fight_nb(R, sd, sp, rng, w, s):
     """Fight the Ghost Ship: as many ghost crew as ours, each always rolling ghost.crew_roll."""
-    gx = st[G_GHOST_X]
-    st[G_GHOST_X] = -1  # removed once fought
-    cut = R.cutlass_bonus if ship[s, SH_TREASURE] == GOLDEN_CUTLASS else 0
+    gx = w[ROW_ST, G_GHOST_X]
+    w[ROW_ST, G_GHOST_X] = -1  # removed once fought
+    cut = R.cutlass_bonus if w[ROW_SHIP + s, SH_TREASURE] == GOLDEN_CUTLASS else 0
     net = 0
-    for _ in range(ship[s, SH_CREW]):
+    for _ in range(w[ROW_SHIP + s, SH_CREW]):
         r = roll_die_nb(rng, 6) + cut
         g = R.ghost_crew_roll
         if r > g:
-            pay_nb(st, ship, s, r - g)
+            pay_nb(w, s, r - g)
             net += r - g
         elif r < g:
-            loss = min(g - r, ship[s, SH_GOLD])
-            ship[s, SH_GOLD] -= loss
-            st[G_SEA_BANK] += loss
-            cnt[s, C_SEA_BANK_LOSS] += loss
+            loss = min(g - r, w[ROW_SHIP + s, SH_GOLD])
+            w[ROW_SHIP + s, SH_GOLD] -= loss
+            w[ROW_ST, G_SEA_BANK] += loss
+            w[ROW_CNT + s, C_SEA_BANK_LOSS] += loss
             net -= loss
-    cnt[s, C_GHOST_FIGHTS] += 1
-    log_nb(st, ev, EV_GHOST_FIGHT, s, net, gx, 0, 0)
+    w[ROW_CNT + s, C_GHOST_FIGHTS] += 1
+    log_nb(w, EV_GHOST_FIGHT, s, net, gx, 0, 0)
     if net >= 0:
-        advance_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, ev, s)
+        advance_nb(R, sd, sp, rng, w, s)
 
 
 @njit(cache=True)
-def search_nb(R, strat, sp, rng, st, ship, cnt, track, ev, s):
+def search_nb(R, sd, sp, rng, w, s):
     """Search the X under seat s; the opponent may fire to interrupt (searcher rolls first)."""
     o = 1 - s
-    x = phys_nb(st, ship[s, SH_POS])
-    if can_fire_nb(R, st, track, ship, o) and policy_interrupt_nb(strat[o], sp[o], rng):
-        ship[o, SH_BALLS] -= 1
-        cnt[o, C_SHOTS] += 1
-        cnt[o, C_INTERRUPTS] += 1
-        cnt[s, C_INTERRUPTED] += 1
+    x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
+    if can_fire_nb(R, w, o) and policy_interrupt_nb(sd[R.n_journey + 1, o], sp, rng, o):
+        w[ROW_SHIP + o, SH_BALLS] -= 1
+        w[ROW_CNT + o, C_SHOTS] += 1
+        w[ROW_CNT + o, C_INTERRUPTS] += 1
+        w[ROW_CNT + s, C_INTERRUPTED] += 1
         if R.interrupt_costs_turn != 0:
-            ship[o, SH_SKIP] = 1
+            w[ROW_SHIP + o, SH_SKIP] = 1
         sr, ar, gold, outcome = interrupt_roll_nb(rng, R.partial_multiplier)
-        log_nb(st, ev, EV_INTERRUPT, s, sr, ar, gold, outcome)
+        log_nb(w, EV_INTERRUPT, s, sr, ar, gold, outcome)
         if gold > 0:
-            pay_nb(st, ship, s, gold)
+            pay_nb(w, s, gold)
         if outcome == 1:
-            cnt[o, C_HITS] += 1
-            lose_life_nb(st, ship, cnt, ev, s)
+            w[ROW_CNT + o, C_HITS] += 1
+            lose_life_nb(w, s)
     else:
         r = roll_die_nb(rng, 6)
-        gold = R.search_multiplier * r + ship[s, SH_CREW]
-        pay_nb(st, ship, s, gold)
-        log_nb(st, ev, EV_SEARCH, s, r, gold, x, 0)
-    cnt[s, C_SEARCHES] += 1
-    cnt[s, C_SEARCH_GOLD] += gold
-    ship[s, SH_LAST_SEARCH] = x
-    if ship[s, SH_DIG_X] == x:
-        ship[s, SH_DIGS] += 1
+        gold = R.search_multiplier * r + w[ROW_SHIP + s, SH_CREW]
+        pay_nb(w, s, gold)
+        log_nb(w, EV_SEARCH, s, r, gold, x, 0)
+    w[ROW_CNT + s, C_SEARCHES] += 1
+    w[ROW_CNT + s, C_SEARCH_GOLD] += gold
+    w[ROW_SHIP + s, SH_LAST_SEARCH] = x
+    if w[ROW_SHIP + s, SH_DIG_X] == x:
+        w[ROW_SHIP + s, SH_DIGS] += 1
     else:
-        ship[s, SH_DIG_X] = x
-        ship[s, SH_DIGS] = 1
+        w[ROW_SHIP + s, SH_DIG_X] = x
+        w[ROW_SHIP + s, SH_DIGS] = 1
 
 
 @njit(cache=True)
-def fire_nb(R, rng, st, ship, cnt, ev, a):
+def fire_nb(R, rng, w, a):
     """Fire a cannonball at the other ship: attacker higher takes off a life point."""
     t = 1 - a
-    ship[a, SH_BALLS] -= 1
-    cnt[a, C_SHOTS] += 1
+    w[ROW_SHIP + a, SH_BALLS] -= 1
+    w[ROW_CNT + a, C_SHOTS] += 1
     ar, dr, hit = ship_attack_roll_nb(rng)
-    log_nb(st, ev, EV_FIRE, a, ar, dr, 1 if hit else 0, 0)
+    log_nb(w, EV_FIRE, a, ar, dr, 1 if hit else 0, 0)
     if hit:
-        cnt[a, C_HITS] += 1
-        lose_life_nb(st, ship, cnt, ev, t)
+        w[ROW_CNT + a, C_HITS] += 1
+        lose_life_nb(w, t)
 
 
 @njit(cache=True)
-def castaway_nb(R, st, ship, cnt, ev, s):
-    if ship[s, SH_CREW] < R.max_crew:
-        ship[s, SH_CREW] += 1
-        cnt[s, C_CASTAWAYS] += 1
-        log_nb(st, ev, EV_CASTAWAY, s, ship[s, SH_CREW], 0, 0, 0)
+def castaway_nb(R, w, s):
+    if w[ROW_SHIP + s, SH_CREW] < R.max_crew:
+        w[ROW_SHIP + s, SH_CREW] += 1
+        w[ROW_CNT + s, C_CASTAWAYS] += 1
+        log_nb(w, EV_CASTAWAY, s, w[ROW_SHIP + s, SH_CREW], 0, 0, 0)
 
 
 @njit(cache=True)
-def island_stop_nb(R, strat, sp, rng, st, ship, cnt, ev, s):
-    cnt[s, C_ISLAND_STOPS] += 1
-    nc, nb = policy_buy_nb(R, ship, strat[s], sp[s], rng, s, True)
-    buy_nb(R, st, ship, cnt, ev, s, nc, nb)
+def island_stop_nb(R, sd, sp, rng, w, s):
+    w[ROW_CNT + s, C_ISLAND_STOPS] += 1
+    nc, nb = policy_buy_nb(R, w, sd[R.n_journey + 1, s], sp, rng, s, True)
+    buy_nb(R, w, s, nc, nb)
 
 
 @njit(cache=True)
-def dock_nb(R, st, ship, cnt, ev, s):
+def dock_nb(R, w, s):
     """The first ship back docks: it sells its crewmen and the game is counted."""
-    ship[s, SH_DOCKED] = 1
-    cnt[s, C_DOCKED_FIRST] = 1
-    sold = ship[s, SH_CREW]
-    ship[s, SH_GOLD] += sold * R.crew_sale_price
-    st[G_SUPPLY] -= sold * R.crew_sale_price
-    ship[s, SH_CREW] = 0
-    log_nb(st, ev, EV_DOCK, s, sold, ship[s, SH_GOLD], 0, 0)
-    g0 = ship[0, SH_GOLD]
-    g1 = ship[1, SH_GOLD]
+    w[ROW_SHIP + s, SH_DOCKED] = 1
+    w[ROW_CNT + s, C_DOCKED_FIRST] = 1
+    sold = w[ROW_SHIP + s, SH_CREW]
+    w[ROW_SHIP + s, SH_GOLD] += sold * R.crew_sale_price
+    w[ROW_ST, G_SUPPLY] -= sold * R.crew_sale_price
+    w[ROW_SHIP + s, SH_CREW] = 0
+    log_nb(w, EV_DOCK, s, sold, w[ROW_SHIP + s, SH_GOLD], 0, 0)
+    g0 = w[ROW_SHIP + 0, SH_GOLD]
+    g1 = w[ROW_SHIP + 1, SH_GOLD]
     if g0 == g1:
-        end_game_nb(st, ev, END_TIE, -1)
+        end_game_nb(w, END_TIE, -1)
     else:
-        end_game_nb(st, ev, END_MOST_GOLD, 0 if g0 > g1 else 1)
+        end_game_nb(w, END_MOST_GOLD, 0 if g0 > g1 else 1)
 
 
 @njit(cache=True)
-def sail_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, ev, s, steps):
+def sail_nb(R, sd, sp, rng, w, s, steps):
     """Move seat s forward ``steps`` spaces, resolving every encounter on the way."""
-    d0 = ship[s, SH_POS]
-    x0 = phys_nb(st, d0)
+    d0 = w[ROW_SHIP + s, SH_POS]
+    x0 = phys_nb(w, d0)
     if steps <= 0:
         return
-    dock_d = dock_progress_nb(st)
-    p = st[G_PEAK_X]
+    dock_d = dock_progress_nb(w)
+    p = w[ROW_ST, G_PEAK_X]
     if p >= 0 and d0 >= p:
         # docking needs the exact roll; bypassed islands do not count as spaces
         dist = 0
         dd = d0
         while dd < dock_d and dist <= steps:
             dd += 1
-            if track[0, phys_nb(st, dd)] != ISLAND:
+            if w[ROW_TRACK, phys_nb(w, dd)] != ISLAND:
                 dist += 1
         if dd == dock_d and steps > dist:
-            cnt[s, C_OVERSHOOTS] += 1
-            log_nb(st, ev, EV_OVERSHOOT, s, steps, dist, 0, 0)
+            w[ROW_CNT + s, C_OVERSHOOTS] += 1
+            log_nb(w, EV_OVERSHOOT, s, steps, dist, 0, 0)
             return
-    code_s = strat[s]
-    row = sp[s]
+    code_s = sd[R.n_journey + 1, s]
     d = d0
     taken = 0
     while taken < steps:
         nd = d + 1
-        if st[G_PEAK_X] < 0 and nd >= st[G_N_LAID]:
-            ensure_laid_nb(R, cards, card_len, rng, st, track, deck, ev, nd)
-            dock_d = dock_progress_nb(st)
-        x = phys_nb(st, nd)
-        if st[G_GHOST_X] == x:
-            ship[s, SH_POS] = d
-            log_nb(st, ev, EV_MOVE, s, x0, phys_nb(st, d), d, track[0, phys_nb(st, d)])
-            ghost_fight_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, ev, s)
+        if w[ROW_ST, G_PEAK_X] < 0 and nd >= w[ROW_ST, G_N_LAID]:
+            ensure_laid_nb(R, sd, rng, w, nd)
+            dock_d = dock_progress_nb(w)
+        x = phys_nb(w, nd)
+        if w[ROW_ST, G_GHOST_X] == x:
+            w[ROW_SHIP + s, SH_POS] = d
+            log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
+            ghost_fight_nb(R, sd, sp, rng, w, s)
             return
-        if blocking_nb(R, st, track, ship, s, x, nd):
-            ship[s, SH_POS] = d
-            log_nb(st, ev, EV_MOVE, s, x0, phys_nb(st, d), d, track[0, phys_nb(st, d)])
-            ship_fight_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, ev, s)
+        if blocking_nb(R, w, s, x, nd):
+            w[ROW_SHIP + s, SH_POS] = d
+            log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
+            ship_fight_nb(R, sd, sp, rng, w, s)
             return
         d = nd
-        code = track[0, x]
+        code = w[ROW_TRACK, x]
         if code == ISLAND:
             # stopping counts the island as a space; bypassing it costs nothing
-            if policy_stop_early_nb(R, ship, code_s, row, rng, s, ISLAND):
-                ship[s, SH_POS] = d
-                log_nb(st, ev, EV_MOVE, s, x0, x, d, code)
-                island_stop_nb(R, strat, sp, rng, st, ship, cnt, ev, s)
+            if policy_stop_early_nb(R, w, code_s, sp, rng, s, ISLAND):
+                w[ROW_SHIP + s, SH_POS] = d
+                log_nb(w, EV_MOVE, s, x0, x, d, code)
+                island_stop_nb(R, sd, sp, rng, w, s)
                 return
             continue
         taken += 1
         if code == PEAK:
-            ship[s, SH_POS] = d
-            log_nb(st, ev, EV_MOVE, s, x0, x, d, code)
-            peak_arrive_nb(R, strat, sp, rng, st, ship, cnt, ev, s)
+            w[ROW_SHIP + s, SH_POS] = d
+            log_nb(w, EV_MOVE, s, x0, x, d, code)
+            peak_arrive_nb(R, sd, sp, rng, w, s)
             return
         if d == dock_d:
-            ship[s, SH_POS] = d
-            log_nb(st, ev, EV_MOVE, s, x0, x, d, code)
-            dock_nb(R, st, ship, cnt, ev, s)
+            w[ROW_SHIP + s, SH_POS] = d
+            log_nb(w, EV_MOVE, s, x0, x, d, code)
+            dock_nb(R, w, s)
             return
         if code == WHIRLPOOL or code == SQUID or code == FOG:
-            ship[s, SH_POS] = d
-            log_nb(st, ev, EV_MOVE, s, x0, x, d, code)
-            log_nb(st, ev, EV_ENTER, s, code, x, 0, 0)
-            ship[s, SH_TRAP_COUNT] = 0
+            w[ROW_SHIP + s, SH_POS] = d
+            log_nb(w, EV_MOVE, s, x0, x, d, code)
+            log_nb(w, EV_ENTER, s, code, x, 0, 0)
+            w[ROW_SHIP + s, SH_TRAP_COUNT] = 0
             if code == WHIRLPOOL:
-                ship[s, SH_TRAP] = TRAP_WHIRLPOOL
-                cnt[s, C_WHIRL_ENC] += 1
+                w[ROW_SHIP + s, SH_TRAP] = TRAP_WHIRLPOOL
+                w[ROW_CNT + s, C_WHIRL_ENC] += 1
             elif code == SQUID:
-                ship[s, SH_TRAP] = TRAP_SQUID
-                cnt[s, C_SQUID_ENC] += 1
+                w[ROW_SHIP + s, SH_TRAP] = TRAP_SQUID
+                w[ROW_CNT + s, C_SQUID_ENC] += 1
             else:
-                ship[s, SH_TRAP] = TRAP_FOG
+                w[ROW_SHIP + s, SH_TRAP] = TRAP_FOG
             return
         if taken == steps:
-            ship[s, SH_POS] = d
-            log_nb(st, ev, EV_MOVE, s, x0, x, d, code)
-            land_nb(R, strat, sp, rng, st, ship, cnt, track, ev, s, code)
+            w[ROW_SHIP + s, SH_POS] = d
+            log_nb(w, EV_MOVE, s, x0, x, d, code)
+            land_nb(R, sd, sp, rng, w, s, code)
             return
         if code == TREASURE_X or code == CASTAWAY:
-            if policy_stop_early_nb(R, ship, code_s, row, rng, s, code):
-                ship[s, SH_POS] = d
-                log_nb(st, ev, EV_MOVE, s, x0, x, d, code)
-                log_nb(st, ev, EV_STOP_EARLY, s, code, x, 0, 0)
+            if policy_stop_early_nb(R, w, code_s, sp, rng, s, code):
+                w[ROW_SHIP + s, SH_POS] = d
+                log_nb(w, EV_MOVE, s, x0, x, d, code)
+                log_nb(w, EV_STOP_EARLY, s, code, x, 0, 0)
                 if code == CASTAWAY:
-                    castaway_nb(R, st, ship, cnt, ev, s)
+                    castaway_nb(R, w, s)
                 return
-    ship[s, SH_POS] = d
-    log_nb(st, ev, EV_MOVE, s, x0, phys_nb(st, d), d, track[0, phys_nb(st, d)])
+    w[ROW_SHIP + s, SH_POS] = d
+    log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
 
 
 @njit(cache=True)
-def land_nb(R, strat, sp, rng, st, ship, cnt, track, ev, s, code):
+def land_nb(R, sd, sp, rng, w, s, code):
     """Effects of landing exactly on a space with the last step of a move."""
     if code == TREASURE_X:
-        if policy_search_on_landing_nb(strat[s], sp[s], rng):
-            search_nb(R, strat, sp, rng, st, ship, cnt, track, ev, s)
+        if policy_search_on_landing_nb(sd[R.n_journey + 1, s], sp, rng, s):
+            search_nb(R, sd, sp, rng, w, s)
     elif code == MERMAIDS:
-        if ship[s, SH_CREW] > 0:
-            ship[s, SH_CREW] -= 1
-            cnt[s, C_MERMAID] += 1
-            log_nb(st, ev, EV_MERMAID, s, ship[s, SH_CREW], 0, 0, 0)
+        if w[ROW_SHIP + s, SH_CREW] > 0:
+            w[ROW_SHIP + s, SH_CREW] -= 1
+            w[ROW_CNT + s, C_MERMAID] += 1
+            log_nb(w, EV_MERMAID, s, w[ROW_SHIP + s, SH_CREW], 0, 0, 0)
     elif code == CASTAWAY:
-        castaway_nb(R, st, ship, cnt, ev, s)
+        castaway_nb(R, w, s)
     elif code == GUST:
-        ship[s, SH_GUST] = 1
-        cnt[s, C_GUSTS] += 1
-        log_nb(st, ev, EV_GUST, s, 0, 0, 0, 0)
+        w[ROW_SHIP + s, SH_GUST] = 1
+        w[ROW_CNT + s, C_GUSTS] += 1
+        log_nb(w, EV_GUST, s, 0, 0, 0, 0)
     elif code == SHORTCUT:
-        ship[s, SH_SHORTCUT] = 1
-        log_nb(st, ev, EV_SHORTCUT, s, 0, 0, 0, 0)
+        w[ROW_SHIP + s, SH_SHORTCUT] = 1
+        log_nb(w, EV_SHORTCUT, s, 0, 0, 0, 0)
 
 
-@njit(cache=True)
-def can_summon_nb(R, st, track, ship, s):
+@njit(cache=True, inline="always")
+def can_summon_nb(R, w, s):
     """Not from an island, a whirlpool, the squid space (rulebook), the dock or the Peak."""
-    if ship[s, SH_TRAP] != TRAP_NONE:
+    if w[ROW_SHIP + s, SH_TRAP] != TRAP_NONE:
         return False
-    x = phys_nb(st, ship[s, SH_POS])
+    x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
     if x < R.dock_spaces:
         return False
-    c = track[0, x]
+    c = w[ROW_TRACK, x]
     return not (c == ISLAND or c == WHIRLPOOL or c == SQUID or c == PEAK or c == FOG)
 
 
@@ -571,205 +569,209 @@ def can_summon_nb(R, st, track, ship, s):
 
 
 @njit(cache=True)
-def play_turn_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, ev, s):
+def play_turn_nb(R, sd, sp, rng, w, s):
     """Seat s plays one turn: a trap attempt, or its declaration (sail / search / fire)."""
-    st[G_TURNS] += 1
-    log_nb(st, ev, EV_TURN, s, st[G_TURNS], 0, 0, 0)
-    prev_search = ship[s, SH_LAST_SEARCH]
-    ship[s, SH_LAST_SEARCH] = -1
-    gust = ship[s, SH_GUST]
-    ship[s, SH_GUST] = 0
-    short = ship[s, SH_SHORTCUT]
-    ship[s, SH_SHORTCUT] = 0
-    if ship[s, SH_SKIP] != 0:
-        ship[s, SH_SKIP] = 0
-        cnt[s, C_SKIPPED] += 1
-        log_nb(st, ev, EV_SKIP, s, 0, 0, 0, 0)
+    w[ROW_ST, G_TURNS] += 1
+    log_nb(w, EV_TURN, s, w[ROW_ST, G_TURNS], 0, 0, 0)
+    prev_search = w[ROW_SHIP + s, SH_LAST_SEARCH]
+    w[ROW_SHIP + s, SH_LAST_SEARCH] = -1
+    gust = w[ROW_SHIP + s, SH_GUST]
+    w[ROW_SHIP + s, SH_GUST] = 0
+    short = w[ROW_SHIP + s, SH_SHORTCUT]
+    w[ROW_SHIP + s, SH_SHORTCUT] = 0
+    if w[ROW_SHIP + s, SH_SKIP] != 0:
+        w[ROW_SHIP + s, SH_SKIP] = 0
+        w[ROW_CNT + s, C_SKIPPED] += 1
+        log_nb(w, EV_SKIP, s, 0, 0, 0, 0)
         return
-    code = strat[s]
-    row = sp[s]
-    trap = ship[s, SH_TRAP]
+    code = sd[R.n_journey + 1, s]
+    trap = w[ROW_SHIP + s, SH_TRAP]
     if trap == TRAP_WHIRLPOOL:
         r, esc = whirlpool_attempt_nb(rng, R.whirlpool_escape_roll)
-        cnt[s, C_WHIRL_ATT] += 1
-        ship[s, SH_TRAP_COUNT] += 1
-        log_nb(st, ev, EV_WHIRLPOOL, s, r, ship[s, SH_TRAP_COUNT], 1 if esc else 0, 0)
+        w[ROW_CNT + s, C_WHIRL_ATT] += 1
+        w[ROW_SHIP + s, SH_TRAP_COUNT] += 1
+        log_nb(w, EV_WHIRLPOOL, s, r, w[ROW_SHIP + s, SH_TRAP_COUNT], 1 if esc else 0, 0)
         if esc:
-            cnt[s, C_WHIRL_ESC] += 1
-            ship[s, SH_TRAP] = TRAP_NONE
-            ship[s, SH_TRAP_COUNT] = 0
-            sail_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, ev, s, R.whirlpool_escape_move)
-        elif ship[s, SH_TRAP_COUNT] >= R.whirlpool_max_attempts:
-            cnt[s, C_WHIRL_SPIT] += 1
-            ship[s, SH_TRAP] = TRAP_NONE
-            ship[s, SH_TRAP_COUNT] = 0
-            lose_life_nb(st, ship, cnt, ev, s)
-            if st[G_OVER] == 0:
-                sail_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, ev, s,
+            w[ROW_CNT + s, C_WHIRL_ESC] += 1
+            w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
+            w[ROW_SHIP + s, SH_TRAP_COUNT] = 0
+            sail_nb(R, sd, sp, rng, w, s, R.whirlpool_escape_move)
+        elif w[ROW_SHIP + s, SH_TRAP_COUNT] >= R.whirlpool_max_attempts:
+            w[ROW_CNT + s, C_WHIRL_SPIT] += 1
+            w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
+            w[ROW_SHIP + s, SH_TRAP_COUNT] = 0
+            lose_life_nb(w, s)
+            if w[ROW_ST, G_OVER] == 0:
+                sail_nb(R, sd, sp, rng, w, s,
                         R.whirlpool_spit_spaces)
         return
     if trap == TRAP_SQUID:
         total = squid_attempt_nb(rng, R.squid_dice)
-        cnt[s, C_SQUID_ATT] += 1
-        ship[s, SH_TRAP_COUNT] += 1
+        w[ROW_CNT + s, C_SQUID_ATT] += 1
+        w[ROW_SHIP + s, SH_TRAP_COUNT] += 1
         if total >= R.squid_instant_total:
-            cnt[s, C_SQUID_ESC] += 1
-            cnt[s, C_SQUID_INSTANT] += 1
-            ship[s, SH_TRAP] = TRAP_NONE
-            log_nb(st, ev, EV_SQUID, s, total, ship[s, SH_TRAP_COUNT], 2, 0)
-            sail_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, ev, s, R.squid_instant_move)
+            w[ROW_CNT + s, C_SQUID_ESC] += 1
+            w[ROW_CNT + s, C_SQUID_INSTANT] += 1
+            w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
+            log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 2, 0)
+            sail_nb(R, sd, sp, rng, w, s, R.squid_instant_move)
         elif total >= R.squid_escape_total:
-            cnt[s, C_SQUID_ESC] += 1
-            ship[s, SH_TRAP] = TRAP_NONE  # sails on next turn
-            log_nb(st, ev, EV_SQUID, s, total, ship[s, SH_TRAP_COUNT], 1, 0)
+            w[ROW_CNT + s, C_SQUID_ESC] += 1
+            w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE  # sails on next turn
+            log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 1, 0)
         else:
             low = total <= R.squid_life_loss_total
-            log_nb(st, ev, EV_SQUID, s, total, ship[s, SH_TRAP_COUNT], 3 if low else 0, 0)
+            log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 3 if low else 0, 0)
             if low:
-                cnt[s, C_SQUID_LIFE] += 1
-                lose_life_nb(st, ship, cnt, ev, s)
-            if (st[G_OVER] == 0 and ship[s, SH_TRAP_COUNT] >= R.squid_sacrifice_after
-                    and ship[s, SH_CREW] > 0 and policy_sacrifice_nb(code, row, rng)):
-                ship[s, SH_CREW] -= 1
-                cnt[s, C_SQUID_SAC] += 1
-                ship[s, SH_TRAP] = TRAP_NONE  # moves ahead on its next turn
-                log_nb(st, ev, EV_SACRIFICE, s, ship[s, SH_CREW], 0, 0, 0)
+                w[ROW_CNT + s, C_SQUID_LIFE] += 1
+                lose_life_nb(w, s)
+            if (w[ROW_ST, G_OVER] == 0 and w[ROW_SHIP + s, SH_TRAP_COUNT] >= R.squid_sacrifice_after
+                    and w[ROW_SHIP + s, SH_CREW] > 0 and policy_sacrifice_nb(code, sp, rng, s)):
+                w[ROW_SHIP + s, SH_CREW] -= 1
+                w[ROW_CNT + s, C_SQUID_SAC] += 1
+                w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE  # moves ahead on its next turn
+                log_nb(w, EV_SACRIFICE, s, w[ROW_SHIP + s, SH_CREW], 0, 0, 0)
         return
     if trap == TRAP_FOG:
-        guess = policy_fog_guess_nb(code, row, rng)
+        guess = policy_fog_guess_nb(code, sp, rng, s)
         r, ok = fog_attempt_nb(rng, guess, R.fog_tolerance)
-        cnt[s, C_FOG_TURNS] += 1
-        log_nb(st, ev, EV_FOG, s, guess, r, 1 if ok else 0, 0)
+        w[ROW_CNT + s, C_FOG_TURNS] += 1
+        log_nb(w, EV_FOG, s, guess, r, 1 if ok else 0, 0)
         if ok:
-            cnt[s, C_FOG_ESC] += 1
-            ship[s, SH_TRAP] = TRAP_NONE
-            sail_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, ev, s, r)
+            w[ROW_CNT + s, C_FOG_ESC] += 1
+            w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
+            sail_nb(R, sd, sp, rng, w, s, r)
         return
-    x = phys_nb(st, ship[s, SH_POS])
-    can_search = 1 if (track[0, x] == TREASURE_X and x != prev_search) else 0
-    can_fire = 1 if can_fire_nb(R, st, track, ship, s) else 0
-    act = policy_declare_nb(R, st, ship, code, row, rng, s, can_search, can_fire)
-    log_nb(st, ev, EV_DECLARE, s, act, 0, 0, 0)
+    x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
+    can_search = 1 if (w[ROW_TRACK, x] == TREASURE_X and x != prev_search) else 0
+    can_fire = 1 if can_fire_nb(R, w, s) else 0
+    act = policy_declare_nb(R, w, code, sp, rng, s, can_search, can_fire)
+    log_nb(w, EV_DECLARE, s, act, 0, 0, 0)
     if act == ACT_SEARCH:
-        search_nb(R, strat, sp, rng, st, ship, cnt, track, ev, s)
+        search_nb(R, sd, sp, rng, w, s)
         return
     if act == ACT_FIRE:
-        fire_nb(R, rng, st, ship, cnt, ev, s)
+        fire_nb(R, rng, w, s)
         return
     r = roll_die_nb(rng, 6)
-    if r == R.ghost_summon_face and can_summon_nb(R, st, track, ship, s) and policy_summon_nb(
-            st, ship, code, row, rng, s):
+    if r == R.ghost_summon_face and can_summon_nb(R, w, s) and policy_summon_nb(w, code, sp, rng, s):
         r2 = roll_die_nb(rng, 6)
         if r2 == R.ghost_summon_face:
-            st[G_GHOST_X] = x
-            cnt[s, C_GHOST_SUMMONS] += 1
-            log_nb(st, ev, EV_SUMMON, s, r2, x, 0, 0)
+            w[ROW_ST, G_GHOST_X] = x
+            w[ROW_CNT + s, C_GHOST_SUMMONS] += 1
+            log_nb(w, EV_SUMMON, s, r2, x, 0, 0)
             r = roll_die_nb(rng, 6)
         else:
-            log_nb(st, ev, EV_SUMMON, s, r2, -1, 0, 0)
+            log_nb(w, EV_SUMMON, s, r2, -1, 0, 0)
             r = r2
     steps = r
     if gust != 0:
         steps *= R.gust_multiplier
-    if ship[s, SH_TREASURE] == MIGHTY_SAIL and x >= R.dock_spaces:
+    if w[ROW_SHIP + s, SH_TREASURE] == MIGHTY_SAIL and x >= R.dock_spaces:
         steps += R.mighty_sail_bonus
-    if short != 0 and policy_shortcut_nb(code, row, rng):
+    if short != 0 and policy_shortcut_nb(code, sp, rng, s):
         steps += R.shortcut_spaces
-        cnt[s, C_SHORTCUTS] += 1
-        log_nb(st, ev, EV_SHORTCUT, s, 1, 0, 0, 0)
-    log_nb(st, ev, EV_ROLL, s, r, steps, 0, 0)
-    sail_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, ev, s, steps)
+        w[ROW_CNT + s, C_SHORTCUTS] += 1
+        log_nb(w, EV_SHORTCUT, s, 1, 0, 0, 0)
+    log_nb(w, EV_ROLL, s, r, steps, 0, 0)
+    sail_nb(R, sd, sp, rng, w, s, steps)
 
 
 # ================================================================ one game
 
 
 @njit(cache=True)
-def reset_nb(R, st, ship, cnt, track):
+def reset_nb(R, w):
     """A fresh table: ships at the first dash of the dock with the starting gold."""
-    for i in range(st.shape[0]):
-        st[i] = 0
-    st[G_WINNER] = -1
-    st[G_PEAK_X] = -1
-    st[G_GHOST_X] = -1
+    for i in range(w.shape[1]):
+        w[ROW_ST, i] = 0
+    w[ROW_ST, G_WINNER] = -1
+    w[ROW_ST, G_PEAK_X] = -1
+    w[ROW_ST, G_GHOST_X] = -1
     for s in range(2):
-        for i in range(ship.shape[1]):
-            ship[s, i] = 0
-        for i in range(cnt.shape[1]):
-            cnt[s, i] = 0
-        ship[s, SH_GOLD] = R.start_gold
-        ship[s, SH_LIFE] = R.life_points
-        ship[s, SH_LAST_SEARCH] = -1
-        ship[s, SH_DIG_X] = -1
+        for i in range(w.shape[1]):
+            w[ROW_SHIP + s, i] = 0
+        for i in range(w.shape[1]):
+            w[ROW_CNT + s, i] = 0
+        w[ROW_SHIP + s, SH_GOLD] = R.start_gold
+        w[ROW_SHIP + s, SH_LIFE] = R.life_points
+        w[ROW_SHIP + s, SH_LAST_SEARCH] = -1
+        w[ROW_SHIP + s, SH_DIG_X] = -1
     for x in range(R.dock_spaces):
-        track[0, x] = OPEN
-        track[1, x] = 0
-    st[G_N_LAID] = R.dock_spaces
+        w[ROW_TRACK, x] = OPEN
+        w[ROW_CARD, x] = 0
+    w[ROW_ST, G_N_LAID] = R.dock_spaces
 
 
 @njit(cache=True)
-def setup_game_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, deck_order, ev):
+def setup_game_nb(R, sd, sp, rng, w, deck_order):
     """Reset, shuffle the Sea Deck (or use ``deck_order``), buy, roll for the first player."""
-    reset_nb(R, st, ship, cnt, track)
-    n = deck.shape[0]
+    reset_nb(R, w)
+    n = R.n_journey + 1
     if deck_order.shape[0] == n:
         for i in range(n):
-            deck[i] = deck_order[i]
+            w[ROW_DECK, i] = deck_order[i]
     else:
         for i in range(n):
-            deck[i] = i
-        shuffle_nb(rng, deck)
+            w[ROW_DECK, i] = i
+        for i in range(n - 1, 0, -1):  # Fisher-Yates, as rng.shuffle_nb
+            j = rand_below_nb(rng, i + 1)
+            tmp = w[ROW_DECK, i]
+            w[ROW_DECK, i] = w[ROW_DECK, j]
+            w[ROW_DECK, j] = tmp
     for s in range(2):
-        nc, nb = policy_buy_nb(R, ship, strat[s], sp[s], rng, s, False)
-        buy_nb(R, st, ship, cnt, ev, s, nc, nb)
-        log_nb(st, ev, EV_SETUP, s, ship[s, SH_CREW], ship[s, SH_BALLS], ship[s, SH_GOLD], 0)
+        nc, nb = policy_buy_nb(R, w, sd[R.n_journey + 1, s], sp, rng, s, False)
+        buy_nb(R, w, s, nc, nb)
+        log_nb(w, EV_SETUP, s, w[ROW_SHIP + s, SH_CREW], w[ROW_SHIP + s, SH_BALLS], w[ROW_SHIP + s, SH_GOLD], 0)
     while True:  # both roll, the higher goes first, ties roll again
         r0 = roll_die_nb(rng, 6)
         r1 = roll_die_nb(rng, 6)
         if r0 != r1:
             break
     first = 0 if r0 > r1 else 1
-    st[G_FIRST] = first
-    log_nb(st, ev, EV_FIRST, first, r0, r1, 0, 0)
+    w[ROW_ST, G_FIRST] = first
+    log_nb(w, EV_FIRST, first, r0, r1, 0, 0)
     return first
 
 
 @njit(cache=True)
-def finish_nb(rng, st, ship, cnt, out_row):
-    """Write the standard and game columns and the final seat values."""
+def finish_nb(rng, w, out_games, out_seats, k):
+    """Write game k's standard and game columns and its seat rows."""
     for s in range(2):
-        cnt[s, C_FINAL_GOLD] = ship[s, SH_GOLD]
-        cnt[s, C_LIFE] = ship[s, SH_LIFE]
-        cnt[s, C_CREW] = ship[s, SH_CREW]
-        cnt[s, C_BALLS] = ship[s, SH_BALLS]
-        cnt[s, C_TREASURE] = ship[s, SH_TREASURE]
-    out_row[0] = st[G_WINNER]
-    out_row[1] = st[G_TURNS]
-    out_row[2] = st[G_END]
-    out_row[3] = 1 if st[G_END] == END_TRUNCATED else 0
-    out_row[4] = st[G_FIRST]
-    out_row[GC_DICE] = dice_rolled_nb(rng)
-    out_row[GC_OUT_CARDS] = st[G_OUT_CARDS]
-    out_row[GC_RESHUFFLES] = st[G_RESHUFFLES]
-    out_row[GC_SEA_BANK] = st[G_SEA_BANK]
-    out_row[GC_SUPPLY] = st[G_SUPPLY]
+        w[ROW_CNT + s, C_FINAL_GOLD] = w[ROW_SHIP + s, SH_GOLD]
+        w[ROW_CNT + s, C_LIFE] = w[ROW_SHIP + s, SH_LIFE]
+        w[ROW_CNT + s, C_CREW] = w[ROW_SHIP + s, SH_CREW]
+        w[ROW_CNT + s, C_BALLS] = w[ROW_SHIP + s, SH_BALLS]
+        w[ROW_CNT + s, C_TREASURE] = w[ROW_SHIP + s, SH_TREASURE]
+        for c in range(out_seats.shape[2]):
+            out_seats[k, s, c] = w[ROW_CNT + s, c]
+    out_games[k, 0] = w[ROW_ST, G_WINNER]
+    out_games[k, 1] = w[ROW_ST, G_TURNS]
+    out_games[k, 2] = w[ROW_ST, G_END]
+    out_games[k, 3] = 1 if w[ROW_ST, G_END] == END_TRUNCATED else 0
+    out_games[k, 4] = w[ROW_ST, G_FIRST]
+    out_games[k, GC_DICE] = dice_rolled_nb(rng)
+    out_games[k, GC_OUT_CARDS] = w[ROW_ST, G_OUT_CARDS]
+    out_games[k, GC_RESHUFFLES] = w[ROW_ST, G_RESHUFFLES]
+    out_games[k, GC_SEA_BANK] = w[ROW_ST, G_SEA_BANK]
+    out_games[k, GC_SUPPLY] = w[ROW_ST, G_SUPPLY]
 
 
 @njit(cache=True)
-def play_game_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, deck_order, ev, out_row):
-    """Play one whole game on a seeded ``rng``; fills ``cnt`` (seat rows) and ``out_row``."""
-    cur = setup_game_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, deck_order, ev)
-    while st[G_OVER] == 0:
-        if st[G_TURNS] >= R.turn_cap:
-            end_game_nb(st, ev, END_TRUNCATED, -1)
+def play_game_nb(R, sd, sp, rng, w, deck_order, out_games, out_seats, k):
+    """Play one whole game on a seeded ``rng`` and write it as row k of the outputs."""
+    cur = setup_game_nb(R, sd, sp, rng, w, deck_order)
+    while w[ROW_ST, G_OVER] == 0:
+        if w[ROW_ST, G_TURNS] >= R.turn_cap:
+            end_game_nb(w, END_TRUNCATED, -1)
             break
-        play_turn_nb(R, cards, card_len, strat, sp, rng, st, ship, cnt, track, deck, ev, cur)
+        play_turn_nb(R, sd, sp, rng, w, cur)
         cur = 1 - cur
-    finish_nb(rng, st, ship, cnt, out_row)
+    finish_nb(rng, w, out_games, out_seats, k)
 
 
 @njit(cache=True, parallel=True)
-def play_chunk_nb(R, cards, card_len, strat, sp, seed, first_game, out_games, out_seats):
+def play_chunk_nb(R, sd, sp, seed, first_game, out_games, out_seats):
     """Games first_game .. first_game+n-1 in N_BLOCKS parallel blocks; game k uses
     ``seed_game_nb(rng, seed, first_game + k)`` so results never depend on threads or chunks."""
     n = out_games.shape[0]
@@ -778,44 +780,57 @@ def play_chunk_nb(R, cards, card_len, strat, sp, seed, first_game, out_games, ou
         lo = (n * b) // n_blocks
         hi = (n * (b + 1)) // n_blocks
         rng = np.zeros(RNG_WORDS, dtype=np.uint64)
-        st = np.zeros(N_ST, dtype=np.int32)
-        ship = np.zeros((2, N_SHIP), dtype=np.int32)
-        track = np.zeros((2, R.max_track), dtype=np.int32)
-        deck = np.zeros(cards.shape[0], dtype=np.int32)
+        w = np.zeros((ROW_EV, R.work_width), dtype=np.int32)
         order = np.zeros(0, dtype=np.int32)
-        ev = np.zeros((0, 6), dtype=np.int32)
         for k in range(lo, hi):
             seed_game_nb(rng, seed, first_game + k)
-            play_game_nb(R, cards, card_len, strat, sp, rng, st, ship, out_seats[k], track, deck, order, ev,
-                         out_games[k])
+            play_game_nb(R, sd, sp, rng, w, order, out_games, out_seats, k)
 
 
 # ================================================================ Python-side helpers
 
 
 class State:
-    """The arrays of one table, for tests and traces: build with :func:`new_state`."""
+    """One table's arrays for tests and traces (build with :func:`new_state`).
+
+    ``w`` is the work array (rows ROW_*); views ``st``, ``ship``, ``cnt``, ``track``
+    (2 rows: codes, card numbers) and ``deck`` read and write it by name.
+    """
 
     def __init__(self, compiled, ev_capacity=0, deck_order=None):
         R = compiled.params
         self.compiled = compiled
         self.R = R
-        self.cards, self.card_len, self.strat, self.sp = compiled.arrays
-        self.st = np.zeros(N_ST, dtype=np.int32)
-        self.ship = np.zeros((2, N_SHIP), dtype=np.int32)
-        self.cnt = np.zeros((2, N_SEAT_COLS), dtype=np.int32)
-        self.track = np.zeros((2, R.max_track), dtype=np.int32)
-        self.deck = np.zeros(self.cards.shape[0], dtype=np.int32)
+        self.sd = compiled.extra["sd"]
+        self.sp = compiled.arrays[3]
+        self.w = np.zeros((ROW_EV + ev_capacity, R.work_width), dtype=np.int32)
         self.deck_order = np.asarray(deck_order if deck_order is not None else [], dtype=np.int32)
-        self.ev = np.zeros((ev_capacity, EV_WIDTH), dtype=np.int32)
-        self.out_row = np.zeros(5 + 5, dtype=np.int32)
+        self.out_games = np.zeros((1, 10), dtype=np.int32)
+        self.out_seats = np.zeros((1, 2, N_SEAT_COLS), dtype=np.int32)
 
-    # the argument tuple every turn-level kernel takes, after rng
-    def args(self):
-        return (self.st, self.ship, self.cnt, self.track, self.deck)
+    @property
+    def st(self):
+        return self.w[ROW_ST]
+
+    @property
+    def ship(self):
+        return self.w[ROW_SHIP:ROW_SHIP + 2]
+
+    @property
+    def cnt(self):
+        return self.w[ROW_CNT:ROW_CNT + 2, :N_SEAT_COLS]
+
+    @property
+    def track(self):
+        return self.w[ROW_TRACK:ROW_TRACK + 2]
+
+    @property
+    def deck(self):
+        return self.w[ROW_DECK, : self.R.n_journey + 1]
 
     def events(self):
-        return self.ev[: self.st[G_N_EV]].copy()
+        n = int(self.w[ROW_ST, G_N_EV])
+        return self.w[ROW_EV:ROW_EV + n, :EV_WIDTH].copy()
 
 
 def new_state(compiled, deck_order=None, ev_capacity=0):
@@ -824,17 +839,16 @@ def new_state(compiled, deck_order=None, ev_capacity=0):
     ``deck_order`` fixes the flip order (card indices; the Peak card is ``n_journey``).
     """
     s = State(compiled, ev_capacity, deck_order)
-    reset_nb(s.R, s.st, s.ship, s.cnt, s.track)
-    n = s.deck.shape[0]
+    reset_nb(s.R, s.w)
+    n = s.R.n_journey + 1
     order = s.deck_order if s.deck_order.shape[0] == n else np.arange(n, dtype=np.int32)
-    s.deck[:] = order
+    s.w[ROW_DECK, :n] = order
     return s
 
 
 def lay_cards(state, rng, n_spaces):
     """Flip cards (in the state's deck order) until at least ``n_spaces`` spaces are laid."""
-    c = state
-    ensure_laid_nb(c.R, c.cards, c.card_len, rng, c.st, c.track, c.deck, c.ev, n_spaces - 1)
+    ensure_laid_nb(state.R, state.sd, rng, state.w, n_spaces - 1)
 
 
 def set_ship(state, seat, **fields):
@@ -842,23 +856,21 @@ def set_ship(state, seat, **fields):
     from . import rules
 
     for k, v in fields.items():
-        state.ship[seat, getattr(rules, "SH_" + k.upper())] = v
+        state.w[ROW_SHIP + seat, getattr(rules, "SH_" + k.upper())] = v
 
 
 def turn(state, seat, rng):
     """Play one turn of ``seat`` on ``rng`` (e.g. ``scripted_rng([...])``)."""
-    c = state
-    play_turn_nb(c.R, c.cards, c.card_len, c.strat, c.sp, rng, c.st, c.ship, c.cnt, c.track, c.deck, c.ev, seat)
+    play_turn_nb(state.R, state.sd, state.sp, rng, state.w, seat)
 
 
 def sail(state, seat, rng, steps):
-    c = state
-    sail_nb(c.R, c.cards, c.card_len, c.strat, c.sp, rng, c.st, c.ship, c.cnt, c.track, c.deck, c.ev, seat, steps)
+    """Move ``seat`` ``steps`` spaces with every encounter (the kernel's sail_nb)."""
+    sail_nb(state.R, state.sd, state.sp, rng, state.w, seat, steps)
 
 
 def play_one(compiled, rng, deck_order=None, ev_capacity=0):
     """Play one game on ``rng`` with the same kernel as bulk runs; returns the State."""
     s = State(compiled, ev_capacity, deck_order)
-    play_game_nb(s.R, s.cards, s.card_len, s.strat, s.sp, rng, s.st, s.ship, s.cnt, s.track, s.deck,
-                 s.deck_order, s.ev, s.out_row)
+    play_game_nb(s.R, s.sd, s.sp, rng, s.w, s.deck_order, s.out_games, s.out_seats, 0)
     return s

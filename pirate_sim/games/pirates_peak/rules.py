@@ -249,7 +249,7 @@ Rules = namedtuple(
     [
         "turn_cap", "start_gold", "cannonball_price", "crewman_price", "max_cannonballs",
         "max_crew", "life_points", "dock_spaces", "n_journey", "peak_card", "peak_earliest_flip",
-        "max_track", "search_multiplier", "cannon_range", "partial_multiplier",
+        "max_track", "work_width", "search_multiplier", "cannon_range", "partial_multiplier",
         "interrupt_costs_turn", "mighty_sail_bonus", "cutlass_bonus", "ghost_summon_face",
         "ghost_crew_roll", "whirlpool_escape_roll", "whirlpool_escape_move",
         "whirlpool_max_attempts", "whirlpool_spit_spaces", "squid_dice", "squid_escape_total",
@@ -341,3 +341,19 @@ GAME_COLUMNS = (
     ("supply_gold", "int32", "Net gold the unlimited supply gained (negative: paid out)", False),
 )
 GC_DICE, GC_OUT_CARDS, GC_RESHUFFLES, GC_SEA_BANK, GC_SUPPLY = range(5, 5 + len(GAME_COLUMNS))
+
+# ----------------------------------------------------------------- the work array
+# All mutable state of a table is ONE int32[ROW_EV + ev_capacity, width] array ``w``
+# (one array argument per kernel call keeps numba's reference counting cheap):
+ROW_ST = 0  # w[ROW_ST, G_*]            game state
+ROW_SHIP = 1  # w[ROW_SHIP + seat, SH_*] ship state, rows 1-2
+ROW_CNT = 3  # w[ROW_CNT + seat, C_*]    seat output columns, rows 3-4
+ROW_TRACK = 5  # w[ROW_TRACK, x]         space code of physical space x
+ROW_CARD = 6  # w[ROW_CARD, x]           card number of x (0 dock, then flip order)
+ROW_DECK = 7  # w[ROW_DECK, i]           card index flipped i-th (deck order)
+ROW_EV = 8  # w[ROW_EV + i, 0:6]        event i (code, seat, a, b, c, d); trace only
+EV_WIDTH = 6
+# Static data sd: int32[n_journey + 2, MAX_CARD_SPACES + 1]: rows 0..n_journey are the
+# cards (row n_journey is the Peak card), column MAX_CARD_SPACES holds the card's length;
+# row n_journey + 1 holds the seats' strategy codes.
+SD_LEN = MAX_CARD_SPACES

@@ -33,6 +33,7 @@ from .rules import (
     CASTAWAY,
     ISLAND,
     N_SP,
+    ROW_SHIP,
     SH_BALLS,
     SH_CREW,
     SH_DIG_X,
@@ -62,11 +63,11 @@ from .rules import (
 
 
 @njit(cache=True)
-def policy_buy_nb(R, ship, code, sp, rng, s, at_island):
+def policy_buy_nb(R, w, code, sp, rng, s, at_island):
     """How many crewmen and cannonballs to buy now: returns (crew, balls), already affordable."""
-    gold = ship[s, SH_GOLD]
-    crew = ship[s, SH_CREW]
-    balls = ship[s, SH_BALLS]
+    gold = w[ROW_SHIP + s, SH_GOLD]
+    crew = w[ROW_SHIP + s, SH_CREW]
+    balls = w[ROW_SHIP + s, SH_BALLS]
     room_crew = R.max_crew - crew
     room_balls = R.max_cannonballs - balls
     if code == STRAT_RANDOM:
@@ -82,12 +83,12 @@ def policy_buy_nb(R, ship, code, sp, rng, s, at_island):
         nb = rand_below_nb(rng, max_b + 1)
         return nc, nb
     if at_island:
-        want_c = int(sp[SP_ISLAND_CREW]) - crew
-        want_b = int(sp[SP_ISLAND_BALLS]) - balls
-        budget = gold - int(sp[SP_GOLD_RESERVE])
+        want_c = int(sp[s, SP_ISLAND_CREW]) - crew
+        want_b = int(sp[s, SP_ISLAND_BALLS]) - balls
+        budget = gold - int(sp[s, SP_GOLD_RESERVE])
     else:
-        want_c = int(sp[SP_BUY_CREW]) - crew
-        want_b = int(sp[SP_BUY_BALLS]) - balls
+        want_c = int(sp[s, SP_BUY_CREW]) - crew
+        want_b = int(sp[s, SP_BUY_BALLS]) - balls
         budget = gold
     nc = 0
     nb = 0
@@ -102,7 +103,7 @@ def policy_buy_nb(R, ship, code, sp, rng, s, at_island):
 
 
 @njit(cache=True)
-def policy_declare_nb(R, st, ship, code, sp, rng, s, can_search, can_fire):
+def policy_declare_nb(R, w, code, sp, rng, s, can_search, can_fire):
     """Sail, search or fire (search/fire only offered when legal)."""
     if code == STRAT_RANDOM:
         n = 1 + can_search + can_fire
@@ -112,51 +113,51 @@ def policy_declare_nb(R, st, ship, code, sp, rng, s, can_search, can_fire):
         if k == 1 and can_search:
             return ACT_SEARCH
         return ACT_FIRE
-    if can_fire and sp[SP_FIRE_AT_SHIP] > 0:
+    if can_fire and sp[s, SP_FIRE_AT_SHIP] > 0:
         return ACT_FIRE
-    x = phys_nb(st, ship[s, SH_POS])
-    digs = ship[s, SH_DIGS] if ship[s, SH_DIG_X] == x else 0
-    if can_search and (digs < sp[SP_DIG_REPEATS] or (digs == 0 and sp[SP_SEARCH_ON_LANDING] > 0)):
+    x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
+    digs = w[ROW_SHIP + s, SH_DIGS] if w[ROW_SHIP + s, SH_DIG_X] == x else 0
+    if can_search and (digs < sp[s, SP_DIG_REPEATS] or (digs == 0 and sp[s, SP_SEARCH_ON_LANDING] > 0)):
         return ACT_SEARCH
     # on a dig site searched last turn: fire to wait a turn, then dig again
-    if can_fire and (not can_search) and digs > 0 and digs < sp[SP_DIG_REPEATS]:
+    if can_fire and (not can_search) and digs > 0 and digs < sp[s, SP_DIG_REPEATS]:
         return ACT_FIRE
     return ACT_SAIL
 
 
-@njit(cache=True)
-def policy_stop_early_nb(R, ship, code, sp, rng, s, space):
+@njit(cache=True, inline="always")
+def policy_stop_early_nb(R, w, code, sp, rng, s, space):
     """Stop early on an X, an island or the castaway space that the move passes?"""
     if code == STRAT_RANDOM:
         return rand_below_nb(rng, 2) == 1
     if space == TREASURE_X:
-        return sp[SP_STOP_ON_X] > 0
+        return sp[s, SP_STOP_ON_X] > 0
     if space == ISLAND:
-        nc, nb = policy_buy_nb(R, ship, code, sp, rng, s, True)
+        nc, nb = policy_buy_nb(R, w, code, sp, rng, s, True)
         return nc + nb > 0
     if space == CASTAWAY:
-        return sp[SP_STOP_CASTAWAY] > 0 and ship[s, SH_CREW] < R.max_crew
+        return sp[s, SP_STOP_CASTAWAY] > 0 and w[ROW_SHIP + s, SH_CREW] < R.max_crew
     return False
 
 
-@njit(cache=True)
-def policy_search_on_landing_nb(code, sp, rng):
+@njit(cache=True, inline="always")
+def policy_search_on_landing_nb(code, sp, rng, s):
     """Search at once after landing exactly on an X?"""
     if code == STRAT_RANDOM:
         return rand_below_nb(rng, 2) == 1
-    return sp[SP_SEARCH_ON_LANDING] > 0 or sp[SP_DIG_REPEATS] > 0
+    return sp[s, SP_SEARCH_ON_LANDING] > 0 or sp[s, SP_DIG_REPEATS] > 0
 
 
-@njit(cache=True)
-def policy_interrupt_nb(code, sp, rng):
+@njit(cache=True, inline="always")
+def policy_interrupt_nb(code, sp, rng, s):
     """Fire a cannonball to interrupt the opponent's declared search?"""
     if code == STRAT_RANDOM:
         return rand_below_nb(rng, 2) == 1
-    return sp[SP_INTERRUPT] > 0
+    return sp[s, SP_INTERRUPT] > 0
 
 
 @njit(cache=True)
-def policy_treasure_nb(code, sp, rng, taken_mask):
+def policy_treasure_nb(code, sp, rng, s, taken_mask):
     """Pick a Peak treasure (1..3) among those not taken (bit t of taken_mask set: taken)."""
     if code == STRAT_RANDOM:
         n_free = 0
@@ -170,7 +171,7 @@ def policy_treasure_nb(code, sp, rng, taken_mask):
                     return t
                 k -= 1
         return 0
-    first = int(sp[SP_TREASURE_FIRST])
+    first = int(sp[s, SP_TREASURE_FIRST])
     for i in range(3):
         t = (first - 1 + i) % 3 + 1
         if (taken_mask >> t) & 1 == 0:
@@ -178,42 +179,42 @@ def policy_treasure_nb(code, sp, rng, taken_mask):
     return 0
 
 
-@njit(cache=True)
-def policy_summon_nb(st, ship, code, sp, rng, s):
+@njit(cache=True, inline="always")
+def policy_summon_nb(w, code, sp, rng, s):
     """After rolling the summon face: roll again to try to summon the Ghost Ship?"""
     if code == STRAT_RANDOM:
         return rand_below_nb(rng, 2) == 1
-    mode = sp[SP_SUMMON]
+    mode = sp[s, SP_SUMMON]
     if mode >= 2:
         return True
     if mode >= 1:
         # leave the ghost behind only when the opponent still has to pass this spot
-        return ship[1 - s, SH_POS] < ship[s, SH_POS]
+        return w[ROW_SHIP + (1 - s), SH_POS] < w[ROW_SHIP + s, SH_POS]
     return False
 
 
-@njit(cache=True)
-def policy_sacrifice_nb(code, sp, rng):
+@njit(cache=True, inline="always")
+def policy_sacrifice_nb(code, sp, rng, s):
     """Sacrifice a crewman to the Giant Squid to pass next turn?"""
     if code == STRAT_RANDOM:
         return rand_below_nb(rng, 2) == 1
-    return sp[SP_SACRIFICE] > 0
+    return sp[s, SP_SACRIFICE] > 0
 
 
-@njit(cache=True)
-def policy_fog_guess_nb(code, sp, rng):
+@njit(cache=True, inline="always")
+def policy_fog_guess_nb(code, sp, rng, s):
     """The number called out in the fog, 1..6."""
     if code == STRAT_RANDOM:
         return rand_below_nb(rng, 6) + 1
-    return int(sp[SP_FOG_GUESS])
+    return int(sp[s, SP_FOG_GUESS])
 
 
-@njit(cache=True)
-def policy_shortcut_nb(code, sp, rng):
+@njit(cache=True, inline="always")
+def policy_shortcut_nb(code, sp, rng, s):
     """Take the short route this turn?"""
     if code == STRAT_RANDOM:
         return rand_below_nb(rng, 2) == 1
-    return sp[SP_SHORTCUT] > 0
+    return sp[s, SP_SHORTCUT] > 0
 
 
 # ----------------------------------------------------------------- definitions
