@@ -76,7 +76,10 @@ def test_check_exit_codes_and_reports(toy_scenario_file, tmp_path, body, code, v
     assert verdict["exit_code"] == code
     assert [b["verdict"] for b in verdict["bounds"]] == verdicts
     assert verdict["per_interval_confidence"] > 0.95
-    xml, cases = _junit(out / "junit.xml")
+    root = ET.parse(out / "junit.xml").getroot()  # always: standard structure
+    assert [c.find("failure") is not None for c in root.iter("testcase")] == [v == "violated" for v in verdicts]
+    assert [c.find("skipped") is not None for c in root.iter("testcase")] == [v == "undecided" for v in verdicts]
+    xml, cases = _junit(out / "junit.xml")  # and a standard JUnit parser reads it the same way
     assert len(cases) == len(verdicts)
     for (_suite, case), v in zip(cases, verdicts):
         kinds = {type(x).__name__ for x in case.result}
