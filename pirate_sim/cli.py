@@ -401,16 +401,10 @@ def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
                   "a game would take if rolling its dice were all it did[/]")
 
 
-def _register_analysis():
-    """Attach the analysis commands (compare, sweep, check) when that module is present."""
-    try:
-        from . import analysis_cli
-    except ImportError:
-        return
-    analysis_cli.register(main)
+# compare, sweep and check live in their own module; they attach to the same group
+from . import analysis_cli  # noqa: E402
 
-
-_register_analysis()
+analysis_cli.register(main)
 
 if __name__ == "__main__":
     main()

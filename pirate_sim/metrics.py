@@ -145,87 +145,89 @@ class MetricFamily:
     pattern: str
     definition: str
     ci: str
-    compute: Callable[[Accumulator], dict[str, Estimate]]
+    compute: Callable[..., dict[str, Estimate]]  # (accumulator, confidence) -> estimates
     higher_is: str = ""  # for readers: what a large value means
 
 
-def _win_rates_seat(a: Accumulator):
-    return {f"win_rate.seat{i}": stats.wilson(a.wins_seat[i], a.n) for i in range(a.n_seats)}
+def _win_rates_seat(a: Accumulator, conf: float = stats.CONFIDENCE):
+    return {f"win_rate.seat{i}": stats.wilson(a.wins_seat[i], a.n, conf) for i in range(a.n_seats)}
 
 
-def _win_rates_strategy(a: Accumulator):
+def _win_rates_strategy(a: Accumulator, conf: float = stats.CONFIDENCE):
     out = {}
     for name in dict.fromkeys(a.strategy_names):
         seats = [i for i, s in enumerate(a.strategy_names) if s == name]
-        out[f"win_rate.{name}"] = stats.wilson(a.wins_seat[seats].sum(), a.n * len(seats))
+        out[f"win_rate.{name}"] = stats.wilson(a.wins_seat[seats].sum(), a.n * len(seats), conf)
     return out
 
 
-def _balance(a: Accumulator):
-    return {"seat_balance": stats.max_gap_bootstrap(a.wins_seat, a.n)}
+def _balance(a: Accumulator, conf: float = stats.CONFIDENCE):
+    # the bootstrap needs more replicates for the tail quantiles of a small error rate
+    reps = int(min(max(2000, 40 / (1 - conf)), 400_000))
+    return {"seat_balance": stats.max_gap_bootstrap(a.wins_seat, a.n, conf, reps)}
 
 
-def _first(a: Accumulator):
+def _first(a: Accumulator, conf: float = stats.CONFIDENCE):
     decided = a.n - a.nobody
-    e = stats.wilson(a.first_wins, decided)
+    e = stats.wilson(a.first_wins, decided, conf)
     share = 1.0 / a.n_seats
     adv = Estimate(e.value - share, e.lo - share, e.hi - share, e.n, "wilson (shifted)")
     return {"first_player_win_rate": e, "first_player_advantage": adv}
 
 
-def _decisive(a: Accumulator):
+def _decisive(a: Accumulator, conf: float = stats.CONFIDENCE):
     return {
-        "decisiveness": stats.wilson(a.n - a.nobody, a.n),
-        "truncation_rate": stats.wilson(a.truncated, a.n),
-        "draw_rate": stats.wilson(a.nobody - a.truncated, a.n),
+        "decisiveness": stats.wilson(a.n - a.nobody, a.n, conf),
+        "truncation_rate": stats.wilson(a.truncated, a.n, conf),
+        "draw_rate": stats.wilson(a.nobody - a.truncated, a.n, conf),
     }
 
 
-def _ends(a: Accumulator):
-    return {f"end.{r}": stats.wilson(a.end_counts[i], a.n) for i, r in enumerate(a.game.end_reasons)}
+def _ends(a: Accumulator, conf: float = stats.CONFIDENCE):
+    return {f"end.{r}": stats.wilson(a.end_counts[i], a.n, conf) for i, r in enumerate(a.game.end_reasons)}
 
 
-def _length(a: Accumulator):
+def _length(a: Accumulator, conf: float = stats.CONFIDENCE):
     return {
-        "length.mean": stats.mean_ci(a.turns_sum, a.turns_sumsq, a.n),
-        "length.median": stats.quantile_from_hist(a.turns_hist, 0.5),
-        "length.p10": stats.quantile_from_hist(a.turns_hist, 0.1),
-        "length.p90": stats.quantile_from_hist(a.turns_hist, 0.9),
+        "length.mean": stats.mean_ci(a.turns_sum, a.turns_sumsq, a.n, conf),
+        "length.median": stats.quantile_from_hist(a.turns_hist, 0.5, conf),
+        "length.p10": stats.quantile_from_hist(a.turns_hist, 0.1, conf),
+        "length.p90": stats.quantile_from_hist(a.turns_hist, 0.9, conf),
     }
 
 
-def _margin(a: Accumulator):
+def _margin(a: Accumulator, conf: float = stats.CONFIDENCE):
     if not a.game.score_column:
         return {}
-    return {"winning_margin": stats.mean_ci(a.margin_sum, a.margin_sumsq, a.margin_n)}
+    return {"winning_margin": stats.mean_ci(a.margin_sum, a.margin_sumsq, a.margin_n, conf)}
 
 
-def _events(a: Accumulator):
+def _events(a: Accumulator, conf: float = stats.CONFIDENCE):
     out = {}
     for j, col in enumerate(a.game.seat_columns):
         if not col.counter or col.labels:
             continue
-        out[f"events.{col.name}"] = stats.mean_ci(a.game_sum[j], a.game_sumsq[j], a.n)
+        out[f"events.{col.name}"] = stats.mean_ci(a.game_sum[j], a.game_sumsq[j], a.n, conf)
     return out
 
 
-def _events_seat(a: Accumulator):
+def _events_seat(a: Accumulator, conf: float = stats.CONFIDENCE):
     out = {}
     for j, col in enumerate(a.game.seat_columns):
         if col.labels:
             continue
         for i in range(a.n_seats):
-            out[f"seat{i}.{col.name}"] = stats.mean_ci(a.seat_sum[i, j], a.seat_sumsq[i, j], a.n)
+            out[f"seat{i}.{col.name}"] = stats.mean_ci(a.seat_sum[i, j], a.seat_sumsq[i, j], a.n, conf)
     return out
 
 
-def _categorical(a: Accumulator):
+def _categorical(a: Accumulator, conf: float = stats.CONFIDENCE):
     out = {}
     for col in a.game.seat_columns:
         if not col.labels:
             continue
         for k, label in enumerate(col.labels):
-            out[f"win_rate.{col.name}={label}"] = stats.wilson(a.cat_wins[col.name][k], a.cat_counts[col.name][k])
+            out[f"win_rate.{col.name}={label}"] = stats.wilson(a.cat_wins[col.name][k], a.cat_counts[col.name][k], conf)
     return out
 
 
@@ -238,15 +240,15 @@ METRICS: tuple[MetricFamily, ...] = (
     MetricFamily("first_player_win_rate", "share of decided games won by the seat that moved first",
                  "Wilson score", _first),
     MetricFamily("first_player_advantage", "first_player_win_rate minus 1/seats (0 = no advantage)",
-                 "Wilson score, shifted", lambda a: {}),
+                 "Wilson score, shifted", lambda a, conf=stats.CONFIDENCE: {}),
     MetricFamily("decisiveness", "share of games with a winner (neither drawn nor truncated)",
                  "Wilson score", _decisive),
     MetricFamily("truncation_rate / draw_rate", "share of games cut by the turn cap / ending with no winner",
-                 "Wilson score", lambda a: {}),
+                 "Wilson score", lambda a, conf=stats.CONFIDENCE: {}),
     MetricFamily("end.<reason>", "share of games that ended that way (game-specific reasons)", "Wilson score", _ends),
     MetricFamily("length.mean", "mean game length in turns (one turn = one seat's move)", "normal", _length),
     MetricFamily("length.median / length.p10 / length.p90", "game length percentiles in turns",
-                 "order statistics (distribution-free)", lambda a: {}),
+                 "order statistics (distribution-free)", lambda a, conf=stats.CONFIDENCE: {}),
     MetricFamily("winning_margin", "winner's score minus the best other score (game's score column)",
                  "normal", _margin),
     MetricFamily("events.<counter>", "mean count of an event per game, all seats together", "normal", _events),
@@ -257,11 +259,11 @@ METRICS: tuple[MetricFamily, ...] = (
 )
 
 
-def compute(acc: Accumulator) -> dict[str, Estimate]:
-    """Every metric of the vocabulary for this accumulator."""
+def compute(acc: Accumulator, confidence: float = stats.CONFIDENCE) -> dict[str, Estimate]:
+    """Every metric of the vocabulary for this accumulator, intervals at ``confidence``."""
     out: dict[str, Estimate] = {}
     for fam in METRICS:
-        out.update(fam.compute(acc))
+        out.update(fam.compute(acc, confidence))
     return out
 
 

@@ -58,7 +58,7 @@ def test_paired_difference_coverage():
     assert np.median(ratio) < 0.5  # strongly correlated pairs: pairing narrows a lot
 
 
-def test_confidence_level_widens_and_restores(toy_scenario_file):
+def test_higher_confidence_widens_every_interval(toy_scenario_file):
     s = scenario.load(toy_scenario_file)
     acc = runner.run(s, None, games=2000).accumulator
     e95 = metrics.compute(acc)
@@ -66,8 +66,6 @@ def test_confidence_level_widens_and_restores(toy_scenario_file):
     for m in ("win_rate.seat0", "length.mean", "length.median", "seat_balance"):
         assert e999[m].lo <= e95[m].lo and e999[m].hi >= e95[m].hi, m
     assert e999["win_rate.seat0"].half_width > 1.5 * e95["win_rate.seat0"].half_width
-    again = metrics.compute(acc)  # defaults restored
-    assert again["win_rate.seat0"] == e95["win_rate.seat0"]
 
 
 # ---------------------------------------------------------------- exact dice duel answers
