@@ -88,19 +88,22 @@ class Scenario:
 # --------------------------------------------------------------------------- loading
 
 
+def read_toml(path: str | Path, error=ScenarioError) -> dict:
+    """Parse a TOML file; any problem is ``error(file, "", message)``."""
+    path = Path(path)
+    if not path.exists():
+        raise error(str(path), "", "file not found")
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise error(str(path), "", f"malformed TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise error(str(path), "", "not a UTF-8 text file") from None
+
+
 def load(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> Scenario:
     """Read and validate a scenario file, applying ``--set key.path=VALUE`` overrides."""
-    path = Path(path)
-    source = str(path)
-    if not path.exists():
-        raise ScenarioError(source, "", "file not found")
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(source, "", f"malformed TOML: {exc}") from None
-    except UnicodeDecodeError:
-        raise ScenarioError(source, "", "not a UTF-8 text file") from None
-    return from_dict(raw, source=source, overrides=overrides)
+    return from_dict(read_toml(path), source=str(path), overrides=overrides)
 
 
 def from_dict(raw: dict, source: str = "<memory>", overrides=()) -> Scenario:

@@ -41,7 +41,6 @@ import datetime as _dt
 import json
 import math
 import time
-import tomllib
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,7 +51,7 @@ from .. import scenario as scen
 from ..metrics import Accumulator
 from ..results import atomic_write_json, atomic_write_text
 from ..runner import set_threads
-from ..scenario import Scenario, ScenarioError, _suggest
+from ..scenario import Scenario, ScenarioError, _suggest, read_toml
 from . import compute_at
 
 EXIT_OK, EXIT_VIOLATED, EXIT_SPEC, EXIT_UNDECIDED = 0, 1, 2, 3
@@ -169,14 +168,7 @@ def load_spec(path: str | Path, seed: int | None = None) -> Spec:
     """Read and validate a balance spec; SpecError('file: key: message') on any problem."""
     path = Path(path)
     src = str(path)
-    if not path.exists():
-        raise SpecError(src, "", "file not found")
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(src, "", f"malformed TOML: {exc}") from None
-    except UnicodeDecodeError:
-        raise SpecError(src, "", "not a UTF-8 text file") from None
+    raw = read_toml(path, SpecError)
     _check_keys(src, "", raw, SPEC_KEYS)
     title = raw.get("title", path.stem)
     confidence = _num(src, "confidence", raw.get("confidence", 0.95))
