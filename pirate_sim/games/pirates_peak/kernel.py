@@ -206,8 +206,12 @@ def buy_nb(R, w, s, n_crew, n_balls):
 
 
 @njit(cache=True, inline="always")
-def blocking_nb(R, w, s, x, nd):
-    """Does the other ship stop seat s (about to enter progress nd, space x) for a fight?"""
+def blocking_nb(R, w, s, x, nd, landing):
+    """Does the other ship stop seat s (about to enter progress nd, space x) for a fight?
+
+    Ships cross paths when they meet head-on (one outward, one homeward); on the same leg
+    the mover fights only if it would land on the other's spot (or, with fight.overtake,
+    whenever it would pass it)."""
     o = 1 - s
     if w[ROW_SHIP + o, SH_DOCKED] != 0:
         return False
@@ -219,7 +223,7 @@ def blocking_nb(R, w, s, x, nd):
     c = w[ROW_TRACK, x]
     if c == ISLAND or c == WHIRLPOOL or c == PEAK:
         return False  # no attacks on islands, no fighting in a whirlpool, the Peak is wide
-    if R.fight_overtake == 0:
+    if R.fight_overtake == 0 and not landing:
         p = w[ROW_ST, G_PEAK_X]
         out_s = p < 0 or nd <= p
         out_o = p < 0 or do <= p
@@ -474,7 +478,7 @@ def sail_nb(R, sd, sp, rng, w, s, steps):
             log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
             ghost_fight_nb(R, sd, sp, rng, w, s)
             return
-        if blocking_nb(R, w, s, x, nd):
+        if blocking_nb(R, w, s, x, nd, taken + 1 == steps):
             w[ROW_SHIP + s, SH_POS] = d
             log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
             ship_fight_nb(R, sd, sp, rng, w, s)
@@ -874,3 +878,8 @@ def play_one(compiled, rng, deck_order=None, ev_capacity=0):
     s = State(compiled, ev_capacity, deck_order)
     play_game_nb(s.R, s.sd, s.sp, rng, s.w, s.deck_order, s.out_games, s.out_seats, 0)
     return s
+
+
+def setup(state, rng):
+    """Setup purchases and the first-player roll on ``rng``; returns the first seat."""
+    return setup_game_nb(state.R, state.sd, state.sp, rng, state.w, state.deck_order)

@@ -239,8 +239,8 @@ PARAMS: tuple[Param, ...] = (
     Param("gust.multiplier", 2, "int", "Move multiplier on the turn after a gust of wind (rulebook: twice).", 1, 6),
     Param("shortcut.spaces", 2, "int", "Spaces saved by taking the short route (assumption).", 0, 20),
     Param("end.crew_sale_price", 1, "int", "Gold per crewman the first ship back sells (rulebook: 1).", 0, 20),
-    Param("fight.overtake", True, "bool",
-          "Overtaking a ship on the same leg counts as crossing paths (assumption)."),
+    Param("fight.overtake", False, "bool",
+          "Passing the other ship on the same leg is a collision too (default: only landing on its spot; assumption)."),
 )
 
 # Kernel rules: a NamedTuple of int64 scalars, field names as the designer says them.
