@@ -18,7 +18,7 @@ capacity 0 in bulk runs), the game's rng, the rules NamedTuple ``P`` and plain a
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
 
 from ...rng import (RNG_WORDS, dice_rolled_nb, rand_below_nb, rand_float_nb, roll_die_nb,
                     seed_game_nb, shuffle_nb, weighted_choice_nb)
@@ -59,6 +59,12 @@ SP_DECIDE_PROB = 7
 SP_PATIENCE = 8
 N_SP = 9
 
+# Explicit signatures for the small helpers called from many places with mixed int32 /
+# int64 arguments: one compiled version each instead of one per argument-type mix.
+_ST = types.int32[::1]
+_EV = types.int32[:, ::1]
+_I = types.int64
+
 BLOCK = 64  # games per parallel block
 INF = 1e9
 FS_DIST = 0  # fs[0:37] distance to the goal
@@ -70,12 +76,12 @@ N_GAME_EXTRA = 5  # dice_rolled, wind_rolls, walled_cards, rams, treasure_turn
 
 
 # ------------------------------------------------------------------ small helpers
-@njit(cache=True, inline="always")
+@njit(_I(_I), cache=True)
 def sb_nb(s):
     return SEATS_BASE + s * SEAT_WORDS
 
 
-@njit(cache=True, inline="always")
+@njit(_I(_I), cache=True)
 def popcount_nb(m):
     c = 0
     while m:
@@ -84,7 +90,7 @@ def popcount_nb(m):
     return c
 
 
-@njit(cache=True)
+@njit(types.void(_ST, _EV, _I, _I, _I, _I, _I), cache=True)
 def log_nb(st, ev, seat, kind, a, b, c):
     n = st[G_EVENTS]
     if n < ev.shape[0]:
@@ -97,7 +103,7 @@ def log_nb(st, ev, seat, kind, a, b, c):
         st[G_EVENTS] = n + 1
 
 
-@njit(cache=True)
+@njit(types.boolean(_ST, _I, _I, types.boolean), cache=True)
 def side_blocked_nb(st, c, d, ice_breaker):
     """Is side ``d`` of face-up card ``c`` blocked by an iceberg (for this ship)?"""
     if st[C_REVEALED + c] == 0:
@@ -120,7 +126,7 @@ def occupants_nb(st, P, c, s):
     return m
 
 
-@njit(cache=True)
+@njit(types.boolean(_ST, _I, _I), cache=True)
 def has_upg_nb(st, s, u):
     return ((st[sb_nb(s) + S_UPG] >> u) & 1) == 1
 
