@@ -786,9 +786,13 @@ def play_chunk_nb(R, sd, sp, seed, first_game, out_games, out_seats):
         rng = np.zeros(RNG_WORDS, dtype=np.uint64)
         w = np.zeros((ROW_EV, R.work_width), dtype=np.int32)
         order = np.zeros(0, dtype=np.int32)
+        # private copies: numba reference-counts array arguments on every call, and
+        # threads sharing one array's counter would contend for its cache line
+        sd_block = sd.copy()
+        sp_block = sp.copy()
         for k in range(lo, hi):
             seed_game_nb(rng, seed, first_game + k)
-            play_game_nb(R, sd, sp, rng, w, order, out_games, out_seats, k)
+            play_game_nb(R, sd_block, sp_block, rng, w, order, out_games, out_seats, k)
 
 
 # ================================================================ Python-side helpers
