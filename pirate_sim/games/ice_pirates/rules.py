@@ -137,7 +137,6 @@ G_EVENTS = 70  # events written so far
 G_WALLED = 71  # flips played without iceberg (enclosed-area rule)
 G_RAMS = 72  # rams into icebergs
 G_TREASURE_TURN = 73  # turn the treasure was first dug up, -1 never
-G_TREASURE_LIMIT = 74  # turn on which the treasure changed hands by a raid (no escape that turn)
 G_CELLS = 80
 C_CARD = G_CELLS  # [37] card type (OPEN..PORT)
 C_REVEALED = C_CARD + N_CELLS  # [37] 1 face up
