@@ -77,6 +77,8 @@ def test_bulk_outputs_are_consistent(n):
     # every winner held the treasure at the end
     w = g[~trunc, 0]
     assert np.all(s[~trunc][np.arange(len(w)), w, col("holds_treasure")] == 1)
+    assert np.all(s[~trunc][np.arange(len(w)), w, col("progress")] == 4)
+    assert np.all((s[:, :, col("progress")] >= 0) & (s[:, :, col("progress")] <= 4))
 
 
 def test_truncation():
@@ -116,7 +118,7 @@ def test_trace_replays_the_same_game():
 # Golden values: seed 2026, games 0..19, default four seats.  Update with Game.version.
 GOLDEN = {"winners": [2, 0, 1, 2, 2, 1, 3, 2, 2, 2, 1, 3, 2, 1, 1, 3, 2, 0, 0, 0],
           "turns": [59, 41, 58, 79, 71, 90, 76, 79, 63, 43, 62, 48, 51, 62, 46, 84, 79, 33, 61, 41],
-          "dice": 653, "seat_sum": 8080}
+          "dice": 653, "seat_sum": 8318}
 
 
 def test_golden_values():

@@ -46,6 +46,8 @@ SEAT_COLUMNS = (
     Column("rams", "int16", "rams into icebergs on newly flipped cards"),
     Column("crew_at_end", "int8", "crew chips (captain not counted) at the end", counter=False),
     Column("won", "int8", "1 if this seat won", counter=False),
+    Column("progress", "int8", "best progress reached: most map colours held at once (0-3), "
+           "4 once it held the treasure", counter=False),
 )
 assert len(SEAT_COLUMNS) == K.N_SEAT_COLUMNS
 
@@ -81,7 +83,7 @@ class IcePirates(Game):
     end_reasons = R.END_REASONS
     game_columns = GAME_COLUMNS
     seat_columns = SEAT_COLUMNS
-    score_column = "maps_held"
+    score_column = "progress"  # the winner has 4: margin = how close the runner-up came
     odds_mechanics = {
         "raid": "P(raider wins) for crews 1..7 each side, with/without Cannon, single exchange "
                 "and with swashbuckling while chips last",

@@ -34,7 +34,7 @@ from .rules import (BELL, C_CARD, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVE
                     ICE_BREAKER, INTO, JIB, KELLY, LOST_ISLAND, MAIN_SAIL, N_BAY, N_CELLS,
                     PORT, S_ABANDONED, S_ABANDONS, S_CREW, S_CREW_ROW, S_CREW_SWASH,
                     S_CREW_UPG, S_CREW_WAVES, S_EXTRA, S_EXTRA_EVER, S_HELD_TREASURE, S_IDLE, S_LOST_TURNS,
-                    S_MAPS, S_MOVES, S_POS, S_RAIDS_MADE, S_RAIDS_SUFFERED, S_RAIDS_WON, S_RAMS,
+                    S_MAPS, S_MOVES, S_POS, S_PROGRESS, S_RAIDS_MADE, S_RAIDS_SUFFERED, S_RAIDS_WON, S_RAMS,
                     S_STORMS, S_STUCK, S_SWASH, S_T_ALL_MAPS, S_T_FIRST_MAP, S_T_TREASURE,
                     S_TREASURE_CHANGES, S_UPG, S_UPG_EVER, SEAT_WORDS, SEATS_BASE, STATE_WORDS,
                     STORM, TACK, TELESCOPE, WITH, WRECK, END_HARBOUR_GRACE, END_OPEN_WATER,
@@ -71,7 +71,7 @@ FS_DIST = 0  # fs[0:37] distance to the goal
 FS_INIT = 40  # fs[40:77] goal values
 FS_DONE = 80  # fs[80:117] Dijkstra done flags
 FS_SIZE = 128
-N_SEAT_COLUMNS = 29
+N_SEAT_COLUMNS = 30
 N_GAME_EXTRA = 5  # dice_rolled, wind_rolls, walled_cards, rams, treasure_turn
 
 
@@ -376,6 +376,9 @@ def gain_maps_nb(st, P, s, new_maps):
     """Seat ``s`` adds map colours ``new_maps``; records the turn of its first / full set."""
     b = sb_nb(s)
     st[b + S_MAPS] |= new_maps
+    n = popcount_nb(st[b + S_MAPS])
+    if n > st[b + S_PROGRESS]:
+        st[b + S_PROGRESS] = n
     if st[b + S_MAPS] != 0 and st[b + S_T_FIRST_MAP] < 0:
         st[b + S_T_FIRST_MAP] = st[G_TURN]
     if st[b + S_MAPS] == 7 and st[b + S_T_ALL_MAPS] < 0:
@@ -386,6 +389,7 @@ def gain_maps_nb(st, P, s, new_maps):
 def take_treasure_nb(st, s):
     b = sb_nb(s)
     st[G_TREASURE] = s
+    st[b + S_PROGRESS] = 4
     st[b + S_TREASURE_CHANGES] += 1
     st[b + S_HELD_TREASURE] = 1
     if st[b + S_T_TREASURE] < 0:
@@ -1090,6 +1094,7 @@ def write_outputs_nb(st, rng, P, out_g, out_s):
         o[26] = st[b + S_RAMS]
         o[27] = st[b + S_CREW]
         o[28] = 1 if st[G_WINNER] == s else 0
+        o[29] = st[b + S_PROGRESS]
 
 
 @njit(cache=True)

@@ -178,7 +178,8 @@ S_LOST_TURNS = 24
 S_MOVES = 25
 S_RAMS = 26
 S_IDLE = 27  # turns since the seat last gained anything or flipped a card (strategies' patience)
-SEAT_WORDS = 28
+S_PROGRESS = 28  # best progress: most map colours held at once (0..3), 4 once it held the treasure
+SEAT_WORDS = 30
 MAX_SEATS = 6
 STATE_WORDS = SEATS_BASE + MAX_SEATS * SEAT_WORDS
 
