@@ -15,7 +15,9 @@ Few array arguments matter: numba reference-counts every array argument on each 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import config, njit, prange
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from ...rng import RNG_WORDS, dice_rolled_nb, rand_below_nb, roll_die_nb, seed_game_nb
 from .board import dock_progress_nb, phys_nb
@@ -46,7 +48,43 @@ from .strategies import (
     policy_stop_early_nb, policy_summon_nb, policy_treasure_nb,
 )
 
-N_BLOCKS = 64  # blocks per chunk; each block allocates its scratch arrays once
+N_BLOCKS = 64
+
+
+if config.DISABLE_JIT:
+
+    def borrow_nb(arr):
+        """Plain Python: the array itself."""
+        return arr
+
+else:
+
+    @intrinsic
+    def borrow_nb(typingctx, arr):
+        """A view of ``arr`` without its reference-counted owner (meminfo), so passing it
+        to other kernels costs no atomic increments.  The caller must keep ``arr`` alive
+        (``keep_alive_nb``) for as long as the view is used."""
+
+        def codegen(context, builder, signature, args):
+            aryty = signature.args[0]
+            src = context.make_array(aryty)(context, builder, args[0])
+            out = context.make_array(aryty)(context, builder)
+            out.meminfo = cgutils.get_null_value(src.meminfo.type)
+            out.parent = src.parent
+            out.nitems = src.nitems
+            out.itemsize = src.itemsize
+            out.data = src.data
+            out.shape = src.shape
+            out.strides = src.strides
+            return out._getvalue()
+
+        return arr(arr), codegen
+
+
+@njit(cache=True)
+def keep_alive_nb(a, b, c, d):
+    """A use of the owners of borrowed views, after the views' last use."""
+    return a.shape[0] + b.shape[0] + c.shape[0] + d.shape[0]  # blocks per chunk; each block allocates its scratch arrays once
 
 # ================================================================ mechanics (odds too)
 
@@ -783,16 +821,22 @@ def play_chunk_nb(R, sd, sp, seed, first_game, out_games, out_seats):
     for b in prange(n_blocks):
         lo = (n * b) // n_blocks
         hi = (n * (b + 1)) // n_blocks
-        rng = np.zeros(RNG_WORDS, dtype=np.uint64)
-        w = np.zeros((ROW_EV, R.work_width), dtype=np.int32)
+        rng_own = np.zeros(RNG_WORDS, dtype=np.uint64)
+        w_own = np.zeros((ROW_EV, R.work_width), dtype=np.int32)
+        sd_own = sd.copy()
+        sp_own = sp.copy()
+        # numba reference-counts every array argument of every call with atomic
+        # operations; borrowed views of the block's own arrays skip that (see borrow_nb)
+        rng = borrow_nb(rng_own)
+        w = borrow_nb(w_own)
+        sd_block = borrow_nb(sd_own)
+        sp_block = borrow_nb(sp_own)
         order = np.zeros(0, dtype=np.int32)
-        # private copies: numba reference-counts array arguments on every call, and
-        # threads sharing one array's counter would contend for its cache line
-        sd_block = sd.copy()
-        sp_block = sp.copy()
         for k in range(lo, hi):
             seed_game_nb(rng, seed, first_game + k)
             play_game_nb(R, sd_block, sp_block, rng, w, order, out_games, out_seats, k)
+        # the owners stay alive until here, after the last use of their views
+        keep_alive_nb(rng_own, w_own, sd_own, sp_own)
 
 
 # ================================================================ Python-side helpers
