@@ -71,7 +71,9 @@ def test_chunking_and_threads_do_not_change_results():
     g, s = GAME.play(c, 99, 0, 1000)
     g1, s1 = GAME.play(c, 99, 0, 400)
     g2, s2 = GAME.play(c, 99, 400, 600)
-    assert np.array_equal(g, np.concatenate([g1, g2])) and np.array_equal(s, np.concatenate([s1, s2]))
+    assert np.array_equal(g, np.concatenate([g1, g2])) and np.array_equal(
+        s, np.concatenate([s1, s2])
+    )
     old = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
@@ -99,7 +101,14 @@ def test_dice_per_game():
 
 # Golden values: seed 20261129, rulebook defaults, treasure_digger vs racer, games 0..499.
 # They change together with VERSION (rules.VERSION == "1.0.0").
-GOLDEN = {"version": "1.0.0", "wins0": 499, "turns": 47397, "gold0": 60783, "gold1": 14692, "dice": 64380}
+GOLDEN = {
+    "version": "1.0.0",
+    "wins0": 499,
+    "turns": 47397,
+    "gold0": 60783,
+    "gold1": 14692,
+    "dice": 64380,
+}
 
 
 def golden_now():
@@ -156,8 +165,13 @@ def test_compile_rejects_too_few_cards_for_the_peak_rule():
 
 def test_every_strategy_param_reaches_the_kernel():
     base = compile_pair("treasure_digger", "gunner")
-    c = GAME.compile(r.defaults(), [{"strategy": "treasure_digger", "buy_crew": 1, "treasure_first": "mighty_sail"},
-                                    {"strategy": "gunner"}])
+    c = GAME.compile(
+        r.defaults(),
+        [
+            {"strategy": "treasure_digger", "buy_crew": 1, "treasure_first": "mighty_sail"},
+            {"strategy": "gunner"},
+        ],
+    )
     sp0, sp1 = base.arrays[3], c.arrays[3]
     assert sp1[0, r.SP_BUY_CREW] == 1 and sp1[0, r.SP_TREASURE_FIRST] == 1
     assert sp0[0, r.SP_BUY_CREW] == 3 and sp0[0, r.SP_TREASURE_FIRST] == 2

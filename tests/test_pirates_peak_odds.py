@@ -24,10 +24,21 @@ def test_hand_computed_exact_values():
     assert p_esc == Fraction(81, 216) and p_inst == Fraction(1, 216) and p_life == Fraction(20, 216)
     assert within[2] == 1 - Fraction(135, 216) ** 3
     assert O.whirlpool_exact(6, 5)[-1] == 1 - Fraction(5, 6) ** 5
-    assert O.fog_exact(1) == [Fraction(2, 6), Fraction(3, 6), Fraction(3, 6), Fraction(3, 6), Fraction(3, 6),
-                              Fraction(2, 6)]
+    assert O.fog_exact(1) == [
+        Fraction(2, 6),
+        Fraction(3, 6),
+        Fraction(3, 6),
+        Fraction(3, 6),
+        Fraction(3, 6),
+        Fraction(2, 6),
+    ]
     eq, hi, lo, gold, hit = O.cannon_exact(2)
-    assert (eq, hi, lo, hit) == (Fraction(6, 36), Fraction(15, 36), Fraction(15, 36), Fraction(15, 36))
+    assert (eq, hi, lo, hit) == (
+        Fraction(6, 36),
+        Fraction(15, 36),
+        Fraction(15, 36),
+        Fraction(15, 36),
+    )
     assert gold == Fraction(70, 36)  # 2 x sum over s > a of (s - a) / 36 = 2 x 35 / 36
 
 

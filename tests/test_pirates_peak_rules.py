@@ -8,7 +8,6 @@ journey card 1 starts at space 3.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from pirate_sim.games.pirates_peak import GAME
@@ -68,8 +67,12 @@ def test_setup_purchases_and_first_player_reroll_ties():
 
 
 def test_purchase_caps_respected():
-    st = table([OPEN8], seats=("treasure_digger", "gunner"),
-               params=({"buy_crew": 9}, {"buy_cannonballs": 9, "buy_crew": 0}), start__gold=100)
+    st = table(
+        [OPEN8],
+        seats=("treasure_digger", "gunner"),
+        params=({"buy_crew": 9}, {"buy_cannonballs": 9, "buy_crew": 0}),
+        start__gold=100,
+    )
     K.setup(st, scripted_rng([6, 1]))
     assert ship(st, 0, "crew") == 4 and ship(st, 1, "balls") == 3
 
@@ -143,7 +146,9 @@ def _interrupt_table(**kw):
     return st
 
 
-@pytest.mark.parametrize("searcher, attacker, gold, life", [(4, 4, 0, 5), (4, 5, 0, 4), (4, 2, 4, 5), (6, 1, 10, 5)])
+@pytest.mark.parametrize(
+    "searcher, attacker, gold, life", [(4, 4, 0, 5), (4, 5, 0, 4), (4, 2, 4, 5), (6, 1, 10, 5)]
+)
 def test_interrupting_a_search(searcher, attacker, gold, life):
     st = _interrupt_table()
     play(st, 0, [searcher, attacker])
@@ -413,12 +418,15 @@ def test_squid_stops_the_ship():
     assert cnt(st, 0, "squid_encounters") == 1
 
 
-@pytest.mark.parametrize("dice, pos, trap, life", [
-    ([4, 4, 4], 5, r.TRAP_NONE, 5),  # 12: escapes, sails next turn
-    ([6, 6, 6], 11, r.TRAP_NONE, 5),  # 18: moves 6 at once
-    ([1, 2, 3], 5, r.TRAP_SQUID, 4),  # 6: low total costs a life point
-    ([2, 3, 3], 5, r.TRAP_SQUID, 5),  # 8: nothing
-])
+@pytest.mark.parametrize(
+    "dice, pos, trap, life",
+    [
+        ([4, 4, 4], 5, r.TRAP_NONE, 5),  # 12: escapes, sails next turn
+        ([6, 6, 6], 11, r.TRAP_NONE, 5),  # 18: moves 6 at once
+        ([1, 2, 3], 5, r.TRAP_SQUID, 4),  # 6: low total costs a life point
+        ([2, 3, 3], 5, r.TRAP_SQUID, 5),  # 8: nothing
+    ],
+)
 def test_squid_attempt(dice, pos, trap, life):
     st = table([". . Q . . . . .", OPEN8])
     K.set_ship(st, 0, pos=5, trap=r.TRAP_SQUID)

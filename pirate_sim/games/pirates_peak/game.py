@@ -13,7 +13,7 @@ from .kernel import play_chunk_nb, play_one
 from .odds import MECHANICS, odds_rows
 from .strategies import STRATEGIES, seat_row
 
-TRACE_EVENTS = 50000
+TRACE_EVENTS = 20000
 
 
 def compile_rules(rules: dict[str, Any]):
@@ -26,7 +26,9 @@ def compile_rules(rules: dict[str, Any]):
     if n_journey < full["deck.peak_earliest_flip"] - 1:
         raise ValueError(
             f"deck.peak_earliest_flip: {full['deck.peak_earliest_flip']} needs at least "
-            f"{full['deck.peak_earliest_flip'] - 1} journey cards before the Peak, the deck has {n_journey}")
+            f"{full['deck.peak_earliest_flip'] - 1} journey cards before the Peak, "
+            f"the deck has {n_journey}"
+        )
     cards = np.zeros((n_journey + 1, r.MAX_CARD_SPACES), dtype=np.int8)
     card_len = np.zeros(n_journey + 1, dtype=np.int32)
     for i, codes in enumerate(parsed):
@@ -113,8 +115,13 @@ class PiratesPeak(Game):
         sd[: R.n_journey + 1, : r.MAX_CARD_SPACES] = cards
         sd[: R.n_journey + 1, r.SD_LEN] = card_len
         sd[R.n_journey + 1, :2] = strat
-        return Compiled(params=R, arrays=(cards, card_len, strat, sp), n_seats=2, strategy_names=names,
-                        extra={"sd": sd})
+        return Compiled(
+            params=R,
+            arrays=(cards, card_len, strat, sp),
+            n_seats=2,
+            strategy_names=names,
+            extra={"sd": sd},
+        )
 
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
         n = int(n_games)
@@ -122,8 +129,15 @@ class PiratesPeak(Game):
         out_seats = np.zeros((n, 2, len(self.seat_columns)), dtype=np.int32)
         if n == 0:
             return out_games, out_seats
-        play_chunk_nb(compiled.params, compiled.extra["sd"], compiled.arrays[3], np.uint64(seed % 2**64),
-                      np.int64(first_game), out_games, out_seats)
+        play_chunk_nb(
+            compiled.params,
+            compiled.extra["sd"],
+            compiled.arrays[3],
+            np.uint64(seed % 2**64),
+            np.int64(first_game),
+            out_games,
+            out_seats,
+        )
         return out_games, out_seats
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:

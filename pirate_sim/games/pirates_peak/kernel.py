@@ -22,30 +22,161 @@ from numba.extending import intrinsic
 from ...rng import RNG_WORDS, dice_rolled_nb, rand_below_nb, roll_die_nb, seed_game_nb
 from .board import dock_progress_nb, phys_nb
 from .rules import (
-    ACT_FIRE, ACT_SEARCH, C_BALLS, C_BALLS_BOUGHT, C_CASTAWAYS, C_CREW, C_CREW_BOUGHT,
-    C_DOCKED_FIRST, C_FIGHT_GOLD, C_FINAL_GOLD, C_FOG_ESC, C_FOG_TURNS, C_GHOST_FIGHTS,
-    C_GHOST_SUMMONS, C_GUSTS, C_HITS, C_INTERRUPTED, C_INTERRUPTS, C_ISLAND_STOPS, C_LIFE,
-    C_LIFE_LOST, C_MERMAID, C_OVERSHOOTS, C_PEAK_ORDER, C_SEA_BANK_LOSS, C_SEARCH_GOLD,
-    C_SEARCHES, C_SHIP_FIGHTS, C_SHORTCUTS, C_SHOTS, C_SKIPPED, C_SQUID_ATT, C_SQUID_ENC,
-    C_SQUID_ESC, C_SQUID_INSTANT, C_SQUID_LIFE, C_SQUID_SAC, C_TREASURE, C_WHIRL_ATT,
-    C_WHIRL_ENC, C_WHIRL_ESC, C_WHIRL_SPIT, CASTAWAY, END_MOST_GOLD, END_SUNK, END_TIE,
-    END_TRUNCATED, EV_WIDTH, EV_ADVANCE, EV_BUY, EV_CASTAWAY, EV_DECLARE, EV_DOCK, EV_END, EV_ENTER,
-    EV_FIRE, EV_FIRST, EV_FLIP, EV_FOG, EV_GHOST_FIGHT, EV_GUST, EV_INTERRUPT, EV_LIFE,
-    EV_MERMAID, EV_MOVE, EV_OVERSHOOT, EV_RETURN_PEAK, EV_ROLL, EV_SACRIFICE, EV_SEARCH,
-    EV_SETUP, EV_SHIP_FIGHT, EV_SHORTCUT, EV_SKIP, EV_SQUID, EV_STOP_EARLY, EV_SUMMON,
-    EV_TREASURE, EV_TURN, EV_WHIRLPOOL, FOG, G_DECK_PTR, G_END, G_FIRST, G_FLIPPED,
-    G_GHOST_X, G_N_EV, G_N_LAID, G_OUT_CARDS, G_OVER, G_PEAK_ARRIVALS, G_PEAK_MASK, G_PEAK_X,
-    G_RESHUFFLES, G_SEA_BANK, G_SUPPLY, G_TURNS, G_WINNER, GC_DICE, GC_OUT_CARDS,
-    GC_RESHUFFLES, GC_SEA_BANK, GC_SUPPLY, GOLDEN_CUTLASS, GUST, ISLAND, MERMAIDS,
-    MIGHTY_SAIL, N_SEAT_COLS, OPEN, ROW_CARD, ROW_CNT, ROW_DECK, ROW_EV, ROW_SHIP, ROW_ST, ROW_TRACK, SD_LEN, PEAK, SH_BALLS, SH_CREW, SH_DIG_X,
-    SH_DIGS, SH_DOCKED, SH_GOLD, SH_GUST, SH_LAST_SEARCH, SH_LIFE, SH_POS, SH_SHORTCUT,
-    SH_SKIP, SH_TRAP, SH_TRAP_COUNT, SH_TREASURE, SHORTCUT, SQUID, STEEL_CANNON, TRAP_FOG,
-    TRAP_NONE, TRAP_SQUID, TRAP_WHIRLPOOL, TREASURE_X, WHIRLPOOL,
+    ACT_FIRE,
+    ACT_SEARCH,
+    C_BALLS,
+    C_BALLS_BOUGHT,
+    C_CASTAWAYS,
+    C_CREW,
+    C_CREW_BOUGHT,
+    C_DOCKED_FIRST,
+    C_FIGHT_GOLD,
+    C_FINAL_GOLD,
+    C_FOG_ESC,
+    C_FOG_TURNS,
+    C_GHOST_FIGHTS,
+    C_GHOST_SUMMONS,
+    C_GUSTS,
+    C_HITS,
+    C_INTERRUPTED,
+    C_INTERRUPTS,
+    C_ISLAND_STOPS,
+    C_LIFE,
+    C_LIFE_LOST,
+    C_MERMAID,
+    C_OVERSHOOTS,
+    C_PEAK_ORDER,
+    C_SEA_BANK_LOSS,
+    C_SEARCH_GOLD,
+    C_SEARCHES,
+    C_SHIP_FIGHTS,
+    C_SHORTCUTS,
+    C_SHOTS,
+    C_SKIPPED,
+    C_SQUID_ATT,
+    C_SQUID_ENC,
+    C_SQUID_ESC,
+    C_SQUID_INSTANT,
+    C_SQUID_LIFE,
+    C_SQUID_SAC,
+    C_TREASURE,
+    C_WHIRL_ATT,
+    C_WHIRL_ENC,
+    C_WHIRL_ESC,
+    C_WHIRL_SPIT,
+    CASTAWAY,
+    END_MOST_GOLD,
+    END_SUNK,
+    END_TIE,
+    END_TRUNCATED,
+    EV_ADVANCE,
+    EV_BUY,
+    EV_CASTAWAY,
+    EV_DECLARE,
+    EV_DOCK,
+    EV_END,
+    EV_ENTER,
+    EV_FIRE,
+    EV_FIRST,
+    EV_FLIP,
+    EV_FOG,
+    EV_GHOST_FIGHT,
+    EV_GUST,
+    EV_INTERRUPT,
+    EV_LIFE,
+    EV_MERMAID,
+    EV_MOVE,
+    EV_OVERSHOOT,
+    EV_RETURN_PEAK,
+    EV_ROLL,
+    EV_SACRIFICE,
+    EV_SEARCH,
+    EV_SETUP,
+    EV_SHIP_FIGHT,
+    EV_SHORTCUT,
+    EV_SKIP,
+    EV_SQUID,
+    EV_STOP_EARLY,
+    EV_SUMMON,
+    EV_TREASURE,
+    EV_TURN,
+    EV_WHIRLPOOL,
+    EV_WIDTH,
+    FOG,
+    G_DECK_PTR,
+    G_END,
+    G_FIRST,
+    G_FLIPPED,
+    G_GHOST_X,
+    G_N_EV,
+    G_N_LAID,
+    G_OUT_CARDS,
+    G_OVER,
+    G_PEAK_ARRIVALS,
+    G_PEAK_MASK,
+    G_PEAK_X,
+    G_RESHUFFLES,
+    G_SEA_BANK,
+    G_SUPPLY,
+    G_TURNS,
+    G_WINNER,
+    GC_DICE,
+    GC_OUT_CARDS,
+    GC_RESHUFFLES,
+    GC_SEA_BANK,
+    GC_SUPPLY,
+    GOLDEN_CUTLASS,
+    GUST,
+    ISLAND,
+    MERMAIDS,
+    MIGHTY_SAIL,
+    N_SEAT_COLS,
+    OPEN,
+    PEAK,
+    ROW_CARD,
+    ROW_CNT,
+    ROW_DECK,
+    ROW_EV,
+    ROW_SHIP,
+    ROW_ST,
+    ROW_TRACK,
+    SD_LEN,
+    SH_BALLS,
+    SH_CREW,
+    SH_DIG_X,
+    SH_DIGS,
+    SH_DOCKED,
+    SH_GOLD,
+    SH_GUST,
+    SH_LAST_SEARCH,
+    SH_LIFE,
+    SH_POS,
+    SH_SHORTCUT,
+    SH_SKIP,
+    SH_TRAP,
+    SH_TRAP_COUNT,
+    SH_TREASURE,
+    SHORTCUT,
+    SQUID,
+    STEEL_CANNON,
+    TRAP_FOG,
+    TRAP_NONE,
+    TRAP_SQUID,
+    TRAP_WHIRLPOOL,
+    TREASURE_X,
+    WHIRLPOOL,
 )
 from .strategies import (
-    policy_buy_nb, policy_declare_nb, policy_fog_guess_nb, policy_interrupt_nb,
-    policy_sacrifice_nb, policy_search_on_landing_nb, policy_shortcut_nb,
-    policy_stop_early_nb, policy_summon_nb, policy_treasure_nb,
+    policy_buy_nb,
+    policy_declare_nb,
+    policy_fog_guess_nb,
+    policy_interrupt_nb,
+    policy_sacrifice_nb,
+    policy_search_on_landing_nb,
+    policy_shortcut_nb,
+    policy_stop_early_nb,
+    policy_summon_nb,
+    policy_treasure_nb,
 )
 
 N_BLOCKS = 64
@@ -84,7 +215,10 @@ else:
 @njit(cache=True)
 def keep_alive_nb(a, b, c, d):
     """A use of the owners of borrowed views, after the views' last use."""
-    return a.shape[0] + b.shape[0] + c.shape[0] + d.shape[0]  # blocks per chunk; each block allocates its scratch arrays once
+    return (
+        a.shape[0] + b.shape[0] + c.shape[0] + d.shape[0]
+    )  # blocks per chunk; each block allocates its scratch arrays once
+
 
 # ================================================================ mechanics (odds too)
 
@@ -190,7 +324,11 @@ def flip_nb(R, sd, rng, w):
 @njit(cache=True)
 def ensure_laid_nb(R, sd, rng, w, d):
     """Flip cards until progress ``d`` lies on the table (only before the Peak is laid)."""
-    while w[ROW_ST, G_PEAK_X] < 0 and d >= w[ROW_ST, G_N_LAID] and w[ROW_ST, G_DECK_PTR] <= R.n_journey:
+    while (
+        w[ROW_ST, G_PEAK_X] < 0
+        and d >= w[ROW_ST, G_N_LAID]
+        and w[ROW_ST, G_DECK_PTR] <= R.n_journey
+    ):
         flip_nb(R, sd, rng, w)
 
 
@@ -227,13 +365,21 @@ def pay_nb(w, s, amount):
 def buy_nb(R, w, s, n_crew, n_balls):
     """Buy crewmen and cannonballs (clamped to room and gold); the gold goes to the supply."""
     nc = 0
-    while nc < n_crew and w[ROW_SHIP + s, SH_CREW] < R.max_crew and w[ROW_SHIP + s, SH_GOLD] >= R.crewman_price:
+    while (
+        nc < n_crew
+        and w[ROW_SHIP + s, SH_CREW] < R.max_crew
+        and w[ROW_SHIP + s, SH_GOLD] >= R.crewman_price
+    ):
         w[ROW_SHIP + s, SH_CREW] += 1
         w[ROW_SHIP + s, SH_GOLD] -= R.crewman_price
         w[ROW_ST, G_SUPPLY] += R.crewman_price
         nc += 1
     nb = 0
-    while nb < n_balls and w[ROW_SHIP + s, SH_BALLS] < R.max_cannonballs and w[ROW_SHIP + s, SH_GOLD] >= R.cannonball_price:
+    while (
+        nb < n_balls
+        and w[ROW_SHIP + s, SH_BALLS] < R.max_cannonballs
+        and w[ROW_SHIP + s, SH_GOLD] >= R.cannonball_price
+    ):
         w[ROW_SHIP + s, SH_BALLS] += 1
         w[ROW_SHIP + s, SH_GOLD] -= R.cannonball_price
         w[ROW_ST, G_SUPPLY] += R.cannonball_price
@@ -274,7 +420,11 @@ def blocking_nb(R, w, s, x, nd, landing):
 def can_fire_nb(R, w, a):
     """May seat ``a`` fire a cannonball at the other ship now?"""
     t = 1 - a
-    if w[ROW_SHIP + a, SH_BALLS] <= 0 or w[ROW_SHIP + a, SH_DOCKED] != 0 or w[ROW_SHIP + t, SH_DOCKED] != 0:
+    if (
+        w[ROW_SHIP + a, SH_BALLS] <= 0
+        or w[ROW_SHIP + a, SH_DOCKED] != 0
+        or w[ROW_SHIP + t, SH_DOCKED] != 0
+    ):
         return False
     xa = phys_nb(w, w[ROW_SHIP + a, SH_POS])
     xt = phys_nb(w, w[ROW_SHIP + t, SH_POS])
@@ -561,14 +711,15 @@ def sail_nb(R, sd, sp, rng, w, s, steps):
             log_nb(w, EV_MOVE, s, x0, x, d, code)
             land_nb(R, sd, sp, rng, w, s, code)
             return
-        if code == TREASURE_X or code == CASTAWAY:
-            if policy_stop_early_nb(R, w, code_s, sp, rng, s, code):
-                w[ROW_SHIP + s, SH_POS] = d
-                log_nb(w, EV_MOVE, s, x0, x, d, code)
-                log_nb(w, EV_STOP_EARLY, s, code, x, 0, 0)
-                if code == CASTAWAY:
-                    castaway_nb(R, w, s)
-                return
+        if (code == TREASURE_X or code == CASTAWAY) and policy_stop_early_nb(
+            R, w, code_s, sp, rng, s, code
+        ):
+            w[ROW_SHIP + s, SH_POS] = d
+            log_nb(w, EV_MOVE, s, x0, x, d, code)
+            log_nb(w, EV_STOP_EARLY, s, code, x, 0, 0)
+            if code == CASTAWAY:
+                castaway_nb(R, w, s)
+            return
     w[ROW_SHIP + s, SH_POS] = d
     log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
 
@@ -644,8 +795,7 @@ def play_turn_nb(R, sd, sp, rng, w, s):
             w[ROW_SHIP + s, SH_TRAP_COUNT] = 0
             lose_life_nb(w, s)
             if w[ROW_ST, G_OVER] == 0:
-                sail_nb(R, sd, sp, rng, w, s,
-                        R.whirlpool_spit_spaces)
+                sail_nb(R, sd, sp, rng, w, s, R.whirlpool_spit_spaces)
         return
     if trap == TRAP_SQUID:
         total = squid_attempt_nb(rng, R.squid_dice)
@@ -667,8 +817,12 @@ def play_turn_nb(R, sd, sp, rng, w, s):
             if low:
                 w[ROW_CNT + s, C_SQUID_LIFE] += 1
                 lose_life_nb(w, s)
-            if (w[ROW_ST, G_OVER] == 0 and w[ROW_SHIP + s, SH_TRAP_COUNT] >= R.squid_sacrifice_after
-                    and w[ROW_SHIP + s, SH_CREW] > 0 and policy_sacrifice_nb(code, sp, rng, s)):
+            if (
+                w[ROW_ST, G_OVER] == 0
+                and w[ROW_SHIP + s, SH_TRAP_COUNT] >= R.squid_sacrifice_after
+                and w[ROW_SHIP + s, SH_CREW] > 0
+                and policy_sacrifice_nb(code, sp, rng, s)
+            ):
                 w[ROW_SHIP + s, SH_CREW] -= 1
                 w[ROW_CNT + s, C_SQUID_SAC] += 1
                 w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE  # moves ahead on its next turn
@@ -696,7 +850,11 @@ def play_turn_nb(R, sd, sp, rng, w, s):
         fire_nb(R, rng, w, s)
         return
     r = roll_die_nb(rng, 6)
-    if r == R.ghost_summon_face and can_summon_nb(R, w, s) and policy_summon_nb(w, code, sp, rng, s):
+    if (
+        r == R.ghost_summon_face
+        and can_summon_nb(R, w, s)
+        and policy_summon_nb(w, code, sp, rng, s)
+    ):
         r2 = roll_die_nb(rng, 6)
         if r2 == R.ghost_summon_face:
             w[ROW_ST, G_GHOST_X] = x
@@ -764,7 +922,15 @@ def setup_game_nb(R, sd, sp, rng, w, deck_order):
     for s in range(2):
         nc, nb = policy_buy_nb(R, w, sd[R.n_journey + 1, s], sp, rng, s, False)
         buy_nb(R, w, s, nc, nb)
-        log_nb(w, EV_SETUP, s, w[ROW_SHIP + s, SH_CREW], w[ROW_SHIP + s, SH_BALLS], w[ROW_SHIP + s, SH_GOLD], 0)
+        log_nb(
+            w,
+            EV_SETUP,
+            s,
+            w[ROW_SHIP + s, SH_CREW],
+            w[ROW_SHIP + s, SH_BALLS],
+            w[ROW_SHIP + s, SH_GOLD],
+            0,
+        )
     while True:  # both roll, the higher goes first, ties roll again
         r0 = roll_die_nb(rng, 6)
         r1 = roll_die_nb(rng, 6)
@@ -866,15 +1032,15 @@ class State:
 
     @property
     def ship(self):
-        return self.w[ROW_SHIP:ROW_SHIP + 2]
+        return self.w[ROW_SHIP : ROW_SHIP + 2]
 
     @property
     def cnt(self):
-        return self.w[ROW_CNT:ROW_CNT + 2, :N_SEAT_COLS]
+        return self.w[ROW_CNT : ROW_CNT + 2, :N_SEAT_COLS]
 
     @property
     def track(self):
-        return self.w[ROW_TRACK:ROW_TRACK + 2]
+        return self.w[ROW_TRACK : ROW_TRACK + 2]
 
     @property
     def deck(self):
@@ -882,7 +1048,7 @@ class State:
 
     def events(self):
         n = int(self.w[ROW_ST, G_N_EV])
-        return self.w[ROW_EV:ROW_EV + n, :EV_WIDTH].copy()
+        return self.w[ROW_EV : ROW_EV + n, :EV_WIDTH].copy()
 
 
 def new_state(compiled, deck_order=None, ev_capacity=0):

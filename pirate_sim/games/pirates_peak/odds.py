@@ -16,10 +16,17 @@ from numba import njit
 
 from ...rng import RNG_WORDS, seed_game_nb
 from ..base import OddsRow
-from .kernel import fog_attempt_nb, interrupt_roll_nb, ship_attack_roll_nb, squid_attempt_nb, whirlpool_attempt_nb
+from .kernel import (
+    fog_attempt_nb,
+    interrupt_roll_nb,
+    ship_attack_roll_nb,
+    squid_attempt_nb,
+    whirlpool_attempt_nb,
+)
 
 MECHANICS = {
-    "squid": "Giant Squid: escape per attempt and within k attempts, the instant move, the life-loss chance",
+    "squid": "Giant Squid: escape per attempt and within k attempts, the instant move, "
+    "the life-loss chance",
     "whirlpool": "Whirlpool: escape per roll and within k rolls up to the attempt limit",
     "fog": "Fog: chance a guess of 1..6 is within the tolerance of the roll",
     "cannon": "Cannon: search-interrupt outcomes and expected partial gold; ship attack hit chance",
@@ -57,7 +64,7 @@ def whirlpool_mc_nb(seed, samples, escape_roll, max_k, out):
     for i in range(samples):
         seed_game_nb(rng, seed, i)
         for k in range(1, max_k + 1):
-            r, esc = whirlpool_attempt_nb(rng, escape_roll)
+            _, esc = whirlpool_attempt_nb(rng, escape_roll)
             if esc:
                 for j in range(k, max_k + 1):
                     out[j - 1] += 1
@@ -71,7 +78,7 @@ def fog_mc_nb(seed, samples, tolerance, out):
     for i in range(samples):
         seed_game_nb(rng, seed, i)
         for g in range(1, 7):
-            r, ok = fog_attempt_nb(rng, g, tolerance)
+            _, ok = fog_attempt_nb(rng, g, tolerance)
             if ok:
                 out[g - 1] += 1
 
@@ -82,10 +89,10 @@ def cannon_mc_nb(seed, samples, partial_multiplier, out):
     rng = np.zeros(RNG_WORDS, dtype=np.uint64)
     for i in range(samples):
         seed_game_nb(rng, seed, i)
-        s, a, gold, outcome = interrupt_roll_nb(rng, partial_multiplier)
+        _s, _a, gold, outcome = interrupt_roll_nb(rng, partial_multiplier)
         out[outcome] += 1
         out[3] += gold
-        ar, dr, hit = ship_attack_roll_nb(rng)
+        _ar, _dr, hit = ship_attack_roll_nb(rng)
         if hit:
             out[4] += 1
 
@@ -118,7 +125,9 @@ def whirlpool_exact(escape_roll, max_k):
 
 
 def fog_exact(tolerance):
-    return [Fraction(sum(1 for r in range(1, 7) if abs(r - g) <= tolerance), 6) for g in range(1, 7)]
+    return [
+        Fraction(sum(1 for r in range(1, 7) if abs(r - g) <= tolerance), 6) for g in range(1, 7)
+    ]
 
 
 def cannon_exact(partial_multiplier):
@@ -135,7 +144,9 @@ def cannon_exact(partial_multiplier):
         else:
             lo += w
             gold += w * (s - a) * partial_multiplier
-    hit = sum((Fraction(1, 36) for a, d in itertools.product(range(1, 7), repeat=2) if a > d), Fraction(0))
+    hit = sum(
+        (Fraction(1, 36) for a, d in itertools.product(range(1, 7), repeat=2) if a > d), Fraction(0)
+    )
     return eq, hi, lo, gold, hit
 
 
@@ -147,19 +158,42 @@ def odds_rows(mechanic: str, R, samples: int, seed: int) -> list[OddsRow]:
     n = int(samples)
     if mechanic == "squid":
         max_k = max(3, R.squid_sacrifice_after)
-        p_esc, p_inst, p_life, within = squid_exact(R.squid_dice, R.squid_escape_total, R.squid_instant_total,
-                                                    R.squid_life_loss_total, max_k)
+        p_esc, p_inst, p_life, within = squid_exact(
+            R.squid_dice,
+            R.squid_escape_total,
+            R.squid_instant_total,
+            R.squid_life_loss_total,
+            max_k,
+        )
         out = np.zeros(3 + max_k, dtype=np.int64)
-        squid_mc_nb(seed_u, n, R.squid_dice, R.squid_escape_total, R.squid_instant_total,
-                    R.squid_life_loss_total, max_k, out)
+        squid_mc_nb(
+            seed_u,
+            n,
+            R.squid_dice,
+            R.squid_escape_total,
+            R.squid_instant_total,
+            R.squid_life_loss_total,
+            max_k,
+            out,
+        )
         rows = [
-            OddsRow(f"escape per attempt (total >= {R.squid_escape_total})", float(p_esc), out[0] / n, n),
-            OddsRow(f"instant move (total >= {R.squid_instant_total})", float(p_inst), out[1] / n, n),
-            OddsRow(f"life point lost per attempt (total <= {R.squid_life_loss_total})", float(p_life),
-                    out[2] / n, n),
+            OddsRow(
+                f"escape per attempt (total >= {R.squid_escape_total})", float(p_esc), out[0] / n, n
+            ),
+            OddsRow(
+                f"instant move (total >= {R.squid_instant_total})", float(p_inst), out[1] / n, n
+            ),
+            OddsRow(
+                f"life point lost per attempt (total <= {R.squid_life_loss_total})",
+                float(p_life),
+                out[2] / n,
+                n,
+            ),
         ]
         for k in range(1, max_k + 1):
-            rows.append(OddsRow(f"escape within {k} attempts", float(within[k - 1]), out[2 + k] / n, n))
+            rows.append(
+                OddsRow(f"escape within {k} attempts", float(within[k - 1]), out[2 + k] / n, n)
+            )
         return rows
     if mechanic == "whirlpool":
         max_k = R.whirlpool_max_attempts
@@ -175,7 +209,10 @@ def odds_rows(mechanic: str, R, samples: int, seed: int) -> list[OddsRow]:
         exact = fog_exact(R.fog_tolerance)
         out = np.zeros(6, dtype=np.int64)
         fog_mc_nb(seed_u, n, R.fog_tolerance, out)
-        return [OddsRow(f"out of the fog calling {g}", float(exact[g - 1]), out[g - 1] / n, n) for g in range(1, 7)]
+        return [
+            OddsRow(f"out of the fog calling {g}", float(exact[g - 1]), out[g - 1] / n, n)
+            for g in range(1, 7)
+        ]
     if mechanic == "cannon":
         m = R.partial_multiplier
         eq, hi, lo, gold, hit = cannon_exact(m)
@@ -184,11 +221,17 @@ def odds_rows(mechanic: str, R, samples: int, seed: int) -> list[OddsRow]:
         max_gold = max(5 * m, 1)
         return [
             OddsRow("interrupt: equal rolls, no gold", float(eq), out[0] / n, n),
-            OddsRow("interrupt: attacker higher, no gold and a life point", float(hi), out[1] / n, n),
+            OddsRow(
+                "interrupt: attacker higher, no gold and a life point", float(hi), out[1] / n, n
+            ),
             OddsRow("interrupt: attacker lower, partial gold", float(lo), out[2] / n, n),
             # a mean in [0, max] scaled to [0, 1] so the row's binomial stderr is a safe bound
-            OddsRow(f"interrupt: expected gold found / {max_gold} (max); exact gold {float(gold):.4f}",
-                    float(gold / max_gold), out[3] / n / max_gold, n),
+            OddsRow(
+                f"interrupt: expected gold found / {max_gold} (max); exact gold {float(gold):.4f}",
+                float(gold / max_gold),
+                out[3] / n / max_gold,
+                n,
+            ),
             OddsRow("ship attack: hit (attacker higher)", float(hit), out[4] / n, n),
         ]
     raise KeyError(f"unknown mechanic {mechanic!r}; known: {', '.join(MECHANICS)}")

@@ -117,7 +117,9 @@ def policy_declare_nb(R, w, code, sp, rng, s, can_search, can_fire):
         return ACT_FIRE
     x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
     digs = w[ROW_SHIP + s, SH_DIGS] if w[ROW_SHIP + s, SH_DIG_X] == x else 0
-    if can_search and (digs < sp[s, SP_DIG_REPEATS] or (digs == 0 and sp[s, SP_SEARCH_ON_LANDING] > 0)):
+    if can_search and (
+        digs < sp[s, SP_DIG_REPEATS] or (digs == 0 and sp[s, SP_SEARCH_ON_LANDING] > 0)
+    ):
         return ACT_SEARCH
     # on a dig site searched last turn: fire to wait a turn, then dig again
     if can_fire and (not can_search) and digs > 0 and digs < sp[s, SP_DIG_REPEATS]:
@@ -223,10 +225,22 @@ _TREASURE_CHOICES = TREASURE_LABELS[1:]
 
 # Slot values a strategy does not expose (its fixed behaviour), before its Params.
 _BASE = {
-    SP_BUY_CREW: 0, SP_BUY_BALLS: 0, SP_ISLAND_CREW: 0, SP_ISLAND_BALLS: 0,
-    SP_GOLD_RESERVE: 0, SP_STOP_ON_X: 0, SP_DIG_REPEATS: 0, SP_SEARCH_ON_LANDING: 1,
-    SP_FIRE_AT_SHIP: 0, SP_INTERRUPT: 0, SP_SUMMON: 0, SP_SACRIFICE: 1, SP_FOG_GUESS: 3,
-    SP_TREASURE_FIRST: 1, SP_SHORTCUT: 1, SP_STOP_CASTAWAY: 1,
+    SP_BUY_CREW: 0,
+    SP_BUY_BALLS: 0,
+    SP_ISLAND_CREW: 0,
+    SP_ISLAND_BALLS: 0,
+    SP_GOLD_RESERVE: 0,
+    SP_STOP_ON_X: 0,
+    SP_DIG_REPEATS: 0,
+    SP_SEARCH_ON_LANDING: 1,
+    SP_FIRE_AT_SHIP: 0,
+    SP_INTERRUPT: 0,
+    SP_SUMMON: 0,
+    SP_SACRIFICE: 1,
+    SP_FOG_GUESS: 3,
+    SP_TREASURE_FIRST: 1,
+    SP_SHORTCUT: 1,
+    SP_STOP_CASTAWAY: 1,
 }
 
 # strategy param key -> slot
@@ -252,20 +266,34 @@ _SUMMON_CHOICES = ("never", "when_behind", "always")
 
 
 def _p_fog(default):
-    return Param("fog_guess", default, "int", "Number called out in the fog (1..6; 2-5 cover three faces).", 1, 6)
+    return Param(
+        "fog_guess",
+        default,
+        "int",
+        "Number called out in the fog (1..6; 2-5 cover three faces).",
+        1,
+        6,
+    )
 
 
 def _p_treasure(default):
-    return Param("treasure_first", default, "choice", "Preferred Peak treasure; then the next in order.",
-                 choices=_TREASURE_CHOICES)
+    return Param(
+        "treasure_first",
+        default,
+        "choice",
+        "Preferred Peak treasure; then the next in order.",
+        choices=_TREASURE_CHOICES,
+    )
 
 
 RANDOM = Strategy(
-    "random", 0,
+    "random",
+    0,
     "Uniformly random legal player (baseline): every choice uniform among the legal options.",
 )
 TREASURE_DIGGER = Strategy(
-    "treasure_digger", 1,
+    "treasure_digger",
+    1,
     "Buys crew (each adds a gold to every search), stops on every X and digs it repeatedly, "
     "firing a cannonball to wait out the no-same-spot-twice rule; restocks crew at islands.",
     (
@@ -282,15 +310,22 @@ TREASURE_DIGGER = Strategy(
     ),
 )
 RACER = Strategy(
-    "racer", 2,
+    "racer",
+    2,
     "Races for the dock: never stops early, searches only when landing exactly on an X, "
-    "takes every shortcut, leaves Ghost Ships behind for the opponent, sacrifices crew to the squid.",
+    "takes every shortcut, leaves Ghost Ships behind for the opponent, "
+    "sacrifices crew to the squid.",
     (
         Param("buy_crew", 1, "int", "Crewmen to own after setup purchases.", 0, 20),
         Param("buy_cannonballs", 0, "int", "Cannonballs to own after setup purchases.", 0, 20),
         Param("search_on_landing", True, "bool", "Search at once when landing exactly on an X."),
-        Param("summon_ghost", "when_behind", "choice", "Try to summon the Ghost Ship on a 1.",
-              choices=_SUMMON_CHOICES),
+        Param(
+            "summon_ghost",
+            "when_behind",
+            "choice",
+            "Try to summon the Ghost Ship on a 1.",
+            choices=_SUMMON_CHOICES,
+        ),
         Param("take_shortcut", True, "bool", "Take the short route after landing on a shortcut."),
         Param("sacrifice_crew", True, "bool", "Sacrifice a crewman to the squid when allowed."),
         _p_fog(3),
@@ -298,7 +333,8 @@ RACER = Strategy(
     ),
 )
 GUNNER = Strategy(
-    "gunner", 3,
+    "gunner",
+    3,
     "Fills the hold with cannonballs, fires at the opponent whenever in range, interrupts every "
     "search it can, restocks cannonballs at islands; searches when landing on an X.",
     (
@@ -321,7 +357,9 @@ def seat_row(seat: dict) -> tuple[int, np.ndarray]:
     name = seat["strategy"]
     strat = next((s for s in STRATEGIES if s.name == name), None)
     if strat is None:
-        raise ValueError(f"seats: unknown strategy {name!r} (known: {', '.join(s.name for s in STRATEGIES)})")
+        raise ValueError(
+            f"seats: unknown strategy {name!r} (known: {', '.join(s.name for s in STRATEGIES)})"
+        )
     row = np.zeros(N_SP, dtype=np.float64)
     for slot, v in _BASE.items():
         row[slot] = v

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from . import rules as r
 
-_TRAP_RESULT = {0: "fails", 1: "escapes (sails on next turn)", 2: "escapes and moves on at once", 3: "fails, low total"}
+_TRAP_RESULT = {
+    0: "fails",
+    1: "escapes (sails on next turn)",
+    2: "escapes and moves on at once",
+    3: "fails, low total",
+}
 
 
 def _space(state, x: int) -> str:
@@ -41,7 +46,11 @@ def format_events(state, compiled) -> list[str]:
         elif code == r.EV_MOVE:
             lines.append(f"{pre}moves {a} -> {b} ({_space(state, b)})")
         elif code == r.EV_FLIP:
-            what = "the Pirate's Peak card" if a == compiled.params.peak_card else f"journey card #{a + 1}"
+            what = (
+                "the Pirate's Peak card"
+                if a == compiled.params.peak_card
+                else f"journey card #{a + 1}"
+            )
             lines.append(f"{pre}flips {what} as card {b}")
         elif code == r.EV_RETURN_PEAK:
             lines.append(f"{pre}the Peak card came as flip {a}, too early: shuffled back")
