@@ -185,3 +185,51 @@ def test_contract_shapes():
     assert s.shape == (7, 2, len(GAME.seat_columns)) and s.dtype == np.int32
     assert GAME.score_column == "final_gold"
     assert GAME.seat_columns[col("peak_treasure")].labels == r.TREASURE_LABELS
+
+
+# ------------------------------------------------------------------ property test
+
+try:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as hs
+except ImportError:  # pragma: no cover - hypothesis is in the test extra
+    hs = None
+
+if hs is not None:
+
+    @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        data=hs.fixed_dictionaries(
+            {
+                "start.gold": hs.integers(0, 40),
+                "ship.max_crew": hs.integers(0, 6),
+                "ship.max_cannonballs": hs.integers(0, 5),
+                "ship.life_points": hs.integers(1, 6),
+                "dock.spaces": hs.integers(1, 5),
+                "deck.peak_earliest_flip": hs.integers(1, 11),
+                "search.multiplier": hs.integers(0, 4),
+                "squid.escape_total": hs.integers(3, 18),
+                "squid.life_loss_total": hs.integers(0, 10),
+                "whirlpool.escape_roll": hs.integers(1, 6),
+                "whirlpool.max_attempts": hs.integers(1, 8),
+                "fog.tolerance": hs.integers(0, 2),
+                "gust.multiplier": hs.integers(1, 3),
+                "shortcut.spaces": hs.integers(0, 4),
+                "fight.overtake": hs.booleans(),
+                "turn_cap": hs.integers(10, 400),
+            }
+        ),
+        seats=hs.tuples(hs.sampled_from(NAMES), hs.sampled_from(NAMES)),
+    )
+    def test_any_valid_scenario_runs(data, seats):
+        rr = r.defaults()
+        rr.update(data)
+        c = GAME.compile(rr, [{"strategy": seats[0]}, {"strategy": seats[1]}])
+        g, s = GAME.play(c, 1, 0, 60)
+        gold = s[:, :, col("final_gold")]
+        assert np.all(
+            gold.sum(axis=1) + g[:, r.GC_SEA_BANK] + g[:, r.GC_SUPPLY] == 2 * rr["start.gold"]
+        )
+        assert np.all(g[:, G_TURNS] <= rr["turn_cap"])
+        assert np.all(s[:, :, col("crew_left")] <= rr["ship.max_crew"])
+        assert np.all(s[:, :, col("cannonballs_left")] <= rr["ship.max_cannonballs"])
