@@ -35,7 +35,7 @@ def format_events(state, compiled) -> list[str]:
         if code == r.EV_SETUP:
             lines.append(f"Setup: {who(s)} sails with {a} crewmen, {b} cannonballs, {c} gold")
         elif code == r.EV_BUY:
-            if a or b:
+            if turn_prefix and (a or b):  # setup purchases are in the EV_SETUP line
                 lines.append(f"{pre}buys {a} crewmen and {b} cannonballs ({c} gold left)")
         elif code == r.EV_FIRST:
             lines.append(f"Setup: first-player rolls {a} vs {b}; {who(s)} goes first")
