@@ -653,6 +653,8 @@ def sail_nb(R, sd, sp, rng, w, s, steps):
             log_nb(w, EV_OVERSHOOT, s, steps, dist, 0, 0)
             return
     code_s = sd[R.n_journey + 1, s]
+    # the other ship does not move during this move: only its space can block
+    xo = phys_nb(w, w[ROW_SHIP + 1 - s, SH_POS])
     d = d0
     taken = 0
     while taken < steps:
@@ -666,7 +668,7 @@ def sail_nb(R, sd, sp, rng, w, s, steps):
             log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
             ghost_fight_nb(R, sd, sp, rng, w, s)
             return
-        if blocking_nb(R, w, s, x, nd, taken + 1 == steps):
+        if x == xo and blocking_nb(R, w, s, x, nd, taken + 1 == steps):
             w[ROW_SHIP + s, SH_POS] = d
             log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
             ship_fight_nb(R, sd, sp, rng, w, s)
