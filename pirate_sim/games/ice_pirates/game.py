@@ -203,6 +203,13 @@ class IcePirates(Game):
                      f"({self.end_reasons[int(out_g[2])]}) after {int(out_g[1])} turns")
         return lines
 
+    # ------------------------------------------------------------------ report
+    def report_figures(self, ctx) -> list:
+        """Bay visits map, upgrade value, raid odds matrix, 2-6 players (see report.py)."""
+        from .report import report_figures
+
+        return report_figures(self, ctx)
+
     # ------------------------------------------------------------------ odds
     def odds(self, mechanic: str, rules: dict[str, Any], samples: int, seed: int) -> list[OddsRow]:
         r = {p.key: p.default for p in self.params}
