@@ -764,8 +764,9 @@ def can_summon_nb(R, w, s):
 
 
 @njit(cache=True)
-def play_turn_nb(R, sd, sp, rng, w, s):
-    """Seat s plays one turn: a trap attempt, or its declaration (sail / search / fire)."""
+def turn_steps_nb(R, sd, sp, rng, w, s):
+    """Seat s plays one turn up to its move: a trap attempt, or its declaration (sail /
+    search / fire).  Returns the spaces the ship then sails (0: none)."""
     w[ROW_ST, G_TURNS] += 1
     log_nb(w, EV_TURN, s, w[ROW_ST, G_TURNS], 0, 0, 0)
     prev_search = w[ROW_SHIP + s, SH_LAST_SEARCH]
@@ -778,7 +779,7 @@ def play_turn_nb(R, sd, sp, rng, w, s):
         w[ROW_SHIP + s, SH_SKIP] = 0
         w[ROW_CNT + s, C_SKIPPED] += 1
         log_nb(w, EV_SKIP, s, 0, 0, 0, 0)
-        return
+        return 0
     code = sd[R.n_journey + 1, s]
     trap = w[ROW_SHIP + s, SH_TRAP]
     if trap == TRAP_WHIRLPOOL:
@@ -790,15 +791,15 @@ def play_turn_nb(R, sd, sp, rng, w, s):
             w[ROW_CNT + s, C_WHIRL_ESC] += 1
             w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
             w[ROW_SHIP + s, SH_TRAP_COUNT] = 0
-            sail_nb(R, sd, sp, rng, w, s, R.whirlpool_escape_move)
+            return R.whirlpool_escape_move
         elif w[ROW_SHIP + s, SH_TRAP_COUNT] >= R.whirlpool_max_attempts:
             w[ROW_CNT + s, C_WHIRL_SPIT] += 1
             w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
             w[ROW_SHIP + s, SH_TRAP_COUNT] = 0
             lose_life_nb(w, s)
             if w[ROW_ST, G_OVER] == 0:
-                sail_nb(R, sd, sp, rng, w, s, R.whirlpool_spit_spaces)
-        return
+                return R.whirlpool_spit_spaces
+        return 0
     if trap == TRAP_SQUID:
         total = squid_attempt_nb(rng, R.squid_dice)
         w[ROW_CNT + s, C_SQUID_ATT] += 1
@@ -808,7 +809,7 @@ def play_turn_nb(R, sd, sp, rng, w, s):
             w[ROW_CNT + s, C_SQUID_INSTANT] += 1
             w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
             log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 2, 0)
-            sail_nb(R, sd, sp, rng, w, s, R.squid_instant_move)
+            return R.squid_instant_move
         elif total >= R.squid_escape_total:
             w[ROW_CNT + s, C_SQUID_ESC] += 1
             w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE  # sails on next turn
@@ -829,7 +830,7 @@ def play_turn_nb(R, sd, sp, rng, w, s):
                 w[ROW_CNT + s, C_SQUID_SAC] += 1
                 w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE  # moves ahead on its next turn
                 log_nb(w, EV_SACRIFICE, s, w[ROW_SHIP + s, SH_CREW], 0, 0, 0)
-        return
+        return 0
     if trap == TRAP_FOG:
         guess = policy_fog_guess_nb(code, sp, rng, s)
         r, ok = fog_attempt_nb(rng, guess, R.fog_tolerance)
@@ -838,8 +839,8 @@ def play_turn_nb(R, sd, sp, rng, w, s):
         if ok:
             w[ROW_CNT + s, C_FOG_ESC] += 1
             w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
-            sail_nb(R, sd, sp, rng, w, s, r)
-        return
+            return r
+        return 0
     x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
     can_search = 1 if (w[ROW_TRACK, x] == TREASURE_X and x != prev_search) else 0
     can_fire = 1 if can_fire_nb(R, w, s) else 0
@@ -847,10 +848,10 @@ def play_turn_nb(R, sd, sp, rng, w, s):
     log_nb(w, EV_DECLARE, s, act, 0, 0, 0)
     if act == ACT_SEARCH:
         search_nb(R, sd, sp, rng, w, s)
-        return
+        return 0
     if act == ACT_FIRE:
         fire_nb(R, rng, w, s)
-        return
+        return 0
     r = roll_die_nb(rng, 6)
     if (
         r == R.ghost_summon_face
@@ -876,7 +877,15 @@ def play_turn_nb(R, sd, sp, rng, w, s):
         w[ROW_CNT + s, C_SHORTCUTS] += 1
         log_nb(w, EV_SHORTCUT, s, 1, 0, 0, 0)
     log_nb(w, EV_ROLL, s, r, steps, 0, 0)
-    sail_nb(R, sd, sp, rng, w, s, steps)
+    return steps
+
+
+@njit(cache=True, inline="always")
+def play_turn_nb(R, sd, sp, rng, w, s):
+    """Seat s plays one turn: a trap attempt, or its declaration (sail / search / fire)."""
+    steps = turn_steps_nb(R, sd, sp, rng, w, s)
+    if steps > 0:
+        sail_nb(R, sd, sp, rng, w, s, steps)
 
 
 # ================================================================ one game
