@@ -67,7 +67,7 @@ class Column:
     dtype: str  # numpy dtype name used in Parquet: int8, int16, int32, bool
     doc: str
     labels: tuple[str, ...] = ()
-    counter: bool = True  # an event counter: its per-game rate is a standard metric
+    counter: bool = True  # a non-negative event counter: its per-game rate is a standard metric
 
 
 @dataclass(frozen=True)
@@ -78,9 +78,12 @@ class OddsRow:
     exact: float
     estimate: float
     samples: int
+    sd: float | None = None  # per-sample standard deviation when the row is an expectation, not a probability
 
     @property
     def stderr(self) -> float:
+        if self.sd is not None:
+            return float(self.sd / np.sqrt(max(self.samples, 1)))
         p = min(max(self.exact, 0.0), 1.0)
         return float(np.sqrt(p * (1 - p) / max(self.samples, 1)))
 
