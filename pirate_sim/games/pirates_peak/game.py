@@ -154,5 +154,11 @@ class PiratesPeak(Game):
         out_games, _ = self.play(compiled, seed, 0, n_games)
         return float(out_games[:, r.GC_DICE].mean())
 
+    def report_figures(self, ctx) -> list:
+        """Squid, traps (whirlpool, fog, Ghost Ship) and Peak treasure pages (see report.py)."""
+        from .report import report_figures
+
+        return report_figures(self, ctx)
+
 
 GAME = PiratesPeak()
