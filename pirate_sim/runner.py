@@ -8,6 +8,7 @@ that ``--resume`` rewrites with identical content.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import time
 from dataclasses import dataclass
@@ -82,6 +83,11 @@ def prepare_output(out_dir: Path, s: Scenario, games: int, resume: bool, force: 
     return 0
 
 
+@functools.cache
+def _versions() -> dict[str, str]:
+    return results.library_versions()
+
+
 def _manifest(s: Scenario, games: int, chunks_done: int, n_chunks: int, timings: dict, threads: int) -> dict:
     return {
         "format_version": results.FORMAT_VERSION,
@@ -99,7 +105,7 @@ def _manifest(s: Scenario, games: int, chunks_done: int, n_chunks: int, timings:
         "complete": chunks_done == n_chunks,
         "threads": threads,
         "timings": timings,
-        "versions": results.library_versions(),
+        "versions": _versions(),
         "seats": [seat["strategy"] for seat in s.seats],
     }
 
@@ -124,16 +130,16 @@ def run(s: Scenario, out_dir: Path | None, games: int | None = None, threads: in
         for g_tab, s_tab in results.iter_parts(out_dir) if done else ():
             acc.update(*results.arrays_from_tables(s.game, s.n_seats, g_tab, s_tab))
     meta = _meta(s)
-    t0 = time.perf_counter()
+    start = bounds[done - 1][1] if done else 0
+    played_to = start
     timings = {"play_seconds": 0.0, "write_seconds": 0.0}
     if out_dir is not None:
-        man = results.read_manifest(out_dir) if done else None
-        if man:
-            timings = man.get("timings", timings)
+        if done:
+            timings = results.read_manifest(out_dir).get("timings", timings)
         results.atomic_write_json(out_dir / MANIFEST, _manifest(s, games, done, len(bounds), timings, used_threads))
     if progress:
-        progress(bounds[done - 1][1] if done else 0, games)
-    played_to = bounds[done - 1][1] if done else 0
+        progress(start, games)
+    t0 = time.perf_counter()
     for c in range(done, len(bounds)):
         a, b = bounds[c]
         tp = time.perf_counter()
@@ -160,7 +166,7 @@ def run(s: Scenario, out_dir: Path | None, games: int | None = None, threads: in
             man.update(games=played_to, chunks_total=man["chunks_done"], complete=True)
         results.atomic_write_json(out_dir / MANIFEST, man)
         results.atomic_write_json(out_dir / SUMMARY, summary_dict(acc))
-    return RunResult(out_dir, acc, played_to, elapsed, resumed_from=bounds[done - 1][1] if done else 0)
+    return RunResult(out_dir, acc, played_to, elapsed, resumed_from=start)
 
 
 def load_accumulator(out_dir: Path):
