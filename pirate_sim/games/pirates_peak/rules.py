@@ -492,7 +492,7 @@ SEAT_COLUMNS = (
     ("ghost_fights", "int16", "Fights against the Ghost Ship", True),
     ("gold_to_sea_bank", "int16", "Gold lost to the Ghost Ship (into the Sea Bank)", True),
     ("ship_fights", "int16", "Collisions with the other player's ship", True),
-    ("fight_gold_won", "int16", "Net gold won in ship-to-ship fights (negative: lost)", True),
+    ("fight_gold_won", "int16", "Net gold won in ship-to-ship fights (negative: lost)", False),
     ("cannon_shots", "int16", "Cannonballs fired (at the ship or to interrupt)", True),
     ("cannon_hits", "int16", "Shots that cost the opponent a life point", True),
     ("interrupts_fired", "int16", "Cannonballs fired to interrupt a search", True),
