@@ -9,17 +9,20 @@ largest gap between seats' win rates).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
-from scipy import stats as _st
 
 CONFIDENCE = 0.95  # default confidence level of every interval
 
 
+@functools.lru_cache(maxsize=64)
 def z_value(confidence: float = CONFIDENCE) -> float:
-    return float(_st.norm.ppf(0.5 + confidence / 2))
+    """Two-sided normal quantile (stdlib: importing scipy.stats would cost a second per command)."""
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
 @dataclass(frozen=True)
