@@ -1,7 +1,730 @@
-"""Pirate's Peak's own report pages (``PiratesPeak.report_figures``); work in progress."""
+"""Pirate's Peak's own report pages (``PiratesPeak.report_figures``).
+
+Each page is a pure *data* function (tested on its own) and a *drawing* function:
+
+* ``pirates_peak_squid``: attempts per Giant Squid encounter (distribution and mean per
+  seat) beside the exact geometric expectation, and the per-attempt escape, instant-move
+  and life-loss rates (Wilson intervals) beside their exact values for the run's rules.
+* ``pirates_peak_traps``: whirlpool escape per roll and spit-out per encounter vs exact,
+  whirlpool rolls per encounter, fog success per turn and turns per fog stay vs exact,
+  Ghost Ship summons and fights per seat-game.
+* ``pirates_peak_treasure``: which Peak treasure each seat takes when first / second to
+  the Peak, and the win rate by treasure x Peak order.
+
+What the squid counters mean (kernel ``turn_steps_nb``): every attempt rolls
+``squid.dice`` dice; ``squid_escapes`` counts attempts whose total reaches
+``squid.escape_total`` *or* ``squid.instant_total`` (the instant move is an escape too,
+also counted in ``squid_instant``); ``squid_life_losses`` counts failed attempts whose
+total is at most ``squid.life_loss_total``.  A sacrifice is *not* an attempt and not an
+escape: it ends the encounter after a failed attempt (``squid.sacrifice_after`` failed
+attempts or more, a crewman aboard, the seat's policy).  So escapes / attempts estimates
+P(total >= min(escape_total, instant_total)) exactly, whatever the sacrifice policy.
+"""
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ...stats import Estimate, mean_ci, wilson, z_value
+from . import rules as R
+from .odds import dice_totals, fog_exact, whirlpool_exact
+
+SQUID_COLS = (
+    "squid_encounters",
+    "squid_attempts",
+    "squid_escapes",
+    "squid_instant",
+    "squid_life_losses",
+    "squid_sacrifices",
+)
+TRAP_COLS = (
+    "whirlpool_encounters",
+    "whirlpool_attempts",
+    "whirlpool_escapes",
+    "whirlpool_spits",
+    "fog_turns",
+    "fog_escapes",
+    "ghost_summons",
+    "ghost_fights",
+    "gold_to_sea_bank",
+)
+TREASURES = R.TREASURE_LABELS[1:]  # the three Peak treasures (not "none")
+ORDERS = ((1, "first"), (2, "second"), (0, "never"))
+HIST_MAX = 12  # attempts histogram: last bin is "HIST_MAX or more"
+
+
+def _full_rules(rules: dict) -> dict:
+    full = R.defaults()
+    full.update(rules or {})
+    return full
+
+
+def ratio_ci(num, den) -> Estimate:
+    """sum(num) / sum(den) over independent units (seat-games), delta-method 95% interval."""
+    num = np.asarray(num, dtype=float)
+    den = np.asarray(den, dtype=float)
+    s = float(den.sum())
+    if s <= 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0, "ratio")
+    r = float(num.sum()) / s
+    n = num.size
+    if n < 2:
+        return Estimate(r, r, r, int(s), "ratio")
+    se = math.sqrt(n * float(np.var(num - r * den, ddof=1))) / s
+    z = z_value()
+    return Estimate(r, r - z * se, r + z * se, int(s), "ratio")
+
+
+def _seat_labels(seats_df, seats: list[dict] | None) -> list[tuple[int, str]]:
+    out = []
+    for i in sorted(int(x) for x in seats_df["seat"].unique()):
+        if seats and i < len(seats):
+            name = str(seats[i]["strategy"])
+        else:
+            name = str(seats_df.loc[seats_df["seat"] == i, "strategy"].iloc[0])
+        out.append((i, name))
+    return out
+
+
+def _z(obs: Estimate, p: float) -> float:
+    """(observed - exact) in binomial standard errors of the exact value."""
+    if obs.n <= 0 or not np.isfinite(obs.value):
+        return float("nan")
+    sd = math.sqrt(max(p * (1 - p), 1e-300) / obs.n)
+    return (obs.value - p) / sd
+
+
+# ------------------------------------------------------------------ 1. squid
+
+
+def squid_exact(rules: dict) -> dict[str, Any]:
+    """Exact per-attempt odds and attempts per encounter for the rules (Fractions and floats)."""
+    full = _full_rules(rules)
+    n_dice = int(full["squid.dice"])
+    esc, inst = int(full["squid.escape_total"]), int(full["squid.instant_total"])
+    life, k = int(full["squid.life_loss_total"]), int(full["squid.sacrifice_after"])
+    dist = dice_totals(n_dice)
+    passes = min(esc, inst)
+    p = sum((q for t, q in dist.items() if t >= passes), Fraction(0))
+    p_inst = sum((q for t, q in dist.items() if t >= inst), Fraction(0))
+    p_life = sum((q for t, q in dist.items() if t < passes and t <= life), Fraction(0))
+    q = 1 - p
+    e_nosac = float(1 / p) if p > 0 else float("inf")
+    e_sac = float((1 - q**k) / p) if p > 0 else float(k)
+    # pmf of attempts per encounter, 1..HIST_MAX (last bin: HIST_MAX or more)
+    pmf_nosac = [float(q ** (a - 1) * p) for a in range(1, HIST_MAX)] + [float(q ** (HIST_MAX - 1))]
+    pmf_sac = [
+        float(q ** (a - 1) * p) if a < k else (float(q ** (k - 1)) if a == k else 0.0)
+        for a in range(1, HIST_MAX + 1)
+    ]
+    if k >= HIST_MAX:
+        pmf_sac = pmf_nosac[: HIST_MAX - 1] + [float(q ** (HIST_MAX - 1))]
+    return {
+        "dice": n_dice,
+        "escape_total": esc,
+        "instant_total": inst,
+        "life_total": life,
+        "sacrifice_after": k,
+        "p_escape": float(p),
+        "p_instant": float(p_inst),
+        "p_life": float(p_life),
+        "p_escape_frac": p,
+        "attempts_no_sacrifice": e_nosac,
+        "attempts_sacrifice_asap": e_sac,
+        "pmf_no_sacrifice": pmf_nosac,
+        "pmf_sacrifice_asap": pmf_sac,
+    }
+
+
+def _sacrifice_policy(seat: dict | None) -> str:
+    if not seat:
+        return "?"
+    if seat.get("strategy") == "random":
+        return "half the time"
+    return "yes" if seat.get("sacrifice_crew") else "no"
+
+
+def squid_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[str, Any]:
+    """Observed squid figures (all seats and per seat) beside :func:`squid_exact`.
+
+    ``seats_df`` needs ``seat``, ``strategy`` and :data:`SQUID_COLS`.  Keys: ``exact``,
+    ``totals`` (column sums, ``unresolved`` = encounters not ended by an escape or a
+    sacrifice, i.e. cut short by the end of the game), ``escape``/``instant``/``life``
+    (Wilson per attempt), ``z_*`` (observed - exact in standard errors), ``per_seat``
+    (label, sacrifice policy, attempts per encounter, one-encounter histogram).
+    """
+    ex = squid_exact(rules)
+    tot = {c: int(seats_df[c].sum()) for c in SQUID_COLS}
+    tot["unresolved"] = tot["squid_encounters"] - tot["squid_escapes"] - tot["squid_sacrifices"]
+    att = tot["squid_attempts"]
+    out: dict[str, Any] = {
+        "exact": ex,
+        "totals": tot,
+        "n_seat_games": len(seats_df),
+        "escape": wilson(tot["squid_escapes"], att),
+        "instant": wilson(tot["squid_instant"], att),
+        "life": wilson(tot["squid_life_losses"], att),
+        "attempts_per_encounter": ratio_ci(
+            seats_df["squid_attempts"], seats_df["squid_encounters"]
+        ),
+    }
+    out["z_escape"] = _z(out["escape"], ex["p_escape"])
+    out["z_instant"] = _z(out["instant"], ex["p_instant"])
+    out["z_life"] = _z(out["life"], ex["p_life"])
+    per = []
+    for i, name in _seat_labels(seats_df, seats):
+        d = seats_df[seats_df["seat"] == i]
+        one = d.loc[d["squid_encounters"] == 1, "squid_attempts"].to_numpy()
+        hist = np.bincount(np.clip(one, 0, HIST_MAX), minlength=HIST_MAX + 1)[: HIST_MAX + 1]
+        per.append(
+            {
+                "seat": i,
+                "strategy": name,
+                "sacrifice": _sacrifice_policy(seats[i] if seats and i < len(seats) else None),
+                "encounters": int(d["squid_encounters"].sum()),
+                "attempts": int(d["squid_attempts"].sum()),
+                "sacrifices": int(d["squid_sacrifices"].sum()),
+                "unresolved": int(
+                    d["squid_encounters"].sum()
+                    - d["squid_escapes"].sum()
+                    - d["squid_sacrifices"].sum()
+                ),
+                "attempts_per_encounter": ratio_ci(d["squid_attempts"], d["squid_encounters"]),
+                "one_encounter_games": int(one.size),
+                "hist": hist,
+            }
+        )
+    out["per_seat"] = per
+    return out
+
+
+def _pair_bars(ax, labels, obs: list[Estimate], exact: list[float], colour, pct=True, fmt="{:.1f}"):
+    """Observed bars with 95% CI whiskers beside hatched exact bars."""
+    k = 100.0 if pct else 1.0
+    pos = np.arange(len(labels))
+    w = 0.38
+    vals = np.array([e.value for e in obs]) * k
+    err = np.clip(
+        np.array([[e.value - e.lo for e in obs], [e.hi - e.value for e in obs]]) * k, 0, None
+    )
+    ax.bar(
+        pos - w / 2,
+        vals,
+        w,
+        yerr=err,
+        color=colour,
+        alpha=0.85,
+        capsize=4,
+        label="observed (95% CI)",
+    )
+    ex = np.array(exact, dtype=float) * k
+    ax.bar(pos + w / 2, ex, w, color="white", edgecolor="dimgrey", hatch="//", label="exact")
+    unit = "%" if pct else ""
+    for p_, v, h in zip(pos, vals, err[1]):
+        if np.isfinite(v):
+            ax.text(p_ - w / 2, v + h, fmt.format(v) + unit, ha="center", va="bottom", fontsize=7.5)
+    for p_, v in zip(pos, ex):
+        if np.isfinite(v):
+            ax.text(
+                p_ + w / 2,
+                v,
+                fmt.format(v) + unit,
+                ha="center",
+                va="bottom",
+                fontsize=7.5,
+                color="dimgrey",
+            )
+    ax.set_xticks(pos, labels, fontsize=8)
+    top = np.nanmax(np.concatenate([vals + err[1], ex])) if len(labels) else 1.0
+    if np.isfinite(top) and top > 0:
+        ax.set_ylim(0, top * 1.22)
+    ax.legend(fontsize=7.5, loc="upper right")
+
+
+def draw_squid(data: dict):
+    import matplotlib.pyplot as plt
+
+    from ...report import COLOURS
+
+    ex = data["exact"]
+    fig = plt.figure(figsize=(13.0, 9.5))
+    gs = fig.add_gridspec(2, 2, height_ratios=[1.15, 1], hspace=0.42, wspace=0.22)
+    a1, a2, a3 = fig.add_subplot(gs[0, 0]), fig.add_subplot(gs[0, 1]), fig.add_subplot(gs[1, :])
+
+    # (a) attempts per encounter among seat-games with exactly one squid encounter
+    x = np.arange(1, HIST_MAX + 1)
+    per = data["per_seat"]
+    w = 0.8 / max(len(per), 1)
+    for j, s in enumerate(per):
+        h = s["hist"][1:].astype(float)
+        n = max(s["one_encounter_games"], 1)
+        a1.bar(
+            x + (j - (len(per) - 1) / 2) * w,
+            h / n * 100,
+            w,
+            color=COLOURS[j % len(COLOURS)],
+            alpha=0.8,
+            label=f"seat {s['seat']} {s['strategy']} (sacrifices: {s['sacrifice']}), "
+            f"n={s['one_encounter_games']:,}",
+        )
+    a1.plot(
+        x,
+        np.array(ex["pmf_no_sacrifice"]) * 100,
+        "k_",
+        ms=14,
+        mew=2,
+        label=f"exact, never sacrificing: geometric p={ex['p_escape']:.3f}",
+    )
+    a1.plot(
+        x,
+        np.array(ex["pmf_sacrifice_asap"]) * 100,
+        "o",
+        mfc="none",
+        mec="black",
+        ms=6,
+        label=f"exact, sacrificing after {ex['sacrifice_after']} fails (crew aboard)",
+    )
+    a1.set_xticks(x, [str(v) for v in x[:-1]] + [f"{HIST_MAX}+"])
+    a1.set(
+        title="Attempts per squid encounter\n(seat-games with exactly one encounter)",
+        xlabel="attempts (dice rolls) in the encounter",
+        ylabel="encounters (%)",
+    )
+    a1.legend(fontsize=6.8)
+
+    # (b) mean attempts per encounter per seat vs the exact expectations
+    labels = [
+        f"seat {s['seat']}\n{s['strategy']}\nsacrifices: {s['sacrifice']}\n"
+        f"{s['encounters']:,} enc., {s['unresolved']:,} cut short"
+        for s in per
+    ]
+    labels.append(f"all seats\n\n\n{data['totals']['squid_encounters']:,} enc.")
+    ests = [s["attempts_per_encounter"] for s in per] + [data["attempts_per_encounter"]]
+    pos = np.arange(len(labels))
+    vals = np.array([e.value for e in ests])
+    err = np.clip(
+        np.array([[e.value - e.lo for e in ests], [e.hi - e.value for e in ests]]), 0, None
+    )
+    a2.bar(
+        pos,
+        vals,
+        yerr=err,
+        capsize=4,
+        alpha=0.85,
+        color=[COLOURS[j % len(COLOURS)] for j in range(len(per))] + ["grey"],
+    )
+    for p_, v, h in zip(pos, vals, err[1]):
+        a2.text(p_ + 0.05, v + h, f"{v:.2f}", ha="left", va="bottom", fontsize=8)
+    a2.axhline(
+        ex["attempts_no_sacrifice"],
+        color="black",
+        ls="--",
+        lw=1.2,
+        label=f"exact, never sacrificing: 1/p = {ex['attempts_no_sacrifice']:.2f}",
+    )
+    a2.axhline(
+        ex["attempts_sacrifice_asap"],
+        color="black",
+        ls=":",
+        lw=1.2,
+        label=f"exact, sacrificing after {ex['sacrifice_after']} fails: (1-(1-p)^"
+        f"{ex['sacrifice_after']})/p = {ex['attempts_sacrifice_asap']:.2f}",
+    )
+    a2.set_xticks(pos, labels, fontsize=8)
+    a2.set_ylim(
+        0, max(np.nanmax(vals + err[1]) if len(vals) else 0, ex["attempts_no_sacrifice"]) * 1.3
+    )
+    a2.set(title="Mean attempts per encounter (95% CI)", ylabel="attempts per encounter")
+    a2.legend(fontsize=7, loc="upper right")
+
+    # (c) per-attempt rates vs exact
+    t = data["totals"]
+    lab = [
+        (
+            f"escape (total >= {min(ex['escape_total'], ex['instant_total'])})\n"
+            f"{t['squid_escapes']:,} of {t['squid_attempts']:,}; z = {data['z_escape']:+.1f}"
+        ),
+        (
+            f"instant move (total >= {ex['instant_total']})\n"
+            f"{t['squid_instant']:,} of {t['squid_attempts']:,}; z = {data['z_instant']:+.1f}"
+        ),
+        (
+            f"life point lost (fail, total <= {ex['life_total']})\n"
+            f"{t['squid_life_losses']:,} of {t['squid_attempts']:,}; z = {data['z_life']:+.1f}"
+        ),
+    ]
+    _pair_bars(
+        a3,
+        lab,
+        [data["escape"], data["instant"], data["life"]],
+        [ex["p_escape"], ex["p_instant"], ex["p_life"]],
+        COLOURS[0],
+        fmt="{:.2f}",
+    )
+    a3.set(
+        title=f"Per attempt ({ex['dice']} dice): observed (Wilson 95% CI) beside the exact value",
+        ylabel="attempts (%)",
+    )
+    fig.suptitle(
+        f"Giant Squid: {t['squid_encounters']:,} encounters, {t['squid_attempts']:,} attempts, "
+        f"{t['squid_sacrifices']:,} sacrifices, {t['unresolved']:,} cut short by the game's end "
+        f"({data['n_seat_games']:,} seat-games)",
+        fontsize=11,
+    )
+    fig.text(
+        0.5,
+        0.01,
+        "Escapes include the instant move; a sacrifice is neither an attempt nor an escape. "
+        "z = (observed - exact) / binomial standard error. Encounters cut short by the end of the game "
+        "pull the mean attempts slightly below the exact value.",
+        ha="center",
+        fontsize=7.5,
+        style="italic",
+    )
+    fig.subplots_adjust(left=0.07, right=0.98, top=0.9, bottom=0.1)
+    return fig
+
+
+# ------------------------------------------------------------------ 2. traps
+
+
+def _fog_p(seat: dict | None, tolerance: int) -> float:
+    """Exact fog success per turn for the seat's guess (random strategy: a uniform guess)."""
+    ex = fog_exact(tolerance)
+    if seat is None or seat.get("strategy") == "random" or "fog_guess" not in seat:
+        return float(sum(ex) / 6)
+    g = int(seat["fog_guess"])
+    return float(ex[g - 1]) if 1 <= g <= 6 else float("nan")
+
+
+def traps_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[str, Any]:
+    """Whirlpool, fog and Ghost Ship figures beside their exact values.
+
+    ``seats_df`` needs ``game``, ``seat``, ``strategy`` and :data:`TRAP_COLS`.
+    Whirlpool: escape per roll vs P(die >= escape_roll); spit-outs per *resolved*
+    encounter (escaped or spat out) vs (1-p)^max_attempts; rolls per encounter vs
+    (1-(1-p)^L)/p.  Fog (encounters are not counted, so a stay = a successful guess):
+    success per turn vs the seat's guess, turns per stay vs 1/p.  Ghost Ship: means per
+    seat-game and per game.
+    """
+    full = _full_rules(rules)
+    L = int(full["whirlpool.max_attempts"])
+    p_w = float(whirlpool_exact(int(full["whirlpool.escape_roll"]), 1)[0])
+    q_w = 1 - p_w
+    tot = {c: int(seats_df[c].sum()) for c in TRAP_COLS}
+    resolved = tot["whirlpool_escapes"] + tot["whirlpool_spits"]
+    tot["whirlpool_unresolved"] = tot["whirlpool_encounters"] - resolved
+    ex = {
+        "whirlpool_escape": p_w,
+        "whirlpool_spit": q_w**L,
+        "whirlpool_attempts": (1 - q_w**L) / p_w if p_w > 0 else float(L),
+        "max_attempts": L,
+        "escape_roll": int(full["whirlpool.escape_roll"]),
+        "fog_tolerance": int(full["fog.tolerance"]),
+    }
+    out: dict[str, Any] = {
+        "exact": ex,
+        "totals": tot,
+        "n_seat_games": len(seats_df),
+        "whirlpool_escape": wilson(tot["whirlpool_escapes"], tot["whirlpool_attempts"]),
+        "whirlpool_spit": wilson(tot["whirlpool_spits"], resolved),
+        "whirlpool_attempts": ratio_ci(
+            seats_df["whirlpool_attempts"], seats_df["whirlpool_encounters"]
+        ),
+    }
+    out["z_whirlpool_escape"] = _z(out["whirlpool_escape"], p_w)
+    out["z_whirlpool_spit"] = _z(out["whirlpool_spit"], q_w**L)
+    per = []
+    for i, name in _seat_labels(seats_df, seats):
+        d = seats_df[seats_df["seat"] == i]
+        seat = seats[i] if seats and i < len(seats) else None
+        p_f = _fog_p(seat, ex["fog_tolerance"])
+        row = {
+            "seat": i,
+            "strategy": name,
+            "n": len(d),
+            "fog_guess": "random"
+            if seat is None or seat.get("strategy") == "random"
+            else seat.get("fog_guess", "?"),
+            "fog_p_exact": p_f,
+            "fog_turns_exact": 1 / p_f if p_f > 0 else float("inf"),
+            "fog_success": wilson(int(d["fog_escapes"].sum()), int(d["fog_turns"].sum())),
+            "fog_turns_per_stay": ratio_ci(d["fog_turns"], d["fog_escapes"]),
+        }
+        for c in ("ghost_summons", "ghost_fights", "gold_to_sea_bank"):
+            v = d[c].to_numpy(dtype=float)
+            row[c] = mean_ci(v.sum(), (v * v).sum(), v.size)
+        per.append(row)
+    out["per_seat"] = per
+    g = seats_df.groupby("game")[["ghost_summons", "ghost_fights"]].sum()
+    for c in ("ghost_summons", "ghost_fights"):
+        v = g[c].to_numpy(dtype=float)
+        out[f"{c}_per_game"] = mean_ci(v.sum(), (v * v).sum(), v.size)
+    out["n_games"] = len(g)
+    return out
+
+
+def draw_traps(data: dict):
+    import matplotlib.pyplot as plt
+
+    from ...report import COLOURS
+
+    ex, t, per = data["exact"], data["totals"], data["per_seat"]
+    fig, axes = plt.subplots(2, 2, figsize=(13.0, 9.5))
+    (a1, a2), (a3, a4) = axes
+    L = ex["max_attempts"]
+    resolved = t["whirlpool_escapes"] + t["whirlpool_spits"]
+    _pair_bars(
+        a1,
+        [
+            (
+                f"escape per roll (die >= {ex['escape_roll']})\n{t['whirlpool_escapes']:,} of "
+                f"{t['whirlpool_attempts']:,}; z = {data['z_whirlpool_escape']:+.1f}"
+            ),
+            (
+                f"spat out per encounter ({L} fails)\n{t['whirlpool_spits']:,} of {resolved:,} "
+                f"resolved; z = {data['z_whirlpool_spit']:+.1f}"
+            ),
+        ],
+        [data["whirlpool_escape"], data["whirlpool_spit"]],
+        [ex["whirlpool_escape"], ex["whirlpool_spit"]],
+        COLOURS[4],
+    )
+    e = data["whirlpool_attempts"]
+    a1.set(
+        title=f"Whirlpool: {t['whirlpool_encounters']:,} encounters; rolls per encounter "
+        f"{e.value:.2f} [{e.lo:.2f}..{e.hi:.2f}],\nexact (1-(1-p)^{L})/p = "
+        f"{ex['whirlpool_attempts']:.2f} ({t['whirlpool_unresolved']:,} cut short by the end)",
+        ylabel="share (%)",
+    )
+    a1.title.set_fontsize(9.5)
+
+    labels = [f"seat {s['seat']} {s['strategy']}\ncalls {s['fog_guess']}" for s in per]
+    _pair_bars(
+        a2, labels, [s["fog_success"] for s in per], [s["fog_p_exact"] for s in per], COLOURS[3]
+    )
+    a2.set(
+        title=f"Fog: success per turn (guess within {ex['fog_tolerance']} of the die)",
+        ylabel="fog turns escaped (%)",
+    )
+
+    _pair_bars(
+        a3,
+        labels,
+        [s["fog_turns_per_stay"] for s in per],
+        [s["fog_turns_exact"] for s in per],
+        COLOURS[3],
+        pct=False,
+        fmt="{:.2f}",
+    )
+    a3.set(
+        title="Fog: turns per fog stay (turns / successful guesses; exact 1/p)",
+        ylabel="turns in the fog per stay",
+    )
+
+    pos = np.arange(len(per))
+    w = 0.38
+    for k, (col, lab, c) in enumerate(
+        (
+            ("ghost_summons", "summoned by this seat", COLOURS[1]),
+            ("ghost_fights", "fought by this seat", COLOURS[5]),
+        )
+    ):
+        ests = [s[col] for s in per]
+        vals = np.array([x.value for x in ests])
+        err = np.clip(
+            np.array([[x.value - x.lo for x in ests], [x.hi - x.value for x in ests]]), 0, None
+        )
+        a4.bar(pos + (k - 0.5) * w, vals, w, yerr=err, capsize=4, color=c, alpha=0.85, label=lab)
+        for p_, v, h in zip(pos, vals, err[1]):
+            a4.text(p_ + (k - 0.5) * w, v + h, f"{v:.3f}", ha="center", va="bottom", fontsize=7.5)
+    a4.set_xticks(
+        pos,
+        [
+            f"seat {s['seat']} {s['strategy']}\ngold lost to the ghost "
+            f"{s['gold_to_sea_bank'].value:.2f}/game"
+            for s in per
+        ],
+        fontsize=8,
+    )
+    gs, gf = data["ghost_summons_per_game"], data["ghost_fights_per_game"]
+    a4.set(
+        title=f"Ghost Ship per seat-game (95% CI); per game: {gs.value:.3f} summoned, "
+        f"{gf.value:.3f} fought",
+        ylabel="per seat-game",
+    )
+    a4.title.set_fontsize(9.5)
+    a4.legend(fontsize=7.5)
+    fig.suptitle(
+        f"Traps: whirlpool, fog and the Ghost Ship ({data['n_seat_games']:,} seat-games; "
+        "observed with 95% CI beside the exact value)",
+        fontsize=11,
+    )
+    fig.text(
+        0.5,
+        0.01,
+        "Spat-out share is per resolved encounter (escaped or spat out). Fog stays cut short "
+        "by the end of the game add turns without a success, nudging turns per stay up.",
+        ha="center",
+        fontsize=7.5,
+        style="italic",
+    )
+    fig.tight_layout(rect=(0, 0.03, 1, 0.95))
+    return fig
+
+
+# ------------------------------------------------------------------ 3. treasure
+
+
+def treasure_data(seats_df, seats: list[dict] | None = None) -> dict[str, Any]:
+    """Treasure picks per seat x Peak order, and win rate by treasure x Peak order.
+
+    ``seats_df`` needs ``seat``, ``strategy``, ``won``, ``peak_treasure`` (labels or codes)
+    and ``peak_order``.  ``picks[(seat, order)] = {"n": arrivals, treasure: Wilson share}``;
+    ``win[(treasure, order)] = Wilson win rate`` (order 0: never reached the Peak).
+    """
+    tre = seats_df["peak_treasure"]
+    if not (hasattr(tre, "cat") or tre.dtype == object):
+        tre = tre.map(lambda c: R.TREASURE_LABELS[int(c)])
+    tre = tre.astype(str).to_numpy()
+    order = seats_df["peak_order"].to_numpy().astype(int)
+    won = seats_df["won"].to_numpy().astype(bool)
+    seat = seats_df["seat"].to_numpy().astype(int)
+    labels = _seat_labels(seats_df, seats)
+    picks = {}
+    counts = {}
+    for i, _name in labels:
+        for o, _ in ORDERS[:2]:
+            m = (seat == i) & (order == o)
+            n = int(m.sum())
+            row: dict[str, Any] = {"n": n}
+            for t in TREASURES:
+                k = int((m & (tre == t)).sum())
+                counts[(i, o, t)] = k
+                row[t] = wilson(k, n)
+            picks[(i, o)] = row
+    win = {}
+    for o, _ in ORDERS:
+        for t in TREASURES if o else ("none",):
+            m = (order == o) & (tre == t)
+            win[(t, o)] = wilson(int((m & won).sum()), int(m.sum()))
+    return {
+        "seats": labels,
+        "picks": picks,
+        "counts": counts,
+        "win": win,
+        "n_seat_games": len(seats_df),
+        "arrivals": {o: int((order == o).sum()) for o, _ in ORDERS},
+    }
+
+
+def draw_treasure(data: dict):
+    import matplotlib.pyplot as plt
+
+    from ...report import COLOURS
+
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(13.5, 6.2), gridspec_kw={"width_ratios": [1.25, 1]})
+    groups = [(i, name, o, oname) for i, name in data["seats"] for o, oname in ORDERS[:2]]
+    pos = np.arange(len(groups))
+    w = 0.8 / len(TREASURES)
+    for k, t in enumerate(TREASURES):
+        ests = [data["picks"][(i, o)][t] for i, _n, o, _on in groups]
+        vals = np.array([e.value if np.isfinite(e.value) else 0.0 for e in ests]) * 100
+        err = np.clip(
+            np.array([[e.value - e.lo for e in ests], [e.hi - e.value for e in ests]]) * 100,
+            0,
+            None,
+        )
+        err = np.nan_to_num(err)
+        x = pos + (k - 1) * w
+        a1.bar(
+            x, vals, w, yerr=err, capsize=3, color=COLOURS[k], alpha=0.85, label=t.replace("_", " ")
+        )
+        for xx, v in zip(x, vals):
+            if v >= 0.5:
+                a1.text(xx, v + 1, f"{v:.0f}", ha="center", va="bottom", fontsize=7)
+    a1.set_xticks(
+        pos,
+        [
+            f"seat {i} {name}\n{oname} to the Peak\n(n={data['picks'][(i, o)]['n']:,})"
+            for i, name, o, oname in groups
+        ],
+        fontsize=7.5,
+    )
+    a1.set_ylim(0, 115)
+    a1.set(title="Which treasure is taken (share of arrivals, 95% CI)", ylabel="arrivals (%)")
+    a1.legend(fontsize=8, loc="upper right")
+
+    cases = [(t, o) for t in TREASURES for o, _ in ORDERS[:2]] + [("none", 0)]
+    keep = [c for c in cases if data["win"][c].n > 0]
+    oname = dict(ORDERS)
+    ests = [data["win"][c] for c in keep]
+    vals = np.array([e.value for e in ests]) * 100
+    err = np.clip(
+        np.array([[e.value - e.lo for e in ests], [e.hi - e.value for e in ests]]) * 100, 0, None
+    )
+    p2 = np.arange(len(keep))
+    cols = [COLOURS[TREASURES.index(t)] if t in TREASURES else "grey" for t, _o in keep]
+    a2.bar(p2, vals, yerr=err, capsize=4, color=cols, alpha=0.85)
+    for p_, v, h, e in zip(p2, vals, err[1], ests):
+        a2.text(p_, v + h + 1, f"{v:.1f}%", ha="center", va="bottom", fontsize=7.5)
+    a2.axhline(50, color="grey", ls="--", lw=1, label="fair share (2 seats)")
+    a2.set_xticks(
+        p2,
+        [
+            (f"{t.replace('_', ' ')}\n{oname[o]}" if o else "never reached\nthe Peak")
+            + f"\n(n={data['win'][(t, o)].n:,})"
+            for t, o in keep
+        ],
+        fontsize=7.5,
+    )
+    a2.set_ylim(0, 115)
+    a2.set(title="Win rate by treasure x Peak order (95% CI)", ylabel="seat-games won (%)")
+    a2.legend(fontsize=8, loc="upper right")
+    ar = data["arrivals"]
+    fig.suptitle(
+        f"Pirate's Peak treasures ({data['n_seat_games']:,} seat-games: {ar[1]:,} first arrivals, "
+        f"{ar[2]:,} second, {ar[0]:,} never reached the Peak)",
+        fontsize=11,
+    )
+    fig.text(
+        0.5,
+        0.01,
+        "Association, not causation: who gets to the Peak first and what they take depend "
+        "on the strategy.",
+        ha="center",
+        fontsize=7.5,
+        style="italic",
+    )
+    fig.tight_layout(rect=(0, 0.03, 1, 0.95))
+    return fig
+
+
+# ------------------------------------------------------------------ the hook
+
+
+def _scenario_seats(ctx) -> list[dict] | None:
+    from ...results import SCENARIO
+    from ...scenario import load
+
+    try:
+        return list(load(ctx.results_dir / SCENARIO).seats)
+    except Exception:  # noqa: BLE001 - pages still draw without the seat parameters
+        return None
+
 
 def report_figures(game, ctx) -> list:
-    return []
+    """The three Pirate's Peak pages for :meth:`PiratesPeak.report_figures`."""
+    seats = _scenario_seats(ctx)
+    df = ctx.seats(
+        ["game", "seat", "strategy", "won", "peak_treasure", "peak_order", *SQUID_COLS, *TRAP_COLS]
+    )
+    return [
+        ("pirates_peak_squid", draw_squid(squid_data(df, ctx.rules, seats))),
+        ("pirates_peak_traps", draw_traps(traps_data(df, ctx.rules, seats))),
+        ("pirates_peak_treasure", draw_treasure(treasure_data(df, seats))),
+    ]
