@@ -111,10 +111,7 @@ class PiratesPeak(Game):
         strat = np.asarray(codes, dtype=np.int32)
         sp = np.ascontiguousarray(np.vstack(rows), dtype=np.float64)
         names = tuple(str(s["strategy"]) for s in seats)
-        sd = np.zeros((R.n_journey + 2, r.MAX_CARD_SPACES + 1), dtype=np.int32)
-        sd[: R.n_journey + 1, : r.MAX_CARD_SPACES] = cards
-        sd[: R.n_journey + 1, r.SD_LEN] = card_len
-        sd[R.n_journey + 1, :2] = strat
+        sd = r.static_table(R, cards, card_len, strat, sp)
         return Compiled(
             params=R,
             arrays=(cards, card_len, strat, sp),
@@ -130,9 +127,7 @@ class PiratesPeak(Game):
         if n == 0:
             return out_games, out_seats
         play_chunk_nb(
-            compiled.params,
             compiled.extra["sd"],
-            compiled.arrays[3],
             np.uint64(seed % 2**64),
             np.int64(first_game),
             out_games,

@@ -5,19 +5,18 @@ allocates once and reuses; a game is a pure function of its rng stream.  Every
 function here is ``@njit(cache=True)`` and also runs as plain Python
 (NUMBA_DISABLE_JIT=1) with identical results.
 
-Common arguments: ``R`` rules NamedTuple of int scalars, ``sd`` int32 static data
-(cards, card lengths, strategy codes; layout in rules.py), ``sp`` float64[2, N_SP]
-policy parameters, ``rng`` the game's uint64 stream, ``w`` the int32 work array holding
-the game state, ships, seat counters, track, deck and (for traces) the event log.
-Few array arguments matter: numba reference-counts every array argument on each call.
+Common arguments: ``sd`` the int32 static table (rules, seats' strategy codes and policy
+parameters, cards; layout in rules.py), ``rng`` the game's uint64 stream, ``w`` the int32
+work array holding the game state, ships, seat counters, track, deck and (for traces)
+the event log.  The rules NamedTuple is not passed: numba flattens every argument into
+machine arguments (the 36-field NamedTuple plus four arrays made 74 per call), so each
+call of a non-inlined kernel cost more than the work it did; three arrays make 25.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import config, njit, prange
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit, prange
 
 from ...rng import RNG_WORDS, dice_rolled_nb, rand_below_nb, roll_die_nb, seed_game_nb
 from .board import dock_progress_nb, phys_nb
@@ -140,7 +139,44 @@ from .rules import (
     ROW_SHIP,
     ROW_ST,
     ROW_TRACK,
+    RU_CANNON_RANGE,
+    RU_CANNONBALL_PRICE,
+    RU_CREW_SALE_PRICE,
+    RU_CREWMAN_PRICE,
+    RU_CUTLASS_BONUS,
+    RU_DOCK_SPACES,
+    RU_FIGHT_OVERTAKE,
+    RU_FOG_TOLERANCE,
+    RU_GHOST_CREW_ROLL,
+    RU_GHOST_SUMMON_FACE,
+    RU_GUST_MULTIPLIER,
+    RU_INTERRUPT_COSTS_TURN,
+    RU_LIFE_POINTS,
+    RU_MAX_CANNONBALLS,
+    RU_MAX_CREW,
+    RU_MIGHTY_SAIL_BONUS,
+    RU_N_JOURNEY,
+    RU_PARTIAL_MULTIPLIER,
+    RU_PEAK_CARD,
+    RU_PEAK_EARLIEST_FLIP,
+    RU_SEARCH_MULTIPLIER,
+    RU_SHORTCUT_SPACES,
+    RU_SQUID_DICE,
+    RU_SQUID_ESCAPE_TOTAL,
+    RU_SQUID_INSTANT_MOVE,
+    RU_SQUID_INSTANT_TOTAL,
+    RU_SQUID_LIFE_LOSS_TOTAL,
+    RU_SQUID_SACRIFICE_AFTER,
+    RU_START_GOLD,
+    RU_TURN_CAP,
+    RU_WHIRLPOOL_ESCAPE_MOVE,
+    RU_WHIRLPOOL_ESCAPE_ROLL,
+    RU_WHIRLPOOL_MAX_ATTEMPTS,
+    RU_WHIRLPOOL_SPIT_SPACES,
+    RU_WORK_WIDTH,
+    SD_CARD0,
     SD_LEN,
+    SD_RULES,
     SH_BALLS,
     SH_CREW,
     SH_DIG_X,
@@ -180,44 +216,6 @@ from .strategies import (
 )
 
 N_BLOCKS = 64
-
-
-if config.DISABLE_JIT:
-
-    def borrow_nb(arr):
-        """Plain Python: the array itself."""
-        return arr
-
-else:
-
-    @intrinsic
-    def borrow_nb(typingctx, arr):
-        """A view of ``arr`` without its reference-counted owner (meminfo), so passing it
-        to other kernels costs no atomic increments.  The caller must keep ``arr`` alive
-        (``keep_alive_nb``) for as long as the view is used."""
-
-        def codegen(context, builder, signature, args):
-            aryty = signature.args[0]
-            src = context.make_array(aryty)(context, builder, args[0])
-            out = context.make_array(aryty)(context, builder)
-            out.meminfo = cgutils.get_null_value(src.meminfo.type)
-            out.parent = src.parent
-            out.nitems = src.nitems
-            out.itemsize = src.itemsize
-            out.data = src.data
-            out.shape = src.shape
-            out.strides = src.strides
-            return out._getvalue()
-
-        return arr(arr), codegen
-
-
-@njit(cache=True)
-def keep_alive_nb(a, b, c, d):
-    """A use of the owners of borrowed views, after the views' last use."""
-    return (
-        a.shape[0] + b.shape[0] + c.shape[0] + d.shape[0]
-    )  # blocks per chunk; each block allocates its scratch arrays once
 
 
 # ================================================================ mechanics (odds too)
@@ -288,15 +286,18 @@ def log_nb(w, code, seat, a, b, c, d):
 
 
 @njit(cache=True)
-def flip_nb(R, sd, rng, w):
+def flip_nb(sd, rng, w):
     """Flip the next Sea card onto the end of the track (the Peak may not come too early)."""
-    n_deck = R.n_journey + 1
+    n_deck = sd[SD_RULES, RU_N_JOURNEY] + 1
     while True:
         ptr = w[ROW_ST, G_DECK_PTR]
         if ptr >= n_deck:
             return
         c = w[ROW_DECK, ptr]
-        if c == R.peak_card and w[ROW_ST, G_FLIPPED] + 1 < R.peak_earliest_flip:
+        if (
+            c == sd[SD_RULES, RU_PEAK_CARD]
+            and w[ROW_ST, G_FLIPPED] + 1 < sd[SD_RULES, RU_PEAK_EARLIEST_FLIP]
+        ):
             # rulebook: return it to the Sea Deck, shuffle, flip a new card
             w[ROW_ST, G_RESHUFFLES] += 1
             log_nb(w, EV_RETURN_PEAK, -1, w[ROW_ST, G_FLIPPED] + 1, 0, 0, 0)
@@ -309,12 +310,12 @@ def flip_nb(R, sd, rng, w):
         w[ROW_ST, G_DECK_PTR] = ptr + 1
         w[ROW_ST, G_FLIPPED] += 1
         n = w[ROW_ST, G_N_LAID]
-        length = sd[c, SD_LEN]
+        length = sd[SD_CARD0 + c, SD_LEN]
         for k in range(length):
-            w[ROW_TRACK, n + k] = sd[c, k]
+            w[ROW_TRACK, n + k] = sd[SD_CARD0 + c, k]
             w[ROW_CARD, n + k] = w[ROW_ST, G_FLIPPED]
         w[ROW_ST, G_N_LAID] = n + length
-        if c == R.peak_card:
+        if c == sd[SD_RULES, RU_PEAK_CARD]:
             w[ROW_ST, G_PEAK_X] = n + length - 1
             w[ROW_ST, G_OUT_CARDS] = w[ROW_ST, G_FLIPPED] - 1
         log_nb(w, EV_FLIP, -1, c, w[ROW_ST, G_FLIPPED], n, length)
@@ -322,14 +323,14 @@ def flip_nb(R, sd, rng, w):
 
 
 @njit(cache=True)
-def ensure_laid_nb(R, sd, rng, w, d):
+def ensure_laid_nb(sd, rng, w, d):
     """Flip cards until progress ``d`` lies on the table (only before the Peak is laid)."""
     while (
         w[ROW_ST, G_PEAK_X] < 0
         and d >= w[ROW_ST, G_N_LAID]
-        and w[ROW_ST, G_DECK_PTR] <= R.n_journey
+        and w[ROW_ST, G_DECK_PTR] <= sd[SD_RULES, RU_N_JOURNEY]
     ):
-        flip_nb(R, sd, rng, w)
+        flip_nb(sd, rng, w)
 
 
 @njit(cache=True, inline="always")
@@ -362,27 +363,27 @@ def pay_nb(w, s, amount):
 
 
 @njit(cache=True)
-def buy_nb(R, w, s, n_crew, n_balls):
+def buy_nb(sd, w, s, n_crew, n_balls):
     """Buy crewmen and cannonballs (clamped to room and gold); the gold goes to the supply."""
     nc = 0
     while (
         nc < n_crew
-        and w[ROW_SHIP + s, SH_CREW] < R.max_crew
-        and w[ROW_SHIP + s, SH_GOLD] >= R.crewman_price
+        and w[ROW_SHIP + s, SH_CREW] < sd[SD_RULES, RU_MAX_CREW]
+        and w[ROW_SHIP + s, SH_GOLD] >= sd[SD_RULES, RU_CREWMAN_PRICE]
     ):
         w[ROW_SHIP + s, SH_CREW] += 1
-        w[ROW_SHIP + s, SH_GOLD] -= R.crewman_price
-        w[ROW_ST, G_SUPPLY] += R.crewman_price
+        w[ROW_SHIP + s, SH_GOLD] -= sd[SD_RULES, RU_CREWMAN_PRICE]
+        w[ROW_ST, G_SUPPLY] += sd[SD_RULES, RU_CREWMAN_PRICE]
         nc += 1
     nb = 0
     while (
         nb < n_balls
-        and w[ROW_SHIP + s, SH_BALLS] < R.max_cannonballs
-        and w[ROW_SHIP + s, SH_GOLD] >= R.cannonball_price
+        and w[ROW_SHIP + s, SH_BALLS] < sd[SD_RULES, RU_MAX_CANNONBALLS]
+        and w[ROW_SHIP + s, SH_GOLD] >= sd[SD_RULES, RU_CANNONBALL_PRICE]
     ):
         w[ROW_SHIP + s, SH_BALLS] += 1
-        w[ROW_SHIP + s, SH_GOLD] -= R.cannonball_price
-        w[ROW_ST, G_SUPPLY] += R.cannonball_price
+        w[ROW_SHIP + s, SH_GOLD] -= sd[SD_RULES, RU_CANNONBALL_PRICE]
+        w[ROW_ST, G_SUPPLY] += sd[SD_RULES, RU_CANNONBALL_PRICE]
         nb += 1
     w[ROW_CNT + s, C_CREW_BOUGHT] += nc
     w[ROW_CNT + s, C_BALLS_BOUGHT] += nb
@@ -390,7 +391,7 @@ def buy_nb(R, w, s, n_crew, n_balls):
 
 
 @njit(cache=True, inline="always")
-def blocking_nb(R, w, s, x, nd, landing):
+def blocking_nb(sd, w, s, x, nd, landing):
     """Does the other ship stop seat s (about to enter progress nd, space x) for a fight?
 
     Ships cross paths when they meet head-on (one outward, one homeward); on the same leg
@@ -402,12 +403,12 @@ def blocking_nb(R, w, s, x, nd, landing):
     do = w[ROW_SHIP + o, SH_POS]
     if phys_nb(w, do) != x:
         return False
-    if x < R.dock_spaces:
+    if x < sd[SD_RULES, RU_DOCK_SPACES]:
         return False  # the Starting Dock card: both ships start there
     c = w[ROW_TRACK, x]
     if c == ISLAND or c == WHIRLPOOL or c == PEAK:
         return False  # no attacks on islands, no fighting in a whirlpool, the Peak is wide
-    if R.fight_overtake == 0 and not landing:
+    if sd[SD_RULES, RU_FIGHT_OVERTAKE] == 0 and not landing:
         p = w[ROW_ST, G_PEAK_X]
         out_s = p < 0 or nd <= p
         out_o = p < 0 or do <= p
@@ -417,7 +418,7 @@ def blocking_nb(R, w, s, x, nd, landing):
 
 
 @njit(cache=True, inline="always")
-def can_fire_nb(R, w, a):
+def can_fire_nb(sd, w, a):
     """May seat ``a`` fire a cannonball at the other ship now?"""
     t = 1 - a
     if (
@@ -428,7 +429,7 @@ def can_fire_nb(R, w, a):
         return False
     xa = phys_nb(w, w[ROW_SHIP + a, SH_POS])
     xt = phys_nb(w, w[ROW_SHIP + t, SH_POS])
-    if xa < R.dock_spaces or xt < R.dock_spaces:
+    if xa < sd[SD_RULES, RU_DOCK_SPACES] or xt < sd[SD_RULES, RU_DOCK_SPACES]:
         return False  # the Starting Dock card protects both ways
     ca = w[ROW_TRACK, xa]
     ct = w[ROW_TRACK, xt]
@@ -440,11 +441,11 @@ def can_fire_nb(R, w, a):
         return False
     if w[ROW_SHIP + a, SH_TREASURE] == STEEL_CANNON:
         return True
-    return abs(w[ROW_CARD, xa] - w[ROW_CARD, xt]) <= R.cannon_range
+    return abs(w[ROW_CARD, xa] - w[ROW_CARD, xt]) <= sd[SD_RULES, RU_CANNON_RANGE]
 
 
 @njit(cache=True)
-def peak_arrive_nb(R, sd, sp, rng, w, s):
+def peak_arrive_nb(sd, rng, w, s):
     """Stopping at Pirate's Peak: the first ship picks from three treasures, the second from two."""
     if w[ROW_CNT + s, C_PEAK_ORDER] != 0:
         return
@@ -453,7 +454,7 @@ def peak_arrive_nb(R, sd, sp, rng, w, s):
     w[ROW_CNT + s, C_PEAK_ORDER] = order
     t = 0
     if order <= 2:
-        t = policy_treasure_nb(sd[R.n_journey + 1, s], sp, rng, s, w[ROW_ST, G_PEAK_MASK])
+        t = policy_treasure_nb(sd, rng, w, s, w[ROW_ST, G_PEAK_MASK])
         w[ROW_ST, G_PEAK_MASK] |= 1 << t
         w[ROW_SHIP + s, SH_TREASURE] = t
         w[ROW_CNT + s, C_TREASURE] = t
@@ -461,17 +462,17 @@ def peak_arrive_nb(R, sd, sp, rng, w, s):
 
 
 @njit(cache=True)
-def advance_nb(R, sd, sp, rng, w, win):
+def advance_nb(sd, rng, w, win):
     """The fight's winner advances to the next open spot on its path (no encounters there)."""
     d = w[ROW_SHIP + win, SH_POS]
     nd = d + 1
     if nd >= dock_progress_nb(w):
         return  # docking always needs an exact roll
-    ensure_laid_nb(R, sd, rng, w, nd)
+    ensure_laid_nb(sd, rng, w, nd)
     o = 1 - win
     if w[ROW_SHIP + o, SH_DOCKED] == 0 and phys_nb(w, nd) == phys_nb(w, w[ROW_SHIP + o, SH_POS]):
         nd += 1
-        ensure_laid_nb(R, sd, rng, w, nd)
+        ensure_laid_nb(sd, rng, w, nd)
         if nd >= dock_progress_nb(w):
             return
     p = w[ROW_ST, G_PEAK_X]
@@ -481,17 +482,17 @@ def advance_nb(R, sd, sp, rng, w, win):
     w[ROW_SHIP + win, SH_POS] = nd
     log_nb(w, EV_ADVANCE, win, x0, phys_nb(w, nd), nd, 0)
     if p >= 0 and nd == p:
-        peak_arrive_nb(R, sd, sp, rng, w, win)
+        peak_arrive_nb(sd, rng, w, win)
 
 
 @njit(cache=True)
-def ship_fight_nb(R, sd, sp, rng, w, a):
+def ship_fight_nb(sd, rng, w, a):
     """Collision of mover ``a`` with the other ship: crewman fights for gold, winner advances."""
     b = 1 - a
     ca = w[ROW_SHIP + a, SH_CREW]
     cb = w[ROW_SHIP + b, SH_CREW]
-    cut_a = R.cutlass_bonus if w[ROW_SHIP + a, SH_TREASURE] == GOLDEN_CUTLASS else 0
-    cut_b = R.cutlass_bonus if w[ROW_SHIP + b, SH_TREASURE] == GOLDEN_CUTLASS else 0
+    cut_a = sd[SD_RULES, RU_CUTLASS_BONUS] if w[ROW_SHIP + a, SH_TREASURE] == GOLDEN_CUTLASS else 0
+    cut_b = sd[SD_RULES, RU_CUTLASS_BONUS] if w[ROW_SHIP + b, SH_TREASURE] == GOLDEN_CUTLASS else 0
     net_a = 0
     m = min(ca, cb)
     for _ in range(m):
@@ -523,19 +524,19 @@ def ship_fight_nb(R, sd, sp, rng, w, a):
     w[ROW_CNT + b, C_FIGHT_GOLD] -= net_a
     win = a if net_a >= 0 else b  # assumption: a drawn fight lets the mover through
     log_nb(w, EV_SHIP_FIGHT, a, net_a, -net_a, win, 0)
-    advance_nb(R, sd, sp, rng, w, win)
+    advance_nb(sd, rng, w, win)
 
 
 @njit(cache=True)
-def ghost_fight_nb(R, sd, sp, rng, w, s):
+def ghost_fight_nb(sd, rng, w, s):
     """Fight the Ghost Ship: as many ghost crew as ours, each always rolling ghost.crew_roll."""
     gx = w[ROW_ST, G_GHOST_X]
     w[ROW_ST, G_GHOST_X] = -1  # removed once fought
-    cut = R.cutlass_bonus if w[ROW_SHIP + s, SH_TREASURE] == GOLDEN_CUTLASS else 0
+    cut = sd[SD_RULES, RU_CUTLASS_BONUS] if w[ROW_SHIP + s, SH_TREASURE] == GOLDEN_CUTLASS else 0
     net = 0
     for _ in range(w[ROW_SHIP + s, SH_CREW]):
         r = roll_die_nb(rng, 6) + cut
-        g = R.ghost_crew_roll
+        g = sd[SD_RULES, RU_GHOST_CREW_ROLL]
         if r > g:
             pay_nb(w, s, r - g)
             net += r - g
@@ -548,22 +549,22 @@ def ghost_fight_nb(R, sd, sp, rng, w, s):
     w[ROW_CNT + s, C_GHOST_FIGHTS] += 1
     log_nb(w, EV_GHOST_FIGHT, s, net, gx, 0, 0)
     if net >= 0:
-        advance_nb(R, sd, sp, rng, w, s)
+        advance_nb(sd, rng, w, s)
 
 
 @njit(cache=True)
-def search_nb(R, sd, sp, rng, w, s):
+def search_nb(sd, rng, w, s):
     """Search the X under seat s; the opponent may fire to interrupt (searcher rolls first)."""
     o = 1 - s
     x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
-    if can_fire_nb(R, w, o) and policy_interrupt_nb(sd[R.n_journey + 1, o], sp, rng, o):
+    if can_fire_nb(sd, w, o) and policy_interrupt_nb(sd, rng, w, o):
         w[ROW_SHIP + o, SH_BALLS] -= 1
         w[ROW_CNT + o, C_SHOTS] += 1
         w[ROW_CNT + o, C_INTERRUPTS] += 1
         w[ROW_CNT + s, C_INTERRUPTED] += 1
-        if R.interrupt_costs_turn != 0:
+        if sd[SD_RULES, RU_INTERRUPT_COSTS_TURN] != 0:
             w[ROW_SHIP + o, SH_SKIP] = 1
-        sr, ar, gold, outcome = interrupt_roll_nb(rng, R.partial_multiplier)
+        sr, ar, gold, outcome = interrupt_roll_nb(rng, sd[SD_RULES, RU_PARTIAL_MULTIPLIER])
         log_nb(w, EV_INTERRUPT, s, sr, ar, gold, outcome)
         if gold > 0:
             pay_nb(w, s, gold)
@@ -572,7 +573,7 @@ def search_nb(R, sd, sp, rng, w, s):
             lose_life_nb(w, s)
     else:
         r = roll_die_nb(rng, 6)
-        gold = R.search_multiplier * r + w[ROW_SHIP + s, SH_CREW]
+        gold = sd[SD_RULES, RU_SEARCH_MULTIPLIER] * r + w[ROW_SHIP + s, SH_CREW]
         pay_nb(w, s, gold)
         log_nb(w, EV_SEARCH, s, r, gold, x, 0)
     w[ROW_CNT + s, C_SEARCHES] += 1
@@ -586,7 +587,7 @@ def search_nb(R, sd, sp, rng, w, s):
 
 
 @njit(cache=True)
-def fire_nb(R, rng, w, a):
+def fire_nb(sd, rng, w, a):
     """Fire a cannonball at the other ship: attacker higher takes off a life point."""
     t = 1 - a
     w[ROW_SHIP + a, SH_BALLS] -= 1
@@ -599,28 +600,28 @@ def fire_nb(R, rng, w, a):
 
 
 @njit(cache=True)
-def castaway_nb(R, w, s):
-    if w[ROW_SHIP + s, SH_CREW] < R.max_crew:
+def castaway_nb(sd, w, s):
+    if w[ROW_SHIP + s, SH_CREW] < sd[SD_RULES, RU_MAX_CREW]:
         w[ROW_SHIP + s, SH_CREW] += 1
         w[ROW_CNT + s, C_CASTAWAYS] += 1
         log_nb(w, EV_CASTAWAY, s, w[ROW_SHIP + s, SH_CREW], 0, 0, 0)
 
 
 @njit(cache=True)
-def island_stop_nb(R, sd, sp, rng, w, s):
+def island_stop_nb(sd, rng, w, s):
     w[ROW_CNT + s, C_ISLAND_STOPS] += 1
-    nc, nb = policy_buy_nb(R, w, sd[R.n_journey + 1, s], sp, rng, s, True)
-    buy_nb(R, w, s, nc, nb)
+    nc, nb = policy_buy_nb(sd, rng, w, s, True)
+    buy_nb(sd, w, s, nc, nb)
 
 
 @njit(cache=True)
-def dock_nb(R, w, s):
+def dock_nb(sd, w, s):
     """The first ship back docks: it sells its crewmen and the game is counted."""
     w[ROW_SHIP + s, SH_DOCKED] = 1
     w[ROW_CNT + s, C_DOCKED_FIRST] = 1
     sold = w[ROW_SHIP + s, SH_CREW]
-    w[ROW_SHIP + s, SH_GOLD] += sold * R.crew_sale_price
-    w[ROW_ST, G_SUPPLY] -= sold * R.crew_sale_price
+    w[ROW_SHIP + s, SH_GOLD] += sold * sd[SD_RULES, RU_CREW_SALE_PRICE]
+    w[ROW_ST, G_SUPPLY] -= sold * sd[SD_RULES, RU_CREW_SALE_PRICE]
     w[ROW_SHIP + s, SH_CREW] = 0
     log_nb(w, EV_DOCK, s, sold, w[ROW_SHIP + s, SH_GOLD], 0, 0)
     g0 = w[ROW_SHIP + 0, SH_GOLD]
@@ -632,7 +633,7 @@ def dock_nb(R, w, s):
 
 
 @njit(cache=True)
-def sail_nb(R, sd, sp, rng, w, s, steps):
+def sail_nb(sd, rng, w, s, steps):
     """Move seat s forward ``steps`` spaces, resolving every encounter on the way."""
     d0 = w[ROW_SHIP + s, SH_POS]
     x0 = phys_nb(w, d0)
@@ -652,7 +653,6 @@ def sail_nb(R, sd, sp, rng, w, s, steps):
             w[ROW_CNT + s, C_OVERSHOOTS] += 1
             log_nb(w, EV_OVERSHOOT, s, steps, dist, 0, 0)
             return
-    code_s = sd[R.n_journey + 1, s]
     # the other ship does not move during this move: only its space can block
     xo = phys_nb(w, w[ROW_SHIP + 1 - s, SH_POS])
     d = d0
@@ -660,39 +660,39 @@ def sail_nb(R, sd, sp, rng, w, s, steps):
     while taken < steps:
         nd = d + 1
         if w[ROW_ST, G_PEAK_X] < 0 and nd >= w[ROW_ST, G_N_LAID]:
-            ensure_laid_nb(R, sd, rng, w, nd)
+            ensure_laid_nb(sd, rng, w, nd)
             dock_d = dock_progress_nb(w)
         x = phys_nb(w, nd)
         if w[ROW_ST, G_GHOST_X] == x:
             w[ROW_SHIP + s, SH_POS] = d
             log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
-            ghost_fight_nb(R, sd, sp, rng, w, s)
+            ghost_fight_nb(sd, rng, w, s)
             return
-        if x == xo and blocking_nb(R, w, s, x, nd, taken + 1 == steps):
+        if x == xo and blocking_nb(sd, w, s, x, nd, taken + 1 == steps):
             w[ROW_SHIP + s, SH_POS] = d
             log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
-            ship_fight_nb(R, sd, sp, rng, w, s)
+            ship_fight_nb(sd, rng, w, s)
             return
         d = nd
         code = w[ROW_TRACK, x]
         if code == ISLAND:
             # stopping counts the island as a space; bypassing it costs nothing
-            if policy_stop_early_nb(R, w, code_s, sp, rng, s, ISLAND):
+            if policy_stop_early_nb(sd, rng, w, s, ISLAND):
                 w[ROW_SHIP + s, SH_POS] = d
                 log_nb(w, EV_MOVE, s, x0, x, d, code)
-                island_stop_nb(R, sd, sp, rng, w, s)
+                island_stop_nb(sd, rng, w, s)
                 return
             continue
         taken += 1
         if code == PEAK:
             w[ROW_SHIP + s, SH_POS] = d
             log_nb(w, EV_MOVE, s, x0, x, d, code)
-            peak_arrive_nb(R, sd, sp, rng, w, s)
+            peak_arrive_nb(sd, rng, w, s)
             return
         if d == dock_d:
             w[ROW_SHIP + s, SH_POS] = d
             log_nb(w, EV_MOVE, s, x0, x, d, code)
-            dock_nb(R, w, s)
+            dock_nb(sd, w, s)
             return
         if code == WHIRLPOOL or code == SQUID or code == FOG:
             w[ROW_SHIP + s, SH_POS] = d
@@ -711,34 +711,32 @@ def sail_nb(R, sd, sp, rng, w, s, steps):
         if taken == steps:
             w[ROW_SHIP + s, SH_POS] = d
             log_nb(w, EV_MOVE, s, x0, x, d, code)
-            land_nb(R, sd, sp, rng, w, s, code)
+            land_nb(sd, rng, w, s, code)
             return
-        if (code == TREASURE_X or code == CASTAWAY) and policy_stop_early_nb(
-            R, w, code_s, sp, rng, s, code
-        ):
+        if (code == TREASURE_X or code == CASTAWAY) and policy_stop_early_nb(sd, rng, w, s, code):
             w[ROW_SHIP + s, SH_POS] = d
             log_nb(w, EV_MOVE, s, x0, x, d, code)
             log_nb(w, EV_STOP_EARLY, s, code, x, 0, 0)
             if code == CASTAWAY:
-                castaway_nb(R, w, s)
+                castaway_nb(sd, w, s)
             return
     w[ROW_SHIP + s, SH_POS] = d
     log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
 
 
 @njit(cache=True)
-def land_nb(R, sd, sp, rng, w, s, code):
+def land_nb(sd, rng, w, s, code):
     """Effects of landing exactly on a space with the last step of a move."""
     if code == TREASURE_X:
-        if policy_search_on_landing_nb(sd[R.n_journey + 1, s], sp, rng, s):
-            search_nb(R, sd, sp, rng, w, s)
+        if policy_search_on_landing_nb(sd, rng, w, s):
+            search_nb(sd, rng, w, s)
     elif code == MERMAIDS:
         if w[ROW_SHIP + s, SH_CREW] > 0:
             w[ROW_SHIP + s, SH_CREW] -= 1
             w[ROW_CNT + s, C_MERMAID] += 1
             log_nb(w, EV_MERMAID, s, w[ROW_SHIP + s, SH_CREW], 0, 0, 0)
     elif code == CASTAWAY:
-        castaway_nb(R, w, s)
+        castaway_nb(sd, w, s)
     elif code == GUST:
         w[ROW_SHIP + s, SH_GUST] = 1
         w[ROW_CNT + s, C_GUSTS] += 1
@@ -749,12 +747,12 @@ def land_nb(R, sd, sp, rng, w, s, code):
 
 
 @njit(cache=True, inline="always")
-def can_summon_nb(R, w, s):
+def can_summon_nb(sd, w, s):
     """Not from an island, a whirlpool, the squid space (rulebook), the dock or the Peak."""
     if w[ROW_SHIP + s, SH_TRAP] != TRAP_NONE:
         return False
     x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
-    if x < R.dock_spaces:
+    if x < sd[SD_RULES, RU_DOCK_SPACES]:
         return False
     c = w[ROW_TRACK, x]
     return not (c == ISLAND or c == WHIRLPOOL or c == SQUID or c == PEAK or c == FOG)
@@ -764,7 +762,7 @@ def can_summon_nb(R, w, s):
 
 
 @njit(cache=True)
-def turn_steps_nb(R, sd, sp, rng, w, s):
+def turn_steps_nb(sd, rng, w, s):
     """Seat s plays one turn up to its move: a trap attempt, or its declaration (sail /
     search / fire).  Returns the spaces the ship then sails (0: none)."""
     w[ROW_ST, G_TURNS] += 1
@@ -780,10 +778,9 @@ def turn_steps_nb(R, sd, sp, rng, w, s):
         w[ROW_CNT + s, C_SKIPPED] += 1
         log_nb(w, EV_SKIP, s, 0, 0, 0, 0)
         return 0
-    code = sd[R.n_journey + 1, s]
     trap = w[ROW_SHIP + s, SH_TRAP]
     if trap == TRAP_WHIRLPOOL:
-        r, esc = whirlpool_attempt_nb(rng, R.whirlpool_escape_roll)
+        r, esc = whirlpool_attempt_nb(rng, sd[SD_RULES, RU_WHIRLPOOL_ESCAPE_ROLL])
         w[ROW_CNT + s, C_WHIRL_ATT] += 1
         w[ROW_SHIP + s, SH_TRAP_COUNT] += 1
         log_nb(w, EV_WHIRLPOOL, s, r, w[ROW_SHIP + s, SH_TRAP_COUNT], 1 if esc else 0, 0)
@@ -791,40 +788,40 @@ def turn_steps_nb(R, sd, sp, rng, w, s):
             w[ROW_CNT + s, C_WHIRL_ESC] += 1
             w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
             w[ROW_SHIP + s, SH_TRAP_COUNT] = 0
-            return R.whirlpool_escape_move
-        elif w[ROW_SHIP + s, SH_TRAP_COUNT] >= R.whirlpool_max_attempts:
+            return sd[SD_RULES, RU_WHIRLPOOL_ESCAPE_MOVE]
+        elif w[ROW_SHIP + s, SH_TRAP_COUNT] >= sd[SD_RULES, RU_WHIRLPOOL_MAX_ATTEMPTS]:
             w[ROW_CNT + s, C_WHIRL_SPIT] += 1
             w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
             w[ROW_SHIP + s, SH_TRAP_COUNT] = 0
             lose_life_nb(w, s)
             if w[ROW_ST, G_OVER] == 0:
-                return R.whirlpool_spit_spaces
+                return sd[SD_RULES, RU_WHIRLPOOL_SPIT_SPACES]
         return 0
     if trap == TRAP_SQUID:
-        total = squid_attempt_nb(rng, R.squid_dice)
+        total = squid_attempt_nb(rng, sd[SD_RULES, RU_SQUID_DICE])
         w[ROW_CNT + s, C_SQUID_ATT] += 1
         w[ROW_SHIP + s, SH_TRAP_COUNT] += 1
-        if total >= R.squid_instant_total:
+        if total >= sd[SD_RULES, RU_SQUID_INSTANT_TOTAL]:
             w[ROW_CNT + s, C_SQUID_ESC] += 1
             w[ROW_CNT + s, C_SQUID_INSTANT] += 1
             w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
             log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 2, 0)
-            return R.squid_instant_move
-        elif total >= R.squid_escape_total:
+            return sd[SD_RULES, RU_SQUID_INSTANT_MOVE]
+        elif total >= sd[SD_RULES, RU_SQUID_ESCAPE_TOTAL]:
             w[ROW_CNT + s, C_SQUID_ESC] += 1
             w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE  # sails on next turn
             log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 1, 0)
         else:
-            low = total <= R.squid_life_loss_total
+            low = total <= sd[SD_RULES, RU_SQUID_LIFE_LOSS_TOTAL]
             log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 3 if low else 0, 0)
             if low:
                 w[ROW_CNT + s, C_SQUID_LIFE] += 1
                 lose_life_nb(w, s)
             if (
                 w[ROW_ST, G_OVER] == 0
-                and w[ROW_SHIP + s, SH_TRAP_COUNT] >= R.squid_sacrifice_after
+                and w[ROW_SHIP + s, SH_TRAP_COUNT] >= sd[SD_RULES, RU_SQUID_SACRIFICE_AFTER]
                 and w[ROW_SHIP + s, SH_CREW] > 0
-                and policy_sacrifice_nb(code, sp, rng, s)
+                and policy_sacrifice_nb(sd, rng, w, s)
             ):
                 w[ROW_SHIP + s, SH_CREW] -= 1
                 w[ROW_CNT + s, C_SQUID_SAC] += 1
@@ -832,8 +829,8 @@ def turn_steps_nb(R, sd, sp, rng, w, s):
                 log_nb(w, EV_SACRIFICE, s, w[ROW_SHIP + s, SH_CREW], 0, 0, 0)
         return 0
     if trap == TRAP_FOG:
-        guess = policy_fog_guess_nb(code, sp, rng, s)
-        r, ok = fog_attempt_nb(rng, guess, R.fog_tolerance)
+        guess = policy_fog_guess_nb(sd, rng, w, s)
+        r, ok = fog_attempt_nb(rng, guess, sd[SD_RULES, RU_FOG_TOLERANCE])
         w[ROW_CNT + s, C_FOG_TURNS] += 1
         log_nb(w, EV_FOG, s, guess, r, 1 if ok else 0, 0)
         if ok:
@@ -843,23 +840,23 @@ def turn_steps_nb(R, sd, sp, rng, w, s):
         return 0
     x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
     can_search = 1 if (w[ROW_TRACK, x] == TREASURE_X and x != prev_search) else 0
-    can_fire = 1 if can_fire_nb(R, w, s) else 0
-    act = policy_declare_nb(R, w, code, sp, rng, s, can_search, can_fire)
+    can_fire = 1 if can_fire_nb(sd, w, s) else 0
+    act = policy_declare_nb(sd, rng, w, s, can_search, can_fire)
     log_nb(w, EV_DECLARE, s, act, 0, 0, 0)
     if act == ACT_SEARCH:
-        search_nb(R, sd, sp, rng, w, s)
+        search_nb(sd, rng, w, s)
         return 0
     if act == ACT_FIRE:
-        fire_nb(R, rng, w, s)
+        fire_nb(sd, rng, w, s)
         return 0
     r = roll_die_nb(rng, 6)
     if (
-        r == R.ghost_summon_face
-        and can_summon_nb(R, w, s)
-        and policy_summon_nb(w, code, sp, rng, s)
+        r == sd[SD_RULES, RU_GHOST_SUMMON_FACE]
+        and can_summon_nb(sd, w, s)
+        and policy_summon_nb(sd, rng, w, s)
     ):
         r2 = roll_die_nb(rng, 6)
-        if r2 == R.ghost_summon_face:
+        if r2 == sd[SD_RULES, RU_GHOST_SUMMON_FACE]:
             w[ROW_ST, G_GHOST_X] = x
             w[ROW_CNT + s, C_GHOST_SUMMONS] += 1
             log_nb(w, EV_SUMMON, s, r2, x, 0, 0)
@@ -869,11 +866,11 @@ def turn_steps_nb(R, sd, sp, rng, w, s):
             r = r2
     steps = r
     if gust != 0:
-        steps *= R.gust_multiplier
-    if w[ROW_SHIP + s, SH_TREASURE] == MIGHTY_SAIL and x >= R.dock_spaces:
-        steps += R.mighty_sail_bonus
-    if short != 0 and policy_shortcut_nb(code, sp, rng, s):
-        steps += R.shortcut_spaces
+        steps *= sd[SD_RULES, RU_GUST_MULTIPLIER]
+    if w[ROW_SHIP + s, SH_TREASURE] == MIGHTY_SAIL and x >= sd[SD_RULES, RU_DOCK_SPACES]:
+        steps += sd[SD_RULES, RU_MIGHTY_SAIL_BONUS]
+    if short != 0 and policy_shortcut_nb(sd, rng, w, s):
+        steps += sd[SD_RULES, RU_SHORTCUT_SPACES]
         w[ROW_CNT + s, C_SHORTCUTS] += 1
         log_nb(w, EV_SHORTCUT, s, 1, 0, 0, 0)
     log_nb(w, EV_ROLL, s, r, steps, 0, 0)
@@ -881,18 +878,18 @@ def turn_steps_nb(R, sd, sp, rng, w, s):
 
 
 @njit(cache=True, inline="always")
-def play_turn_nb(R, sd, sp, rng, w, s):
+def play_turn_nb(sd, rng, w, s):
     """Seat s plays one turn: a trap attempt, or its declaration (sail / search / fire)."""
-    steps = turn_steps_nb(R, sd, sp, rng, w, s)
+    steps = turn_steps_nb(sd, rng, w, s)
     if steps > 0:
-        sail_nb(R, sd, sp, rng, w, s, steps)
+        sail_nb(sd, rng, w, s, steps)
 
 
 # ================================================================ one game
 
 
 @njit(cache=True)
-def reset_nb(R, w):
+def reset_nb(sd, w):
     """A fresh table: ships at the first dash of the dock with the starting gold."""
     for i in range(w.shape[1]):
         w[ROW_ST, i] = 0
@@ -904,21 +901,21 @@ def reset_nb(R, w):
             w[ROW_SHIP + s, i] = 0
         for i in range(w.shape[1]):
             w[ROW_CNT + s, i] = 0
-        w[ROW_SHIP + s, SH_GOLD] = R.start_gold
-        w[ROW_SHIP + s, SH_LIFE] = R.life_points
+        w[ROW_SHIP + s, SH_GOLD] = sd[SD_RULES, RU_START_GOLD]
+        w[ROW_SHIP + s, SH_LIFE] = sd[SD_RULES, RU_LIFE_POINTS]
         w[ROW_SHIP + s, SH_LAST_SEARCH] = -1
         w[ROW_SHIP + s, SH_DIG_X] = -1
-    for x in range(R.dock_spaces):
+    for x in range(sd[SD_RULES, RU_DOCK_SPACES]):
         w[ROW_TRACK, x] = OPEN
         w[ROW_CARD, x] = 0
-    w[ROW_ST, G_N_LAID] = R.dock_spaces
+    w[ROW_ST, G_N_LAID] = sd[SD_RULES, RU_DOCK_SPACES]
 
 
 @njit(cache=True)
-def setup_game_nb(R, sd, sp, rng, w, deck_order):
+def setup_game_nb(sd, rng, w, deck_order):
     """Reset, shuffle the Sea Deck (or use ``deck_order``), buy, roll for the first player."""
-    reset_nb(R, w)
-    n = R.n_journey + 1
+    reset_nb(sd, w)
+    n = sd[SD_RULES, RU_N_JOURNEY] + 1
     if deck_order.shape[0] == n:
         for i in range(n):
             w[ROW_DECK, i] = deck_order[i]
@@ -931,8 +928,8 @@ def setup_game_nb(R, sd, sp, rng, w, deck_order):
             w[ROW_DECK, i] = w[ROW_DECK, j]
             w[ROW_DECK, j] = tmp
     for s in range(2):
-        nc, nb = policy_buy_nb(R, w, sd[R.n_journey + 1, s], sp, rng, s, False)
-        buy_nb(R, w, s, nc, nb)
+        nc, nb = policy_buy_nb(sd, rng, w, s, False)
+        buy_nb(sd, w, s, nc, nb)
         log_nb(
             w,
             EV_SETUP,
@@ -977,20 +974,20 @@ def finish_nb(rng, w, out_games, out_seats, k):
 
 
 @njit(cache=True)
-def play_game_nb(R, sd, sp, rng, w, deck_order, out_games, out_seats, k):
+def play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k):
     """Play one whole game on a seeded ``rng`` and write it as row k of the outputs."""
-    cur = setup_game_nb(R, sd, sp, rng, w, deck_order)
+    cur = setup_game_nb(sd, rng, w, deck_order)
     while w[ROW_ST, G_OVER] == 0:
-        if w[ROW_ST, G_TURNS] >= R.turn_cap:
+        if w[ROW_ST, G_TURNS] >= sd[SD_RULES, RU_TURN_CAP]:
             end_game_nb(w, END_TRUNCATED, -1)
             break
-        play_turn_nb(R, sd, sp, rng, w, cur)
+        play_turn_nb(sd, rng, w, cur)
         cur = 1 - cur
     finish_nb(rng, w, out_games, out_seats, k)
 
 
 @njit(cache=True, parallel=True)
-def play_chunk_nb(R, sd, sp, seed, first_game, out_games, out_seats):
+def play_chunk_nb(sd, seed, first_game, out_games, out_seats):
     """Games first_game .. first_game+n-1 in N_BLOCKS parallel blocks; game k uses
     ``seed_game_nb(rng, seed, first_game + k)`` so results never depend on threads or chunks."""
     n = out_games.shape[0]
@@ -998,22 +995,14 @@ def play_chunk_nb(R, sd, sp, seed, first_game, out_games, out_seats):
     for b in prange(n_blocks):
         lo = (n * b) // n_blocks
         hi = (n * (b + 1)) // n_blocks
-        rng_own = np.zeros(RNG_WORDS, dtype=np.uint64)
-        w_own = np.zeros((ROW_EV, R.work_width), dtype=np.int32)
-        sd_own = sd.copy()
-        sp_own = sp.copy()
-        # numba reference-counts every array argument of every call with atomic
-        # operations; borrowed views of the block's own arrays skip that (see borrow_nb)
-        rng = borrow_nb(rng_own)
-        w = borrow_nb(w_own)
-        sd_block = borrow_nb(sd_own)
-        sp_block = borrow_nb(sp_own)
+        # each block allocates its tables once and reuses them for all its games
+        rng = np.zeros(RNG_WORDS, dtype=np.uint64)
+        w = np.zeros((ROW_EV, sd[SD_RULES, RU_WORK_WIDTH]), dtype=np.int32)
+        sd_block = sd.copy()
         order = np.zeros(0, dtype=np.int32)
         for k in range(lo, hi):
             seed_game_nb(rng, seed, first_game + k)
-            play_game_nb(R, sd_block, sp_block, rng, w, order, out_games, out_seats, k)
-        # the owners stay alive until here, after the last use of their views
-        keep_alive_nb(rng_own, w_own, sd_own, sp_own)
+            play_game_nb(sd_block, rng, w, order, out_games, out_seats, k)
 
 
 # ================================================================ Python-side helpers
@@ -1027,12 +1016,10 @@ class State:
     """
 
     def __init__(self, compiled, ev_capacity=0, deck_order=None):
-        R = compiled.params
         self.compiled = compiled
-        self.R = R
+        self.R = compiled.params
         self.sd = compiled.extra["sd"]
-        self.sp = compiled.arrays[3]
-        self.w = np.zeros((ROW_EV + ev_capacity, R.work_width), dtype=np.int32)
+        self.w = np.zeros((ROW_EV + ev_capacity, self.R.work_width), dtype=np.int32)
         self.deck_order = np.asarray(deck_order if deck_order is not None else [], dtype=np.int32)
         self.out_games = np.zeros((1, 10), dtype=np.int32)
         self.out_seats = np.zeros((1, 2, N_SEAT_COLS), dtype=np.int32)
@@ -1068,7 +1055,7 @@ def new_state(compiled, deck_order=None, ev_capacity=0):
     ``deck_order`` fixes the flip order (card indices; the Peak card is ``n_journey``).
     """
     s = State(compiled, ev_capacity, deck_order)
-    reset_nb(s.R, s.w)
+    reset_nb(s.sd, s.w)
     n = s.R.n_journey + 1
     order = s.deck_order if s.deck_order.shape[0] == n else np.arange(n, dtype=np.int32)
     s.w[ROW_DECK, :n] = order
@@ -1077,7 +1064,7 @@ def new_state(compiled, deck_order=None, ev_capacity=0):
 
 def lay_cards(state, rng, n_spaces):
     """Flip cards (in the state's deck order) until at least ``n_spaces`` spaces are laid."""
-    ensure_laid_nb(state.R, state.sd, rng, state.w, n_spaces - 1)
+    ensure_laid_nb(state.sd, rng, state.w, n_spaces - 1)
 
 
 def set_ship(state, seat, **fields):
@@ -1090,21 +1077,21 @@ def set_ship(state, seat, **fields):
 
 def turn(state, seat, rng):
     """Play one turn of ``seat`` on ``rng`` (e.g. ``scripted_rng([...])``)."""
-    play_turn_nb(state.R, state.sd, state.sp, rng, state.w, seat)
+    play_turn_nb(state.sd, rng, state.w, seat)
 
 
 def sail(state, seat, rng, steps):
     """Move ``seat`` ``steps`` spaces with every encounter (the kernel's sail_nb)."""
-    sail_nb(state.R, state.sd, state.sp, rng, state.w, seat, steps)
+    sail_nb(state.sd, rng, state.w, seat, steps)
 
 
 def play_one(compiled, rng, deck_order=None, ev_capacity=0):
     """Play one game on ``rng`` with the same kernel as bulk runs; returns the State."""
     s = State(compiled, ev_capacity, deck_order)
-    play_game_nb(s.R, s.sd, s.sp, rng, s.w, s.deck_order, s.out_games, s.out_seats, 0)
+    play_game_nb(s.sd, rng, s.w, s.deck_order, s.out_games, s.out_seats, 0)
     return s
 
 
 def setup(state, rng):
     """Setup purchases and the first-player roll on ``rng``; returns the first seat."""
-    return setup_game_nb(state.R, state.sd, state.sp, rng, state.w, state.deck_order)
+    return setup_game_nb(state.sd, rng, state.w, state.deck_order)

@@ -440,6 +440,49 @@ Rules = namedtuple(
     ],
 )
 
+# The same rules as int32 slots of the static table's SD_RULES row (``sd[SD_RULES, RU_*]``),
+# in Rules field order: the kernels read them there instead of taking the NamedTuple,
+# because numba flattens a NamedTuple argument into one machine argument per field
+# (36 here) on every call of a non-inlined function.
+RU_TURN_CAP = 0
+RU_START_GOLD = 1
+RU_CANNONBALL_PRICE = 2
+RU_CREWMAN_PRICE = 3
+RU_MAX_CANNONBALLS = 4
+RU_MAX_CREW = 5
+RU_LIFE_POINTS = 6
+RU_DOCK_SPACES = 7
+RU_N_JOURNEY = 8
+RU_PEAK_CARD = 9
+RU_PEAK_EARLIEST_FLIP = 10
+RU_MAX_TRACK = 11
+RU_WORK_WIDTH = 12
+RU_SEARCH_MULTIPLIER = 13
+RU_CANNON_RANGE = 14
+RU_PARTIAL_MULTIPLIER = 15
+RU_INTERRUPT_COSTS_TURN = 16
+RU_MIGHTY_SAIL_BONUS = 17
+RU_CUTLASS_BONUS = 18
+RU_GHOST_SUMMON_FACE = 19
+RU_GHOST_CREW_ROLL = 20
+RU_WHIRLPOOL_ESCAPE_ROLL = 21
+RU_WHIRLPOOL_ESCAPE_MOVE = 22
+RU_WHIRLPOOL_MAX_ATTEMPTS = 23
+RU_WHIRLPOOL_SPIT_SPACES = 24
+RU_SQUID_DICE = 25
+RU_SQUID_ESCAPE_TOTAL = 26
+RU_SQUID_INSTANT_TOTAL = 27
+RU_SQUID_INSTANT_MOVE = 28
+RU_SQUID_LIFE_LOSS_TOTAL = 29
+RU_SQUID_SACRIFICE_AFTER = 30
+RU_FOG_TOLERANCE = 31
+RU_GUST_MULTIPLIER = 32
+RU_SHORTCUT_SPACES = 33
+RU_CREW_SALE_PRICE = 34
+RU_FIGHT_OVERTAKE = 35
+N_RULES = len(Rules._fields)
+assert all(globals()["RU_" + f.upper()] == i for i, f in enumerate(Rules._fields))
+
 
 def parse_card(index: int, text: str) -> list[int]:
     """Space codes of one journey card; ValueError names the card and the bad code."""
@@ -582,7 +625,24 @@ ROW_CARD = 6  # w[ROW_CARD, x]           card number of x (0 dock, then flip ord
 ROW_DECK = 7  # w[ROW_DECK, i]           card index flipped i-th (deck order)
 ROW_EV = 8  # w[ROW_EV + i, 0:6]        event i (code, seat, a, b, c, d); trace only
 EV_WIDTH = 6
-# Static data sd: int32[n_journey + 2, MAX_CARD_SPACES + 1]: rows 0..n_journey are the
-# cards (row n_journey is the Peak card), column MAX_CARD_SPACES holds the card's length;
-# row n_journey + 1 holds the seats' strategy codes.
-SD_LEN = MAX_CARD_SPACES
+# Static data sd: int32[SD_CARD0 + n_journey + 1, SD_WIDTH], read-only during a game, so
+# that a kernel call needs only three arrays (sd, rng, w):
+SD_RULES = 0  # sd[SD_RULES, RU_*]       the rules (see RU_* above)
+SD_SP = 1  # sd[SD_SP + seat, SP_*]      policy parameters of each seat (integers), rows 1-2
+SD_CODES = 3  # sd[SD_CODES, seat]       strategy code of each seat
+SD_CARD0 = 4  # sd[SD_CARD0 + c, k]      space code k of card c (c = n_journey: the Peak card)
+SD_LEN = MAX_CARD_SPACES  # sd[SD_CARD0 + c, SD_LEN]  number of spaces of card c
+SD_WIDTH = max(N_RULES, N_SP, MAX_CARD_SPACES + 1)
+
+
+def static_table(R, cards, card_len, codes, sp):
+    """The kernels' static table ``sd`` (layout above) from the compiled rules and seats."""
+    import numpy as np
+
+    sd = np.zeros((SD_CARD0 + R.n_journey + 1, SD_WIDTH), dtype=np.int32)
+    sd[SD_RULES, :N_RULES] = np.asarray(R, dtype=np.int64)
+    sd[SD_SP : SD_SP + 2, :N_SP] = np.asarray(sp, dtype=np.float64).astype(np.int32)
+    sd[SD_CODES, :2] = codes
+    sd[SD_CARD0 : SD_CARD0 + R.n_journey + 1, :MAX_CARD_SPACES] = cards
+    sd[SD_CARD0 : SD_CARD0 + R.n_journey + 1, SD_LEN] = card_len
+    return sd

@@ -34,6 +34,13 @@ from .rules import (
     ISLAND,
     N_SP,
     ROW_SHIP,
+    RU_CANNONBALL_PRICE,
+    RU_CREWMAN_PRICE,
+    RU_MAX_CANNONBALLS,
+    RU_MAX_CREW,
+    SD_CODES,
+    SD_RULES,
+    SD_SP,
     SH_BALLS,
     SH_CREW,
     SH_DIG_X,
@@ -63,48 +70,50 @@ from .rules import (
 
 
 @njit(cache=True)
-def policy_buy_nb(R, w, code, sp, rng, s, at_island):
+def policy_buy_nb(sd, rng, w, s, at_island):
     """How many crewmen and cannonballs to buy now: returns (crew, balls), already affordable."""
+    code = sd[SD_CODES, s]
     gold = w[ROW_SHIP + s, SH_GOLD]
     crew = w[ROW_SHIP + s, SH_CREW]
     balls = w[ROW_SHIP + s, SH_BALLS]
-    room_crew = R.max_crew - crew
-    room_balls = R.max_cannonballs - balls
+    room_crew = sd[SD_RULES, RU_MAX_CREW] - crew
+    room_balls = sd[SD_RULES, RU_MAX_CANNONBALLS] - balls
     if code == STRAT_RANDOM:
         # uniform number of crewmen the gold allows, then uniform cannonballs with the rest
         max_c = room_crew
-        if R.crewman_price > 0:
-            max_c = min(max_c, gold // R.crewman_price)
+        if sd[SD_RULES, RU_CREWMAN_PRICE] > 0:
+            max_c = min(max_c, gold // sd[SD_RULES, RU_CREWMAN_PRICE])
         nc = rand_below_nb(rng, max_c + 1)
-        left = gold - nc * R.crewman_price
+        left = gold - nc * sd[SD_RULES, RU_CREWMAN_PRICE]
         max_b = room_balls
-        if R.cannonball_price > 0:
-            max_b = min(max_b, left // R.cannonball_price)
+        if sd[SD_RULES, RU_CANNONBALL_PRICE] > 0:
+            max_b = min(max_b, left // sd[SD_RULES, RU_CANNONBALL_PRICE])
         nb = rand_below_nb(rng, max_b + 1)
         return nc, nb
     if at_island:
-        want_c = int(sp[s, SP_ISLAND_CREW]) - crew
-        want_b = int(sp[s, SP_ISLAND_BALLS]) - balls
-        budget = gold - int(sp[s, SP_GOLD_RESERVE])
+        want_c = int(sd[SD_SP + s, SP_ISLAND_CREW]) - crew
+        want_b = int(sd[SD_SP + s, SP_ISLAND_BALLS]) - balls
+        budget = gold - int(sd[SD_SP + s, SP_GOLD_RESERVE])
     else:
-        want_c = int(sp[s, SP_BUY_CREW]) - crew
-        want_b = int(sp[s, SP_BUY_BALLS]) - balls
+        want_c = int(sd[SD_SP + s, SP_BUY_CREW]) - crew
+        want_b = int(sd[SD_SP + s, SP_BUY_BALLS]) - balls
         budget = gold
     nc = 0
     nb = 0
     # crew first, then cannonballs, one at a time while affordable
-    while nc < want_c and nc < room_crew and budget >= R.crewman_price:
+    while nc < want_c and nc < room_crew and budget >= sd[SD_RULES, RU_CREWMAN_PRICE]:
         nc += 1
-        budget -= R.crewman_price
-    while nb < want_b and nb < room_balls and budget >= R.cannonball_price:
+        budget -= sd[SD_RULES, RU_CREWMAN_PRICE]
+    while nb < want_b and nb < room_balls and budget >= sd[SD_RULES, RU_CANNONBALL_PRICE]:
         nb += 1
-        budget -= R.cannonball_price
+        budget -= sd[SD_RULES, RU_CANNONBALL_PRICE]
     return nc, nb
 
 
 @njit(cache=True)
-def policy_declare_nb(R, w, code, sp, rng, s, can_search, can_fire):
+def policy_declare_nb(sd, rng, w, s, can_search, can_fire):
     """Sail, search or fire (search/fire only offered when legal)."""
+    code = sd[SD_CODES, s]
     if code == STRAT_RANDOM:
         n = 1 + can_search + can_fire
         k = rand_below_nb(rng, n)
@@ -113,54 +122,62 @@ def policy_declare_nb(R, w, code, sp, rng, s, can_search, can_fire):
         if k == 1 and can_search:
             return ACT_SEARCH
         return ACT_FIRE
-    if can_fire and sp[s, SP_FIRE_AT_SHIP] > 0:
+    if can_fire and sd[SD_SP + s, SP_FIRE_AT_SHIP] > 0:
         return ACT_FIRE
     x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
     digs = w[ROW_SHIP + s, SH_DIGS] if w[ROW_SHIP + s, SH_DIG_X] == x else 0
     if can_search and (
-        digs < sp[s, SP_DIG_REPEATS] or (digs == 0 and sp[s, SP_SEARCH_ON_LANDING] > 0)
+        digs < sd[SD_SP + s, SP_DIG_REPEATS]
+        or (digs == 0 and sd[SD_SP + s, SP_SEARCH_ON_LANDING] > 0)
     ):
         return ACT_SEARCH
     # on a dig site searched last turn: fire to wait a turn, then dig again
-    if can_fire and (not can_search) and digs > 0 and digs < sp[s, SP_DIG_REPEATS]:
+    if can_fire and (not can_search) and digs > 0 and digs < sd[SD_SP + s, SP_DIG_REPEATS]:
         return ACT_FIRE
     return ACT_SAIL
 
 
 @njit(cache=True, inline="always")
-def policy_stop_early_nb(R, w, code, sp, rng, s, space):
+def policy_stop_early_nb(sd, rng, w, s, space):
     """Stop early on an X, an island or the castaway space that the move passes?"""
+    code = sd[SD_CODES, s]
     if code == STRAT_RANDOM:
         return rand_below_nb(rng, 2) == 1
     if space == TREASURE_X:
-        return sp[s, SP_STOP_ON_X] > 0
+        return sd[SD_SP + s, SP_STOP_ON_X] > 0
     if space == ISLAND:
-        nc, nb = policy_buy_nb(R, w, code, sp, rng, s, True)
+        nc, nb = policy_buy_nb(sd, rng, w, s, True)
         return nc + nb > 0
     if space == CASTAWAY:
-        return sp[s, SP_STOP_CASTAWAY] > 0 and w[ROW_SHIP + s, SH_CREW] < R.max_crew
+        return (
+            sd[SD_SP + s, SP_STOP_CASTAWAY] > 0
+            and w[ROW_SHIP + s, SH_CREW] < sd[SD_RULES, RU_MAX_CREW]
+        )
     return False
 
 
 @njit(cache=True, inline="always")
-def policy_search_on_landing_nb(code, sp, rng, s):
+def policy_search_on_landing_nb(sd, rng, w, s):
     """Search at once after landing exactly on an X?"""
+    code = sd[SD_CODES, s]
     if code == STRAT_RANDOM:
         return rand_below_nb(rng, 2) == 1
-    return sp[s, SP_SEARCH_ON_LANDING] > 0 or sp[s, SP_DIG_REPEATS] > 0
+    return sd[SD_SP + s, SP_SEARCH_ON_LANDING] > 0 or sd[SD_SP + s, SP_DIG_REPEATS] > 0
 
 
 @njit(cache=True, inline="always")
-def policy_interrupt_nb(code, sp, rng, s):
+def policy_interrupt_nb(sd, rng, w, s):
     """Fire a cannonball to interrupt the opponent's declared search?"""
+    code = sd[SD_CODES, s]
     if code == STRAT_RANDOM:
         return rand_below_nb(rng, 2) == 1
-    return sp[s, SP_INTERRUPT] > 0
+    return sd[SD_SP + s, SP_INTERRUPT] > 0
 
 
 @njit(cache=True)
-def policy_treasure_nb(code, sp, rng, s, taken_mask):
+def policy_treasure_nb(sd, rng, w, s, taken_mask):
     """Pick a Peak treasure (1..3) among those not taken (bit t of taken_mask set: taken)."""
+    code = sd[SD_CODES, s]
     if code == STRAT_RANDOM:
         n_free = 0
         for t in range(1, 4):
@@ -173,7 +190,7 @@ def policy_treasure_nb(code, sp, rng, s, taken_mask):
                     return t
                 k -= 1
         return 0
-    first = int(sp[s, SP_TREASURE_FIRST])
+    first = int(sd[SD_SP + s, SP_TREASURE_FIRST])
     for i in range(3):
         t = (first - 1 + i) % 3 + 1
         if (taken_mask >> t) & 1 == 0:
@@ -182,11 +199,12 @@ def policy_treasure_nb(code, sp, rng, s, taken_mask):
 
 
 @njit(cache=True, inline="always")
-def policy_summon_nb(w, code, sp, rng, s):
+def policy_summon_nb(sd, rng, w, s):
     """After rolling the summon face: roll again to try to summon the Ghost Ship?"""
+    code = sd[SD_CODES, s]
     if code == STRAT_RANDOM:
         return rand_below_nb(rng, 2) == 1
-    mode = sp[s, SP_SUMMON]
+    mode = sd[SD_SP + s, SP_SUMMON]
     if mode >= 2:
         return True
     if mode >= 1:
@@ -196,27 +214,30 @@ def policy_summon_nb(w, code, sp, rng, s):
 
 
 @njit(cache=True, inline="always")
-def policy_sacrifice_nb(code, sp, rng, s):
+def policy_sacrifice_nb(sd, rng, w, s):
     """Sacrifice a crewman to the Giant Squid to pass next turn?"""
+    code = sd[SD_CODES, s]
     if code == STRAT_RANDOM:
         return rand_below_nb(rng, 2) == 1
-    return sp[s, SP_SACRIFICE] > 0
+    return sd[SD_SP + s, SP_SACRIFICE] > 0
 
 
 @njit(cache=True, inline="always")
-def policy_fog_guess_nb(code, sp, rng, s):
+def policy_fog_guess_nb(sd, rng, w, s):
     """The number called out in the fog, 1..6."""
+    code = sd[SD_CODES, s]
     if code == STRAT_RANDOM:
         return rand_below_nb(rng, 6) + 1
-    return int(sp[s, SP_FOG_GUESS])
+    return int(sd[SD_SP + s, SP_FOG_GUESS])
 
 
 @njit(cache=True, inline="always")
-def policy_shortcut_nb(code, sp, rng, s):
+def policy_shortcut_nb(sd, rng, w, s):
     """Take the short route this turn?"""
+    code = sd[SD_CODES, s]
     if code == STRAT_RANDOM:
         return rand_below_nb(rng, 2) == 1
-    return sp[s, SP_SHORTCUT] > 0
+    return sd[SD_SP + s, SP_SHORTCUT] > 0
 
 
 # ----------------------------------------------------------------- definitions
