@@ -40,6 +40,18 @@ def test_hand_computed_exact_values():
         Fraction(15, 36),
     )
     assert gold == Fraction(70, 36)  # 2 x sum over s > a of (s - a) / 36 = 2 x 35 / 36
+    # E[gold^2] = 4 x sum over s > a of (s - a)^2 / 36 = 4 x 105 / 36
+    assert O.cannon_gold_second_moment(2) == Fraction(420, 36)
+
+
+def test_expected_gold_row_is_in_gold_with_its_sd():
+    cannon = rows("cannon")
+    row = next(x for x in cannon if "expected gold" in x.case)
+    assert row.exact == pytest.approx(70 / 36)
+    assert row.sd == pytest.approx((420 / 36 - (70 / 36) ** 2) ** 0.5)
+    assert row.stderr == pytest.approx(row.sd / N**0.5) and abs(row.z) < 4.5
+    probabilities = [x for x in cannon if x is not row]
+    assert all(x.sd is None for x in probabilities)
 
 
 @pytest.mark.parametrize("mechanic", sorted(GAME.odds_mechanics))

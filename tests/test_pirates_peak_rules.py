@@ -24,7 +24,12 @@ def make(cards, seats=("racer", "racer"), params=(None, None), **rules):
     rr["deck.peak_earliest_flip"] = 1
     for k, v in rules.items():
         rr[k.replace("__", ".")] = v
-    ss = [dict({"strategy": n}, **(p or {})) for n, p in zip(seats, params)]
+    # the racer always races here (lead_to_race -1000): it never stops early, as a neutral
+    # mover for the rules under test
+    ss = [
+        dict({"strategy": n}, **({"lead_to_race": -1000} if n == "racer" else {}), **(p or {}))
+        for n, p in zip(seats, params)
+    ]
     return GAME.compile(rr, ss)
 
 

@@ -87,7 +87,7 @@ class PiratesPeak(Game):
     max_seats = 2
     params = r.PARAMS
     strategies = STRATEGIES
-    default_seats = ("treasure_digger", "racer")
+    default_seats = ("treasure_digger", "treasure_digger")  # the fair mirror match
     end_reasons = r.END_REASONS
     game_columns = tuple(Column(n, d, doc, counter=c) for n, d, doc, c in r.GAME_COLUMNS)
     seat_columns = tuple(

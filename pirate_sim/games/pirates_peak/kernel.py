@@ -11,6 +11,8 @@ work array holding the game state, ships, seat counters, track, deck and (for tr
 the event log.  The rules NamedTuple is not passed: numba flattens every argument into
 machine arguments (the 36-field NamedTuple plus four arrays made 74 per call), so each
 call of a non-inlined kernel cost more than the work it did; three arrays make 25.
+numba's cache=True only notices edits of this file: after changing strategies.py,
+rules.py or board.py, clear ``pirate_sim/games/pirates_peak/__pycache__/*.nb*``.
 """
 
 from __future__ import annotations

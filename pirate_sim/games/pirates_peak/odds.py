@@ -150,6 +150,18 @@ def cannon_exact(partial_multiplier):
     return eq, hi, lo, gold, hit
 
 
+def cannon_gold_second_moment(partial_multiplier):
+    """E[gold^2] of an interrupted search (for the expected-gold row's standard deviation)."""
+    return sum(
+        (
+            Fraction(1, 36) * ((s - a) * partial_multiplier) ** 2
+            for s, a in itertools.product(range(1, 7), repeat=2)
+            if s > a
+        ),
+        Fraction(0),
+    )
+
+
 # ----------------------------------------------------------------- rows
 
 
@@ -218,19 +230,21 @@ def odds_rows(mechanic: str, R, samples: int, seed: int) -> list[OddsRow]:
         eq, hi, lo, gold, hit = cannon_exact(m)
         out = np.zeros(5, dtype=np.int64)
         cannon_mc_nb(seed_u, n, m, out)
-        max_gold = max(5 * m, 1)
+        # the mean gold of a partly interrupted search, an expectation in gold: sd is the
+        # exact per-sample standard deviation, so the row's stderr is sd / sqrt(samples)
+        var = cannon_gold_second_moment(m) - gold * gold
         return [
             OddsRow("interrupt: equal rolls, no gold", float(eq), out[0] / n, n),
             OddsRow(
                 "interrupt: attacker higher, no gold and a life point", float(hi), out[1] / n, n
             ),
             OddsRow("interrupt: attacker lower, partial gold", float(lo), out[2] / n, n),
-            # a mean in [0, max] scaled to [0, 1] so the row's binomial stderr is a safe bound
             OddsRow(
-                f"interrupt: expected gold found / {max_gold} (max); exact gold {float(gold):.4f}",
-                float(gold / max_gold),
-                out[3] / n / max_gold,
+                "interrupt: expected gold found (gold)",
+                float(gold),
+                out[3] / n,
                 n,
+                sd=float(var) ** 0.5,
             ),
             OddsRow("ship attack: hit (attacker higher)", float(hit), out[4] / n, n),
         ]

@@ -11,7 +11,7 @@ from collections import namedtuple
 
 from ..base import Param
 
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 
 # ----------------------------------------------------------------- board spaces
 # A journey card is a row of spaces; the legend maps scenario characters to codes.
@@ -196,7 +196,8 @@ SP_FOG_GUESS = 12  # number called out in the fog, 1..6
 SP_TREASURE_FIRST = 13  # preferred Peak treasure (1..3), then the next ones in order
 SP_SHORTCUT = 14  # 1: take the short route
 SP_STOP_CASTAWAY = 15  # 1: stop early at a castaway when there is room
-N_SP = 16
+SP_LEAD_TO_RACE = 16  # gold lead over the opponent from which the ship races home (no digging)
+N_SP = 17
 
 # ----------------------------------------------------------------- parameters
 # Rulebook values are the defaults.  Keys are relative to the scenario's [rules] table.

@@ -56,6 +56,7 @@ from .rules import (
     SP_INTERRUPT,
     SP_ISLAND_BALLS,
     SP_ISLAND_CREW,
+    SP_LEAD_TO_RACE,
     SP_SACRIFICE,
     SP_SEARCH_ON_LANDING,
     SP_SHORTCUT,
@@ -126,15 +127,23 @@ def policy_declare_nb(sd, rng, w, s, can_search, can_fire):
         return ACT_FIRE
     x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
     digs = w[ROW_SHIP + s, SH_DIGS] if w[ROW_SHIP + s, SH_DIG_X] == x else 0
+    dig_repeats = 0 if racing_nb(sd, w, s) else sd[SD_SP + s, SP_DIG_REPEATS]
     if can_search and (
-        digs < sd[SD_SP + s, SP_DIG_REPEATS]
-        or (digs == 0 and sd[SD_SP + s, SP_SEARCH_ON_LANDING] > 0)
+        digs < dig_repeats or (digs == 0 and sd[SD_SP + s, SP_SEARCH_ON_LANDING] > 0)
     ):
         return ACT_SEARCH
     # on a dig site searched last turn: fire to wait a turn, then dig again
-    if can_fire and (not can_search) and digs > 0 and digs < sd[SD_SP + s, SP_DIG_REPEATS]:
+    if can_fire and (not can_search) and digs > 0 and digs < dig_repeats:
         return ACT_FIRE
     return ACT_SAIL
+
+
+@njit(cache=True, inline="always")
+def racing_nb(sd, w, s):
+    """Racing home: the gold lead over the opponent has reached ``lead_to_race``, so
+    docking first (which ends the game) wins; no more stops to dig or shop."""
+    lead = w[ROW_SHIP + s, SH_GOLD] - w[ROW_SHIP + 1 - s, SH_GOLD]
+    return lead >= sd[SD_SP + s, SP_LEAD_TO_RACE]
 
 
 @njit(cache=True, inline="always")
@@ -144,8 +153,10 @@ def policy_stop_early_nb(sd, rng, w, s, space):
     if code == STRAT_RANDOM:
         return rand_below_nb(rng, 2) == 1
     if space == TREASURE_X:
-        return sd[SD_SP + s, SP_STOP_ON_X] > 0
+        return sd[SD_SP + s, SP_STOP_ON_X] > 0 and not racing_nb(sd, w, s)
     if space == ISLAND:
+        if racing_nb(sd, w, s):
+            return False
         nc, nb = policy_buy_nb(sd, rng, w, s, True)
         return nc + nb > 0
     if space == CASTAWAY:
@@ -262,6 +273,7 @@ _BASE = {
     SP_TREASURE_FIRST: 1,
     SP_SHORTCUT: 1,
     SP_STOP_CASTAWAY: 1,
+    SP_LEAD_TO_RACE: 1_000_000,  # never races
 }
 
 # strategy param key -> slot
@@ -282,6 +294,7 @@ _SLOT = {
     "treasure_first": SP_TREASURE_FIRST,
     "take_shortcut": SP_SHORTCUT,
     "stop_at_castaway": SP_STOP_CASTAWAY,
+    "lead_to_race": SP_LEAD_TO_RACE,
 }
 _SUMMON_CHOICES = ("never", "when_behind", "always")
 
@@ -306,6 +319,8 @@ def _p_treasure(default):
         choices=_TREASURE_CHOICES,
     )
 
+
+LEAD_TO_RACE = 10  # the racer's default lead (see docs: tuned against the digger)
 
 RANDOM = Strategy(
     "random",
@@ -333,12 +348,32 @@ TREASURE_DIGGER = Strategy(
 RACER = Strategy(
     "racer",
     2,
-    "Races for the dock: never stops early, searches only when landing exactly on an X, "
-    "takes every shortcut, leaves Ghost Ships behind for the opponent, "
-    "sacrifices crew to the squid.",
+    "Digs while the gold race is open, then races home: stops on an X and digs it "
+    "`dig_repeats` times and buys crew at islands until it leads the opponent by "
+    "`lead_to_race` gold; from then on it never stops early and searches only when landing "
+    "exactly on an X, so docking first ends the game while it is ahead.  Takes every "
+    "shortcut, leaves Ghost Ships behind for the opponent, sacrifices crew to the squid.",
     (
-        Param("buy_crew", 1, "int", "Crewmen to own after setup purchases.", 0, 20),
+        Param("buy_crew", 3, "int", "Crewmen to own after setup purchases.", 0, 20),
         Param("buy_cannonballs", 0, "int", "Cannonballs to own after setup purchases.", 0, 20),
+        Param(
+            "lead_to_race",
+            LEAD_TO_RACE,
+            "int",
+            "Gold lead over the opponent from which it races home without digging "
+            "(0: whenever level or ahead; negative: always).",
+            -1000,
+            1000,
+        ),
+        Param(
+            "dig_repeats", 1, "int", "Searches at one X before sailing on (while digging).", 1, 10
+        ),
+        Param("stop_on_x", True, "bool", "Stop early on an X the move passes (while digging)."),
+        Param(
+            "island_crew", 4, "int", "Crewmen to own after an island stop (while digging).", 0, 20
+        ),
+        Param("island_cannonballs", 0, "int", "Cannonballs to own after an island stop.", 0, 20),
+        Param("gold_reserve", 4, "int", "Gold never spent at islands.", 0, 1000),
         Param("search_on_landing", True, "bool", "Search at once when landing exactly on an X."),
         Param(
             "summon_ghost",
