@@ -28,7 +28,7 @@ COLS = [
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("pp_report") / "run"
     s = scenario.load(
-        "scenarios/pirates_peak/default.toml", [f"run.games={GAMES}", "run.chunk_size=1000"]
+        "scenarios/pirates_peak/digger_vs_racer.toml", [f"run.games={GAMES}", "run.chunk_size=1000"]
     )
     runner.run(s, out)
     return out
