@@ -47,6 +47,8 @@ class Accumulator:
         # categorical seat columns: label counts and wins among seats showing that label
         self.cat_counts = {col.name: np.zeros(len(col.labels), np.int64) for col in game.seat_columns if col.labels}
         self.cat_wins = {col.name: np.zeros(len(col.labels), np.int64) for col in game.seat_columns if col.labels}
+        # declared ratios: per-game sums of (num, den, num^2, den^2, num*den) for the delta method
+        self.ratio_sums = {r.name: np.zeros(5, np.float64) for r in game.ratios}
 
     @property
     def n_seats(self) -> int:
@@ -90,6 +92,10 @@ class Accumulator:
                 self.margin_sum += float(margin.sum())
                 self.margin_sumsq += float((margin**2).sum())
                 self.margin_n += int(has.sum())
+        for r in self.game.ratios:
+            num = per_game[:, self.game.seat_column_index(r.numerator)]
+            den = per_game[:, self.game.seat_column_index(r.denominator)]
+            self.ratio_sums[r.name] += [num.sum(), den.sum(), (num**2).sum(), (den**2).sum(), (num * den).sum()]
         won = winner[:, None] == np.arange(s)[None, :]
         for name in self.cat_counts:
             j = self.game.seat_column_index(name)
@@ -132,7 +138,8 @@ class Accumulator:
             if isinstance(cur, np.ndarray):
                 setattr(acc, k, np.asarray(v, dtype=cur.dtype))
             elif isinstance(cur, dict):
-                setattr(acc, k, {a: np.asarray(b, np.int64) for a, b in v.items()})
+                setattr(acc, k, {a: np.asarray(b, next(iter(cur.values())).dtype if cur else np.float64)
+                                 for a, b in v.items()})
             elif k != "strategy_names":
                 setattr(acc, k, v)
         return acc
@@ -231,6 +238,10 @@ def _categorical(a: Accumulator, conf: float = stats.CONFIDENCE):
     return out
 
 
+def _ratios(a: Accumulator, conf: float = stats.CONFIDENCE):
+    return {f"ratio.{name}": stats.ratio_ci(*sums, a.n, conf) for name, sums in a.ratio_sums.items()}
+
+
 METRICS: tuple[MetricFamily, ...] = (
     MetricFamily("win_rate.seat<k>", "share of games won by seat k", "Wilson score", _win_rates_seat),
     MetricFamily("win_rate.<strategy>", "share of seat-games won by a strategy (pooled over its seats)",
@@ -254,6 +265,9 @@ METRICS: tuple[MetricFamily, ...] = (
     MetricFamily("events.<counter>", "mean count of an event per game, all seats together", "normal", _events),
     MetricFamily("seat<k>.<column>", "mean of a seat column for seat k (counters and final values)",
                  "normal", _events_seat),
+    MetricFamily("ratio.<name>", "a game's declared rate: total of one counter over the total of another, "
+                 "pooled over seats and games (e.g. squid escapes per attempt)", "delta method (ratio estimator)",
+                 _ratios),
     MetricFamily("win_rate.<column>=<label>", "win rate of seats whose categorical column shows that label "
                  "(e.g. win rate by Peak treasure)", "Wilson score", _categorical),
 )

@@ -74,6 +74,23 @@ def mean_ci(total: float, total_sq: float, n: float, confidence: float = CONFIDE
     return Estimate(mean, mean - half, mean + half, int(n), "normal")
 
 
+def ratio_ci(s_num: float, s_den: float, s_num2: float, s_den2: float, s_numden: float, n: float,
+             confidence: float = CONFIDENCE) -> Estimate:
+    """Ratio of two per-game totals, sum(x)/sum(y), with a delta-method normal interval.
+
+    Games are the independent units, so ``var(R) = var(x - R y) / (n mean(y)^2)``.
+    """
+    if n < 2 or s_den <= 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), int(n), "delta")
+    r = s_num / s_den
+    my = s_den / n
+    # sample variance of the residual x - r y from its running sums
+    ss = s_num2 - 2 * r * s_numden + r * r * s_den2
+    var = max(ss / (n - 1), 0.0) / (n * my * my)
+    half = z_value(confidence) * math.sqrt(var)
+    return Estimate(r, r - half, r + half, int(n), "delta")
+
+
 def quantile_from_hist(hist: np.ndarray, q: float, confidence: float = CONFIDENCE) -> Estimate:
     """Quantile of an integer-valued sample given as a histogram (bin i = value i).
 

@@ -166,3 +166,17 @@ def test_run_precision_cli(toy_scenario_file, tmp_path):
     for k, v in summ["metrics"].items():
         if k.startswith("win_rate.seat"):
             assert (v["hi"] - v["lo"]) / 2 < 0.02
+
+
+def test_ratio_interval_covers_about_95_percent():
+    """ratio_ci on games with a random number of Bernoulli(p) trials each: coverage of p."""
+    rng = np.random.default_rng(11)
+    p, n, reps = 0.375, 300, 2000
+    hits = 0
+    for _ in range(reps):
+        trials = rng.poisson(3.0, n)
+        succ = rng.binomial(trials, p)
+        x, y = succ.astype(float), trials.astype(float)
+        e = stats.ratio_ci(x.sum(), y.sum(), (x**2).sum(), (y**2).sum(), (x * y).sum(), n)
+        hits += e.lo <= p <= e.hi
+    assert 0.93 <= hits / reps <= 0.97, hits / reps

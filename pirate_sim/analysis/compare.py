@@ -96,6 +96,9 @@ def per_game_vectors(acc: Accumulator, out_games: np.ndarray, out_seats: np.ndar
             continue
         for i in range(s):
             out[f"seat{i}.{col.name}"] = (vals[:, i, j], None, 0.0)
+    for r in game.ratios:
+        out[f"ratio.{r.name}"] = (vals[:, :, game.seat_column_index(r.numerator)].sum(axis=1),
+                                  vals[:, :, game.seat_column_index(r.denominator)].sum(axis=1), 0.0)
     for j, col in enumerate(game.seat_columns):
         if not col.labels:
             continue

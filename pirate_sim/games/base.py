@@ -71,6 +71,20 @@ class Column:
 
 
 @dataclass(frozen=True)
+class Ratio:
+    """A rate a designer asks about: total of one seat column over the total of another.
+
+    E.g. the squid escape rate per attempt = squid_escapes / squid_attempts, pooled over
+    every seat and game; it becomes the metric ``ratio.<name>`` with a delta-method CI.
+    """
+
+    name: str
+    numerator: str  # seat column
+    denominator: str  # seat column
+    doc: str
+
+
+@dataclass(frozen=True)
 class OddsRow:
     """One line of ``pirate-sim odds``: an exact probability beside a Monte Carlo estimate."""
 
@@ -123,6 +137,7 @@ class Game:
     game_columns: tuple[Column, ...] = ()  # game-specific per-game columns
     seat_columns: tuple[Column, ...] = ()  # per-seat columns
     score_column: str | None = None  # seat column used for the winning margin
+    ratios: tuple[Ratio, ...] = ()  # pooled rates (metric ratio.<name>)
     odds_mechanics: dict[str, str] = {}  # mechanic name -> one-line description
     rules_doc: str = ""  # path of the rules page, e.g. docs/rules/pirates_peak.md
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..base import N_STD_GAME_COLUMNS, Column, Compiled, Game, OddsRow
+from ..base import N_STD_GAME_COLUMNS, Column, Compiled, Game, OddsRow, Ratio
 from . import kernel as K
 from . import rules as R
 from .odds import raid_rows, wind_rows
@@ -84,6 +84,10 @@ class IcePirates(Game):
     game_columns = GAME_COLUMNS
     seat_columns = SEAT_COLUMNS
     score_column = "progress"  # the winner has 4: margin = how close the runner-up came
+    ratios = (
+        Ratio("raid_win_rate", "raids_won", "raids_made", "share of raids the raider wins"),
+        Ratio("storms_per_move", "storms_hit", "moves", "storms entered per move"),
+    )
     odds_mechanics = {
         "raid": "P(raider wins) for crews 1..7 each side, with/without Cannon, single exchange "
                 "and with swashbuckling while chips last",
