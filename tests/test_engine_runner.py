@@ -1,6 +1,7 @@
 """Runner and results: determinism, resume, no overwrite, atomic parts, readable Parquet."""
 
 import json
+from pathlib import Path
 
 import numba
 import pandas as pd
@@ -108,3 +109,14 @@ def test_precision_target_stops_early(tmp_path):
     assert max(win_rate_half_widths(res.accumulator).values()) < 0.02
     man = results.read_manifest(tmp_path / "p")
     assert man["complete"] and man["games"] == res.games
+
+
+@pytest.mark.parametrize("path", ["scenarios/pirates_peak/default.toml", "scenarios/ice_pirates/default.toml"])
+def test_real_games_identical_parquet_across_threads_and_chunks(tmp_path, path):
+    root = Path(__file__).resolve().parents[1]
+    a = scenario.load(root / path, ["run.games=1500", "run.chunk_size=1500"])
+    b = scenario.load(root / path, ["run.games=1500", "run.chunk_size=400"])
+    runner.run(a, tmp_path / "a", threads=1)
+    runner.run(b, tmp_path / "b", threads=numba.config.NUMBA_NUM_THREADS)
+    for x, y in zip(_frames(tmp_path / "a"), _frames(tmp_path / "b")):
+        pd.testing.assert_frame_equal(x, y)
