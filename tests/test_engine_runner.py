@@ -120,3 +120,16 @@ def test_real_games_identical_parquet_across_threads_and_chunks(tmp_path, path):
     runner.run(b, tmp_path / "b", threads=numba.config.NUMBA_NUM_THREADS)
     for x, y in zip(_frames(tmp_path / "a"), _frames(tmp_path / "b")):
         pd.testing.assert_frame_equal(x, y)
+
+
+def test_results_open_in_duckdb_and_polars(tmp_path):
+    duckdb = pytest.importorskip("duckdb")
+    pl = pytest.importorskip("polars")
+    runner.run(_scen(), tmp_path / "r")
+    glob = str(tmp_path / "r" / "seats" / "*.parquet")
+    n, wins = duckdb.sql(f"select count(*), sum(won::int) from '{glob}'").fetchone()
+    assert n == 6000 and wins == 3000  # dice duel always has a winner
+    df = pl.scan_parquet(glob).group_by("seat").agg(pl.col("won").mean()).collect()
+    assert df.height == 2
+    games = pl.read_parquet(str(tmp_path / "r" / "games" / "*.parquet"))
+    assert games["game"].sort().to_list() == list(range(3000))
