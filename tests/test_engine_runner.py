@@ -127,7 +127,7 @@ def test_results_open_in_duckdb_and_polars(tmp_path):
     pl = pytest.importorskip("polars")
     runner.run(_scen(), tmp_path / "r")
     glob = str(tmp_path / "r" / "seats" / "*.parquet")
-    n, wins = duckdb.sql(f"select count(*), sum(won::int) from '{glob}'").fetchone()
+    n, wins = duckdb.sql(f"select count(*), sum(won::int) from '{glob}'").fetchall()[0]
     assert n == 6000 and wins == 3000  # dice duel always has a winner
     df = pl.scan_parquet(glob).group_by("seat").agg(pl.col("won").mean()).collect()
     assert df.height == 2
