@@ -17,7 +17,7 @@ from numba import njit
 from .rules import G_PEAK_X, ROW_ST
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def phys_nb(w, d):
     """Physical space index of progress ``d``."""
     p = w[ROW_ST, G_PEAK_X]
@@ -26,7 +26,7 @@ def phys_nb(w, d):
     return 2 * p - d
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def dock_progress_nb(w):
     """Progress of the dock (2P), or a large number while the Peak is unknown."""
     p = w[ROW_ST, G_PEAK_X]

@@ -11,6 +11,10 @@ work array holding the game state, ships, seat counters, track, deck and (for tr
 the event log.  The rules NamedTuple is not passed: numba flattens every argument into
 machine arguments (the 36-field NamedTuple plus four arrays made 74 per call), so each
 call of a non-inlined kernel cost more than the work it did; three arrays make 25.
+Every kernel but play_chunk_nb is compiled with ``_nrt=False``: with numba's reference
+counting on, each call of a non-inlined kernel increfs and decrefs its three arrays (six
+indirect calls and atomics per call); profiling put about half of a bulk run there.  No
+kernel below play_chunk_nb allocates, so they need no NRT (play_chunk_nb owns the arrays).
 numba's cache=True only notices edits of this file: after changing strategies.py,
 rules.py or board.py, clear ``pirate_sim/games/pirates_peak/__pycache__/*.nb*``.
 """
@@ -223,7 +227,7 @@ N_BLOCKS = 64
 # ================================================================ mechanics (odds too)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def squid_attempt_nb(rng, n_dice):
     """One attempt against the Giant Squid: the total of ``n_dice`` dice."""
     total = 0
@@ -232,21 +236,21 @@ def squid_attempt_nb(rng, n_dice):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def whirlpool_attempt_nb(rng, escape_roll):
     """One roll inside a whirlpool: (die, escaped)."""
     r = roll_die_nb(rng, 6)
     return r, r >= escape_roll
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fog_attempt_nb(rng, guess, tolerance):
     """Roll in the fog after calling ``guess``: (die, within tolerance)."""
     r = roll_die_nb(rng, 6)
     return r, abs(r - guess) <= tolerance
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def interrupt_roll_nb(rng, partial_multiplier):
     """Searcher rolls, then attacker: (searcher, attacker, gold found, outcome).
 
@@ -261,7 +265,7 @@ def interrupt_roll_nb(rng, partial_multiplier):
     return s, a, (s - a) * partial_multiplier, 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ship_attack_roll_nb(rng):
     """Attacker rolls, then defender: (attacker, defender, hit) with hit on attacker > defender."""
     a = roll_die_nb(rng, 6)
@@ -272,7 +276,7 @@ def ship_attack_roll_nb(rng):
 # ================================================================ small helpers
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def log_nb(w, code, seat, a, b, c, d):
     """Append one event row when the log has room (no event rows in bulk runs)."""
     n = w[ROW_ST, G_N_EV]
@@ -287,7 +291,7 @@ def log_nb(w, code, seat, a, b, c, d):
         w[ROW_ST, G_N_EV] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def flip_nb(sd, rng, w):
     """Flip the next Sea card onto the end of the track (the Peak may not come too early)."""
     n_deck = sd[SD_RULES, RU_N_JOURNEY] + 1
@@ -324,7 +328,7 @@ def flip_nb(sd, rng, w):
         return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ensure_laid_nb(sd, rng, w, d):
     """Flip cards until progress ``d`` lies on the table (only before the Peak is laid)."""
     while (
@@ -335,7 +339,7 @@ def ensure_laid_nb(sd, rng, w, d):
         flip_nb(sd, rng, w)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def end_game_nb(w, reason, winner):
     if w[ROW_ST, G_OVER] == 0:
         w[ROW_ST, G_OVER] = 1
@@ -344,7 +348,7 @@ def end_game_nb(w, reason, winner):
         log_nb(w, EV_END, -1, reason, winner, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def lose_life_nb(w, s):
     """One life point lost; the last one loses the game at once."""
     if w[ROW_SHIP + s, SH_LIFE] > 0:
@@ -355,7 +359,7 @@ def lose_life_nb(w, s):
         end_game_nb(w, END_SUNK, 1 - s)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def pay_nb(w, s, amount):
     """Pay ``amount`` gold to seat s: from the Sea Bank while it has gold, then the supply."""
     from_bank = min(amount, w[ROW_ST, G_SEA_BANK])
@@ -364,7 +368,7 @@ def pay_nb(w, s, amount):
     w[ROW_SHIP + s, SH_GOLD] += amount
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def buy_nb(sd, w, s, n_crew, n_balls):
     """Buy crewmen and cannonballs (clamped to room and gold); the gold goes to the supply."""
     nc = 0
@@ -392,7 +396,7 @@ def buy_nb(sd, w, s, n_crew, n_balls):
     log_nb(w, EV_BUY, s, nc, nb, w[ROW_SHIP + s, SH_GOLD], 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def blocking_nb(sd, w, s, x, nd, landing):
     """Does the other ship stop seat s (about to enter progress nd, space x) for a fight?
 
@@ -419,7 +423,7 @@ def blocking_nb(sd, w, s, x, nd, landing):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def can_fire_nb(sd, w, a):
     """May seat ``a`` fire a cannonball at the other ship now?"""
     t = 1 - a
@@ -446,7 +450,7 @@ def can_fire_nb(sd, w, a):
     return abs(w[ROW_CARD, xa] - w[ROW_CARD, xt]) <= sd[SD_RULES, RU_CANNON_RANGE]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def peak_arrive_nb(sd, rng, w, s):
     """Stopping at Pirate's Peak: the first ship picks from three treasures, the second from two."""
     if w[ROW_CNT + s, C_PEAK_ORDER] != 0:
@@ -463,7 +467,7 @@ def peak_arrive_nb(sd, rng, w, s):
     log_nb(w, EV_TREASURE, s, t, order, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def advance_nb(sd, rng, w, win):
     """The fight's winner advances to the next open spot on its path (no encounters there)."""
     d = w[ROW_SHIP + win, SH_POS]
@@ -487,7 +491,7 @@ def advance_nb(sd, rng, w, win):
         peak_arrive_nb(sd, rng, w, win)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ship_fight_nb(sd, rng, w, a):
     """Collision of mover ``a`` with the other ship: crewman fights for gold, winner advances."""
     b = 1 - a
@@ -529,7 +533,7 @@ def ship_fight_nb(sd, rng, w, a):
     advance_nb(sd, rng, w, win)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ghost_fight_nb(sd, rng, w, s):
     """Fight the Ghost Ship: as many ghost crew as ours, each always rolling ghost.crew_roll."""
     gx = w[ROW_ST, G_GHOST_X]
@@ -554,7 +558,7 @@ def ghost_fight_nb(sd, rng, w, s):
         advance_nb(sd, rng, w, s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_nb(sd, rng, w, s):
     """Search the X under seat s; the opponent may fire to interrupt (searcher rolls first)."""
     o = 1 - s
@@ -588,7 +592,7 @@ def search_nb(sd, rng, w, s):
         w[ROW_SHIP + s, SH_DIGS] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fire_nb(sd, rng, w, a):
     """Fire a cannonball at the other ship: attacker higher takes off a life point."""
     t = 1 - a
@@ -601,7 +605,7 @@ def fire_nb(sd, rng, w, a):
         lose_life_nb(w, t)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def castaway_nb(sd, w, s):
     if w[ROW_SHIP + s, SH_CREW] < sd[SD_RULES, RU_MAX_CREW]:
         w[ROW_SHIP + s, SH_CREW] += 1
@@ -609,14 +613,14 @@ def castaway_nb(sd, w, s):
         log_nb(w, EV_CASTAWAY, s, w[ROW_SHIP + s, SH_CREW], 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def island_stop_nb(sd, rng, w, s):
     w[ROW_CNT + s, C_ISLAND_STOPS] += 1
     nc, nb = policy_buy_nb(sd, rng, w, s, True)
     buy_nb(sd, w, s, nc, nb)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dock_nb(sd, w, s):
     """The first ship back docks: it sells its crewmen and the game is counted."""
     w[ROW_SHIP + s, SH_DOCKED] = 1
@@ -634,7 +638,7 @@ def dock_nb(sd, w, s):
         end_game_nb(w, END_MOST_GOLD, 0 if g0 > g1 else 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sail_nb(sd, rng, w, s, steps):
     """Move seat s forward ``steps`` spaces, resolving every encounter on the way."""
     d0 = w[ROW_SHIP + s, SH_POS]
@@ -726,7 +730,7 @@ def sail_nb(sd, rng, w, s, steps):
     log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def land_nb(sd, rng, w, s, code):
     """Effects of landing exactly on a space with the last step of a move."""
     if code == TREASURE_X:
@@ -748,7 +752,7 @@ def land_nb(sd, rng, w, s, code):
         log_nb(w, EV_SHORTCUT, s, 0, 0, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def can_summon_nb(sd, w, s):
     """Not from an island, a whirlpool, the squid space (rulebook), the dock or the Peak."""
     if w[ROW_SHIP + s, SH_TRAP] != TRAP_NONE:
@@ -763,7 +767,7 @@ def can_summon_nb(sd, w, s):
 # ================================================================ one turn
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def turn_steps_nb(sd, rng, w, s):
     """Seat s plays one turn up to its move: a trap attempt, or its declaration (sail /
     search / fire).  Returns the spaces the ship then sails (0: none)."""
@@ -879,7 +883,7 @@ def turn_steps_nb(sd, rng, w, s):
     return steps
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def play_turn_nb(sd, rng, w, s):
     """Seat s plays one turn: a trap attempt, or its declaration (sail / search / fire)."""
     steps = turn_steps_nb(sd, rng, w, s)
@@ -890,7 +894,7 @@ def play_turn_nb(sd, rng, w, s):
 # ================================================================ one game
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reset_nb(sd, w):
     """A fresh table: ships at the first dash of the dock with the starting gold."""
     for i in range(w.shape[1]):
@@ -913,7 +917,7 @@ def reset_nb(sd, w):
     w[ROW_ST, G_N_LAID] = sd[SD_RULES, RU_DOCK_SPACES]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def setup_game_nb(sd, rng, w, deck_order):
     """Reset, shuffle the Sea Deck (or use ``deck_order``), buy, roll for the first player."""
     reset_nb(sd, w)
@@ -952,7 +956,7 @@ def setup_game_nb(sd, rng, w, deck_order):
     return first
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish_nb(rng, w, out_games, out_seats, k):
     """Write game k's standard and game columns and its seat rows."""
     for s in range(2):
@@ -975,7 +979,7 @@ def finish_nb(rng, w, out_games, out_seats, k):
     out_games[k, GC_SUPPLY] = w[ROW_ST, G_SUPPLY]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k):
     """Play one whole game on a seeded ``rng`` and write it as row k of the outputs."""
     cur = setup_game_nb(sd, rng, w, deck_order)

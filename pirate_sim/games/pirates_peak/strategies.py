@@ -70,7 +70,7 @@ from .rules import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def policy_buy_nb(sd, rng, w, s, at_island):
     """How many crewmen and cannonballs to buy now: returns (crew, balls), already affordable."""
     code = sd[SD_CODES, s]
@@ -111,7 +111,7 @@ def policy_buy_nb(sd, rng, w, s, at_island):
     return nc, nb
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def policy_declare_nb(sd, rng, w, s, can_search, can_fire):
     """Sail, search or fire (search/fire only offered when legal)."""
     code = sd[SD_CODES, s]
@@ -138,7 +138,7 @@ def policy_declare_nb(sd, rng, w, s, can_search, can_fire):
     return ACT_SAIL
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def racing_nb(sd, w, s):
     """Racing home: the gold lead over the opponent has reached ``lead_to_race``, so
     docking first (which ends the game) wins; no more stops to dig or shop."""
@@ -146,7 +146,7 @@ def racing_nb(sd, w, s):
     return lead >= sd[SD_SP + s, SP_LEAD_TO_RACE]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def policy_stop_early_nb(sd, rng, w, s, space):
     """Stop early on an X, an island or the castaway space that the move passes?"""
     code = sd[SD_CODES, s]
@@ -167,7 +167,7 @@ def policy_stop_early_nb(sd, rng, w, s, space):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def policy_search_on_landing_nb(sd, rng, w, s):
     """Search at once after landing exactly on an X?"""
     code = sd[SD_CODES, s]
@@ -176,7 +176,7 @@ def policy_search_on_landing_nb(sd, rng, w, s):
     return sd[SD_SP + s, SP_SEARCH_ON_LANDING] > 0 or sd[SD_SP + s, SP_DIG_REPEATS] > 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def policy_interrupt_nb(sd, rng, w, s):
     """Fire a cannonball to interrupt the opponent's declared search?"""
     code = sd[SD_CODES, s]
@@ -185,7 +185,7 @@ def policy_interrupt_nb(sd, rng, w, s):
     return sd[SD_SP + s, SP_INTERRUPT] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def policy_treasure_nb(sd, rng, w, s, taken_mask):
     """Pick a Peak treasure (1..3) among those not taken (bit t of taken_mask set: taken)."""
     code = sd[SD_CODES, s]
@@ -209,7 +209,7 @@ def policy_treasure_nb(sd, rng, w, s, taken_mask):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def policy_summon_nb(sd, rng, w, s):
     """After rolling the summon face: roll again to try to summon the Ghost Ship?"""
     code = sd[SD_CODES, s]
@@ -224,7 +224,7 @@ def policy_summon_nb(sd, rng, w, s):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def policy_sacrifice_nb(sd, rng, w, s):
     """Sacrifice a crewman to the Giant Squid to pass next turn?"""
     code = sd[SD_CODES, s]
@@ -233,7 +233,7 @@ def policy_sacrifice_nb(sd, rng, w, s):
     return sd[SD_SP + s, SP_SACRIFICE] > 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def policy_fog_guess_nb(sd, rng, w, s):
     """The number called out in the fog, 1..6."""
     code = sd[SD_CODES, s]
@@ -242,7 +242,7 @@ def policy_fog_guess_nb(sd, rng, w, s):
     return int(sd[SD_SP + s, SP_FOG_GUESS])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def policy_shortcut_nb(sd, rng, w, s):
     """Take the short route this turn?"""
     code = sd[SD_CODES, s]
