@@ -638,7 +638,7 @@ def dock_nb(sd, w, s):
         end_game_nb(w, END_MOST_GOLD, 0 if g0 > g1 else 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def sail_nb(sd, rng, w, s, steps):
     """Move seat s forward ``steps`` spaces, resolving every encounter on the way."""
     d0 = w[ROW_SHIP + s, SH_POS]
@@ -767,7 +767,7 @@ def can_summon_nb(sd, w, s):
 # ================================================================ one turn
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def turn_steps_nb(sd, rng, w, s):
     """Seat s plays one turn up to its move: a trap attempt, or its declaration (sail /
     search / fire).  Returns the spaces the ship then sails (0: none)."""

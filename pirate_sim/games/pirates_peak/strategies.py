@@ -111,7 +111,7 @@ def policy_buy_nb(sd, rng, w, s, at_island):
     return nc, nb
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def policy_declare_nb(sd, rng, w, s, can_search, can_fire):
     """Sail, search or fire (search/fire only offered when legal)."""
     code = sd[SD_CODES, s]
