@@ -113,6 +113,7 @@ from .rules import (
     G_FIRST,
     G_FLIPPED,
     G_GHOST_X,
+    G_ISLANDS,
     G_N_EV,
     G_N_LAID,
     G_OUT_CARDS,
@@ -320,6 +321,8 @@ def flip_nb(sd, rng, w):
         for k in range(length):
             w[ROW_TRACK, n + k] = sd[SD_CARD0 + c, k]
             w[ROW_CARD, n + k] = w[ROW_ST, G_FLIPPED]
+            if sd[SD_CARD0 + c, k] == ISLAND:
+                w[ROW_ST, G_ISLANDS] += 1
         w[ROW_ST, G_N_LAID] = n + length
         if c == sd[SD_RULES, RU_PEAK_CARD]:
             w[ROW_ST, G_PEAK_X] = n + length - 1
@@ -647,8 +650,9 @@ def sail_nb(sd, rng, w, s, steps):
         return
     dock_d = dock_progress_nb(w)
     p = w[ROW_ST, G_PEAK_X]
-    if p >= 0 and d0 >= p:
-        # docking needs the exact roll; bypassed islands do not count as spaces
+    # docking needs the exact roll; bypassed islands do not count as spaces.  Only a
+    # dock within steps + (islands laid) progress can be overshot: skip the scan otherwise
+    if p >= 0 and d0 >= p and dock_d - d0 - w[ROW_ST, G_ISLANDS] < steps:
         dist = 0
         dd = d0
         while dd < dock_d and dist <= steps:

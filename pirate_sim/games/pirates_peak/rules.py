@@ -129,7 +129,8 @@ G_N_EV = 13  # events written to the log
 G_FIRST = 14  # seat that moved first
 G_RESHUFFLES = 15  # times the Peak card came too early and went back
 G_OUT_CARDS = 16  # journey cards on the outward leg (set when the Peak is laid)
-N_ST = 17
+G_ISLANDS = 17  # island spaces laid so far (bounds the homeward overshoot scan)
+N_ST = 18
 
 END_REASONS = ("most_gold", "tie_on_gold", "ship_sunk", "truncated")
 END_MOST_GOLD = 0
