@@ -991,7 +991,10 @@ def play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k):
         if w[ROW_ST, G_TURNS] >= sd[SD_RULES, RU_TURN_CAP]:
             end_game_nb(w, END_TRUNCATED, -1)
             break
-        play_turn_nb(sd, rng, w, cur)
+        # play_turn_nb spelled out: one level less of numba inlining (compile time)
+        steps = turn_steps_nb(sd, rng, w, cur)
+        if steps > 0:
+            sail_nb(sd, rng, w, cur, steps)
         cur = 1 - cur
     finish_nb(rng, w, out_games, out_seats, k)
 
