@@ -734,7 +734,7 @@ def sail_nb(sd, rng, w, s, steps):
     log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def land_nb(sd, rng, w, s, code):
     """Effects of landing exactly on a space with the last step of a move."""
     if code == TREASURE_X:
