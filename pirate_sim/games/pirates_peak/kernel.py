@@ -183,7 +183,9 @@ from .rules import (
     RU_WORK_WIDTH,
     SD_CARD0,
     SD_LEN,
+    SD_CODES,
     SD_RULES,
+    SD_SP,
     SH_BALLS,
     SH_CREW,
     SH_DIG_X,
@@ -200,8 +202,11 @@ from .rules import (
     SH_TRAP_COUNT,
     SH_TREASURE,
     SHORTCUT,
+    SP_FIRE_AT_SHIP,
+    SP_INTERRUPT,
     SQUID,
     STEEL_CANNON,
+    STRAT_RANDOM,
     TRAP_FOG,
     TRAP_NONE,
     TRAP_SQUID,
@@ -566,7 +571,12 @@ def search_nb(sd, rng, w, s):
     """Search the X under seat s; the opponent may fire to interrupt (searcher rolls first)."""
     o = 1 - s
     x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
-    if can_fire_nb(sd, w, o) and policy_interrupt_nb(sd, rng, w, o):
+    # a non-random opponent interrupts only with SP_INTERRUPT (no dice drawn): test that first
+    if (
+        (sd[SD_CODES, o] == STRAT_RANDOM or sd[SD_SP + o, SP_INTERRUPT] > 0)
+        and can_fire_nb(sd, w, o)
+        and policy_interrupt_nb(sd, rng, w, o)
+    ):
         w[ROW_SHIP + o, SH_BALLS] -= 1
         w[ROW_CNT + o, C_SHOTS] += 1
         w[ROW_CNT + o, C_INTERRUPTS] += 1
@@ -850,7 +860,20 @@ def turn_steps_nb(sd, rng, w, s):
         return 0
     x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
     can_search = 1 if (w[ROW_TRACK, x] == TREASURE_X and x != prev_search) else 0
-    can_fire = 1 if can_fire_nb(sd, w, s) else 0
+    # can_fire only matters to policy_declare_nb for the random player, a ship that fires
+    # at ships, or one waiting on its dig site (no search here, digs made at x): skip the
+    # check otherwise (it draws no dice, so results are unchanged)
+    can_fire = 0
+    if (
+        sd[SD_CODES, s] == STRAT_RANDOM
+        or sd[SD_SP + s, SP_FIRE_AT_SHIP] > 0
+        or (
+            can_search == 0
+            and w[ROW_SHIP + s, SH_DIG_X] == x
+            and w[ROW_SHIP + s, SH_DIGS] > 0
+        )
+    ):
+        can_fire = 1 if can_fire_nb(sd, w, s) else 0
     act = policy_declare_nb(sd, rng, w, s, can_search, can_fire)
     log_nb(w, EV_DECLARE, s, act, 0, 0, 0)
     if act == ACT_SEARCH:
