@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ...rng import new_rng
-from ..base import N_STD_GAME_COLUMNS, Column, Compiled, Game, OddsRow
+from ..base import N_STD_GAME_COLUMNS, Column, Compiled, Game, OddsRow, Ratio
 from . import rules as r
 from .kernel import play_chunk_nb, play_one
 from .odds import MECHANICS, odds_rows
@@ -95,6 +95,16 @@ class PiratesPeak(Game):
         for n, d, doc, c in r.SEAT_COLUMNS
     )
     score_column = "final_gold"
+    # pooled rates with exact counterparts in `pirate-sim odds` (metric ratio.<name>)
+    ratios = (
+        Ratio("squid_escape_rate", "squid_escapes", "squid_attempts",
+              "Giant Squid escapes per attempt (exact: P(3 dice >= squid.escape_total) = 0.375)"),
+        Ratio("whirlpool_escape_rate", "whirlpool_escapes", "whirlpool_attempts",
+              "whirlpool escapes per roll (exact 1/6)"),
+        Ratio("fog_escape_rate", "fog_escapes", "fog_turns", "successful fog guesses per turn in fog"),
+        Ratio("cannon_hit_rate", "cannon_hits", "cannon_shots", "cannon shots that cost a life point"),
+        Ratio("gold_per_search", "search_gold", "searches", "gold found per treasure search"),
+    )
     odds_mechanics = MECHANICS
     rules_doc = "docs/rules/pirates_peak.md"
 
