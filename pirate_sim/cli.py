@@ -392,7 +392,7 @@ def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
             ("JIT speed-up (1 thread)", lambda r: f"{r['jit_speedup']:,.0f}x"),
             ("dice rolled per game", lambda r: f"{r['dice_per_game']:.1f}"),
             ("raw dice/s (RNG alone)", lambda r: f"{r['raw_dice_per_s']:,.0f}"),
-            ("efficiency ratio", lambda r: f"{r['efficiency']:.3f}"),
+            ("efficiency ratio", lambda r: f"{r['efficiency']:.3g}"),
             ("first call, s (compile/cache load)", lambda r: f"{r['first_call_s']:.2f}"))
     for label, fmt in rows:
         t.add_row(label, *[fmt(r) for r in out])
