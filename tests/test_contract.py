@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from pirate_sim import scenario as scen
 from pirate_sim.games import GAME_MODULES, get_game
+from pirate_sim.games.base import STD_GAME_COLUMNS as STD
 from pirate_sim.games.base import G_END, G_FIRST_SEAT, G_TRUNCATED, G_TURNS, G_WINNER, N_STD_GAME_COLUMNS
 
 GAMES = [g for g in GAME_MODULES if g != "dice_duel"]
@@ -35,6 +36,11 @@ def test_game_declares_what_the_engine_needs(name):
     assert all(p.doc for p in g.params), "every parameter is documented"
     if g.score_column:
         g.seat_column_index(g.score_column)
+    core = {"game", "seat", "strategy", "won"}  # columns the engine writes itself
+    assert not core & {c.name for c in g.seat_columns}, "a seat column shadows an engine column"
+    assert not {"game", *STD} & {c.name for c in g.game_columns}, "a game column shadows an engine column"
+    for r in g.ratios:
+        g.seat_column_index(r.numerator), g.seat_column_index(r.denominator)
 
 
 @pytest.mark.parametrize("name", GAMES)

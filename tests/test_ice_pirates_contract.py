@@ -72,7 +72,7 @@ def test_bulk_outputs_are_consistent(n):
     col = GAME.seat_column_index
     assert np.all(s[:, :, col("maps_held")].sum(axis=1) <= 18)
     assert np.all(s[:, :, col("holds_treasure")].sum(axis=1) <= 1)
-    won = s[:, :, col("won")]
+    won = s[:, :, col("seat_won")]
     assert np.array_equal(won.sum(axis=1), (~trunc).astype(int))
     # every winner held the treasure at the end
     w = g[~trunc, 0]

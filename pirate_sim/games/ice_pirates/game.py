@@ -45,7 +45,7 @@ SEAT_COLUMNS = (
     Column("moves", "int16", "moves made (spaces entered)"),
     Column("rams", "int16", "rams into icebergs on newly flipped cards"),
     Column("crew_at_end", "int8", "crew chips (captain not counted) at the end", counter=False),
-    Column("won", "int8", "1 if this seat won", counter=False),
+    Column("seat_won", "int8", "1 if this seat won (the kernel's own record; the engine adds `won`)", counter=False),
     Column("progress", "int8", "best progress reached: most map colours held at once (0-3), "
            "4 once it held the treasure", counter=False),
 )
