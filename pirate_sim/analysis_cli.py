@@ -24,7 +24,7 @@ def register(main: click.Group) -> None:
     from . import cli as base
     from . import scenario as scen
 
-    fail, console, err_console = base.fail, base.console, base.err_console
+    fail, console = base.fail, base.console
 
     # ------------------------------------------------------------------ compare
     @main.command("compare")

@@ -78,7 +78,7 @@ def _cover(ctx: ReportContext):
         f"Seed {m['seed']}   games {m['games']:,}   scenario hash {m['scenario_hash']}",
         f"Rules version {m['rules_version']}   pirate-sim {v.get('pirate_sim', '?')}   "
         f"numba {v.get('numba', '?')}   numpy {v.get('numpy', '?')}   Python {v.get('python', '?')}",
-        f"Seats: " + ", ".join(f"{i}: {s}" for i, s in enumerate(m.get("seats", []))),
+        "Seats: " + ", ".join(f"{i}: {s}" for i, s in enumerate(m.get("seats", []))),
         f"Generated {_dt.datetime.now().strftime('%Y-%m-%d %H:%M')}",
     ]
     for i, line in enumerate(lines):
@@ -177,7 +177,7 @@ def _scores(ctx: ReportContext):
         a2.hist(v, bins=bins, histtype="step", lw=1.5, color=c, density=True,
                 label=f"{'winners' if won else 'others'}, mean {v.mean():.1f}")
     m = ctx.est.get("winning_margin")
-    a2.set(title=f"Winners vs others" + (f" (margin {m.value:.1f} [{m.lo:.1f}..{m.hi:.1f}])" if m else ""),
+    a2.set(title="Winners vs others" + (f" (margin {m.value:.1f} [{m.lo:.1f}..{m.hi:.1f}])" if m else ""),
            xlabel=col.replace("_", " "), ylabel="share of seat-games")
     a2.legend(fontsize=7)
     fig.tight_layout()

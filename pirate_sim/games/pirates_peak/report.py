@@ -670,7 +670,7 @@ def draw_treasure(data: dict):
     p2 = np.arange(len(keep))
     cols = [COLOURS[TREASURES.index(t)] if t in TREASURES else "grey" for t, _o in keep]
     a2.bar(p2, vals, yerr=err, capsize=4, color=cols, alpha=0.85)
-    for p_, v, h, e in zip(p2, vals, err[1], ests):
+    for p_, v, h in zip(p2, vals, err[1]):
         a2.text(p_, v + h + 1, f"{v:.1f}%", ha="center", va="bottom", fontsize=7.5)
     a2.axhline(50, color="grey", ls="--", lw=1, label="fair share (2 seats)")
     a2.set_xticks(

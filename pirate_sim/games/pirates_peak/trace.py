@@ -27,7 +27,7 @@ def format_events(state, compiled) -> list[str]:
     def who(s: int) -> str:
         return f"seat {s} ({names[s]})"
 
-    for code, s, a, b, c, d in state.events().tolist():
+    for code, s, a, b, c, _d in state.events().tolist():
         if code == r.EV_TURN:
             turn_prefix = f"Turn {a} - {who(s)}"
             continue
