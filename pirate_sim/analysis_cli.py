@@ -11,7 +11,7 @@ from rich.table import Table
 
 
 def _fmt_metric(v: float, name: str, diff: bool = False) -> str:
-    from .analysis.charts import is_proportion
+    from .metrics import is_proportion
 
     if v != v:
         return "-"

@@ -184,7 +184,9 @@ def print_summary(acc, title: str = "", save_to: Path | None = None) -> None:
 def _fmt(v: float, name: str) -> str:
     if v != v:  # nan
         return "-"
-    if name.startswith(("win_rate", "end.", "decisiveness", "truncation", "draw", "first_player", "seat_balance")):
+    from .metrics import is_proportion
+
+    if is_proportion(name):
         return f"{100 * v:.2f}%"
     return f"{v:.3f}" if abs(v) < 100 else f"{v:.1f}"
 

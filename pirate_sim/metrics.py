@@ -273,6 +273,16 @@ METRICS: tuple[MetricFamily, ...] = (
 )
 
 
+# Metric name prefixes whose values are shares in [0, 1] (printed as percentages).
+PROPORTION_PREFIXES = ("win_rate", "end.", "decisiveness", "truncation_rate", "draw_rate", "first_player",
+                       "seat_balance")
+
+
+def is_proportion(metric: str) -> bool:
+    """True for metrics that are shares (win rates, end reasons, ...), printed as percentages."""
+    return metric.startswith(PROPORTION_PREFIXES)
+
+
 def compute(acc: Accumulator, confidence: float = stats.CONFIDENCE) -> dict[str, Estimate]:
     """Every metric of the vocabulary for this accumulator, intervals at ``confidence``."""
     out: dict[str, Estimate] = {}

@@ -80,10 +80,6 @@ def _dict_array(codes: np.ndarray, labels: tuple[str, ...]) -> pa.Array:
     return pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int8)), pa.array(list(labels), pa.string()))
 
 
-def _turns_dtype(game_turn_cap: int | None) -> str:
-    return "int16" if game_turn_cap is not None and game_turn_cap < 32_000 else "int32"
-
-
 def games_table(game: Game, first_game: int, out_games: np.ndarray, meta: dict[str, str]) -> pa.Table:
     """One row per game: index, winner (null: nobody), turns, how it ended, truncated, ..."""
     n = out_games.shape[0]

@@ -76,10 +76,12 @@ class Scenario:
         try:
             return self.game.compile(self.rules, self.seats)
         except ValueError as exc:
-            key, _, msg = str(exc).partition(": ")
-            if not msg:
-                key, msg = "rules", str(exc)
-            raise ScenarioError(self.source, f"rules.{key}" if not key.startswith(("rules", "seats")) else key, msg) from None
+            key, sep, msg = str(exc).partition(": ")
+            if not sep:
+                key, msg = "", str(exc)
+            if not key.startswith(("rules", "seats")):
+                key = f"rules.{key}" if key else "rules"
+            raise ScenarioError(self.source, key, msg) from None
 
     def to_toml(self, with_docs: bool = True) -> str:
         return render_toml(self, with_docs=with_docs)

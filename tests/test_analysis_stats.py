@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from pirate_sim import metrics, runner, scenario, stats
-from pirate_sim.analysis import compute_at
 from pirate_sim.analysis.compare import PairedMoments
 
 REPS = 2000
@@ -62,7 +61,7 @@ def test_higher_confidence_widens_every_interval(toy_scenario_file):
     s = scenario.load(toy_scenario_file)
     acc = runner.run(s, None, games=2000).accumulator
     e95 = metrics.compute(acc)
-    e999 = compute_at(acc, 0.999)
+    e999 = metrics.compute(acc, 0.999)
     for m in ("win_rate.seat0", "length.mean", "length.median", "seat_balance"):
         assert e999[m].lo <= e95[m].lo and e999[m].hi >= e95[m].hi, m
     assert e999["win_rate.seat0"].half_width > 1.5 * e95["win_rate.seat0"].half_width

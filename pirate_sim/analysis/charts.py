@@ -15,14 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
-
-PROPORTION_PREFIXES = ("win_rate", "end.", "decisiveness", "truncation_rate", "draw_rate", "first_player",
-                       "seat_balance")
-
-
-def is_proportion(metric: str) -> bool:
-    return metric.startswith(PROPORTION_PREFIXES)
-
+from ..metrics import is_proportion  # noqa: E402
 
 def _safe(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)

@@ -52,7 +52,6 @@ from ..metrics import Accumulator
 from ..results import atomic_write_json, atomic_write_text
 from ..runner import set_threads
 from ..scenario import Scenario, ScenarioError, _suggest, read_toml
-from . import compute_at
 
 EXIT_OK, EXIT_VIOLATED, EXIT_SPEC, EXIT_UNDECIDED = 0, 1, 2, 3
 SPEC_KEYS = ("title", "description", "confidence", "min_games", "max_games", "growth", "scenario", "bound",
@@ -289,7 +288,7 @@ def load_spec(path: str | Path, seed: int | None = None) -> Spec:
 
 
 def baseline_tolerance(spec: Spec, metric: str, value: float) -> float:
-    from .charts import is_proportion
+    from ..metrics import is_proportion
 
     tols = spec.baseline["tolerances"]
     if metric in tols:
@@ -426,7 +425,7 @@ def run_check(spec: Spec, extra_bounds: list[Bound] = (), max_games: int | None 
             if not mine or all(b.verdict != "undecided" for b in mine):
                 break
             _play(s, acc, compiled, acc.n, n_look, progress, sc.name)
-            est = compute_at(acc, conf_each)
+            est = metrics.compute(acc, conf_each)
             for b in mine:
                 if b.verdict != "undecided":
                     continue

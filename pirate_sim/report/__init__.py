@@ -88,7 +88,7 @@ def _cover(ctx: ReportContext):
     fig.text(0.06, y + 0.02, "Key figures (95% confidence intervals)", fontsize=12, weight="bold")
     for name, label in rows[:34]:
         e = ctx.est[name]
-        pct = name.startswith(("win_rate", "end.", "decisiveness", "truncation", "first_player", "seat_balance"))
+        pct = metrics.is_proportion(name)
         f = (lambda x: f"{100 * x:6.2f}%") if pct else (lambda x: f"{x:8.2f}")
         fig.text(0.06, y, f"{label:<44s} {f(e.value)}   [{f(e.lo)} .. {f(e.hi)}]", fontsize=8.5, family="monospace")
         y -= 0.0205
