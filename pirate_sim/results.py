@@ -172,12 +172,18 @@ def is_results_dir(path: Path) -> bool:
 
 def iter_parts(out_dir: Path, columns_games=None, columns_seats=None) -> Iterator[tuple[pa.Table, pa.Table]]:
     """Yield (games, seats) tables chunk by chunk, in game order: memory stays one chunk."""
+    yield from zip(iter_table(out_dir, "games", columns_games), iter_table(out_dir, "seats", columns_seats))
+
+
+def iter_table(out_dir: Path, kind: str, columns=None) -> Iterator[pa.Table]:
+    """Yield one table's parts (``kind``: "games" or "seats") in game order, reading only ``columns``.
+
+    Nothing here keeps a part once it is yielded, so a reader that drops each part before
+    asking for the next holds one part at a time, whatever the number of games.
+    """
     out_dir = Path(out_dir)
-    man = read_manifest(out_dir)
-    for c in range(man["chunks_done"]):
-        g = pq.read_table(out_dir / "games" / part_name(c), columns=columns_games)
-        s = pq.read_table(out_dir / "seats" / part_name(c), columns=columns_seats)
-        yield g, s
+    for c in range(read_manifest(out_dir)["chunks_done"]):
+        yield pq.read_table(out_dir / kind / part_name(c), columns=columns)
 
 
 def read_games(out_dir: Path, columns=None):

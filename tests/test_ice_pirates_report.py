@@ -13,6 +13,7 @@ from pirate_sim.games.ice_pirates import rules as R
 
 PAGES = ("ice_pirates_bay_visits", "ice_pirates_upgrade_value", "ice_pirates_raid_odds", "ice_pirates_players")
 GAMES = 300
+CHUNK = 60  # five parts: the pages must add them up to the whole-column figures
 SEATS = [{"strategy": "map_hunter"}, {"strategy": "raider", "aggression": 0.5}, {"strategy": "upgrader"},
          {"strategy": "map_hunter"}]
 
@@ -20,7 +21,7 @@ SEATS = [{"strategy": "map_hunter"}, {"strategy": "raider", "aggression": 0.5}, 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("ice_report") / "run"
-    s = scenario.from_dict({"game": "ice_pirates", "run": {"games": GAMES, "seed": 11, "chunk_size": 150},
+    s = scenario.from_dict({"game": "ice_pirates", "run": {"games": GAMES, "seed": 11, "chunk_size": CHUNK},
                             "seats": SEATS})
     runner.run(s, out)
     return out
@@ -112,3 +113,18 @@ def test_players_data_side_simulation():
     assert "error" not in rows[0] and "crew.total" in rows[1]["error"]
     fig = IR.draw_players(rows, 50)  # draws with a missing player count
     plt.close(fig)
+
+
+def test_pages_over_parts_equal_the_whole_columns(run_dir):
+    ctx = report.ReportContext(run_dir, {}, GAME, None, {}, {})
+    cols = [f"visits_cell_{i:02d}" for i in range(R.N_CELLS)]
+    games = ctx.games(cols)
+    d = IR.bay_visits_data(ctx.parts("games"), GAME.hex_cells)
+    assert d["n"] == GAMES
+    assert np.array_equal(d["mean"], np.array([games[c].mean() for c in cols]))
+    seats = ctx.seats(["won", *IR.UPGRADES])
+    won = seats["won"].to_numpy(bool)
+    for r in IR.upgrade_value_data(ctx.parts("seats")):
+        took = seats[r["name"]].to_numpy() >= 1
+        assert (r["k_took"], r["n_took"]) == (int(won[took].sum()), int(took.sum()))
+        assert (r["k_not"], r["n_not"]) == (int(won[~took].sum()), int((~took).sum()))

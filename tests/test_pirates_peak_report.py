@@ -3,15 +3,18 @@
 import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from pirate_sim import report, runner, scenario
 from pirate_sim.games.pirates_peak import GAME
 from pirate_sim.games.pirates_peak import report as PR
-from pirate_sim.results import SCENARIO
+from pirate_sim.results import SCENARIO, read_manifest
+from pirate_sim.stats import Estimate, mean_ci, z_value
 
 PAGES = ("pirates_peak_squid", "pirates_peak_traps", "pirates_peak_treasure")
 GAMES = 3000
+CHUNK = 500  # six parts: the pages must add them up to the whole-column figures
 COLS = [
     "game",
     "seat",
@@ -28,7 +31,7 @@ COLS = [
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("pp_report") / "run"
     s = scenario.load(
-        "scenarios/pirates_peak/digger_vs_racer.toml", [f"run.games={GAMES}", "run.chunk_size=1000"]
+        "scenarios/pirates_peak/digger_vs_racer.toml", [f"run.games={GAMES}", f"run.chunk_size={CHUNK}"]
     )
     runner.run(s, out)
     return out
@@ -138,3 +141,74 @@ def test_treasure_data_counts_add_up(frame):
     # the digger prefers the Golden Cutlass, the racer the Mighty Sail
     assert d["counts"][(0, 2, "golden_cutlass")] == d["picks"][(0, 2)]["n"]
     assert d["counts"][(1, 1, "mighty_sail")] == d["picks"][(1, 1)]["n"]
+
+
+def _same(a, b, path=""):
+    """Equal to the last bit: nested dicts, lists, Estimates, arrays, numbers."""
+    if isinstance(a, dict):
+        assert a.keys() == b.keys(), path
+        for k in a:
+            _same(a[k], b[k], f"{path}/{k}")
+    elif isinstance(a, (list, tuple)):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b)):
+            _same(x, y, f"{path}[{i}]")
+    elif isinstance(a, np.ndarray):
+        assert np.array_equal(a, b), path
+    elif isinstance(a, Estimate):
+        _same(a.as_dict(), b.as_dict(), path)
+    elif isinstance(a, float):
+        assert a == b or (math.isnan(a) and math.isnan(b)), path
+    else:
+        assert a == b, path
+
+
+def test_pages_over_parts_equal_the_pages_over_the_whole_columns(run_dir, frame):
+    df, rules, seats = frame
+    assert read_manifest(run_dir)["chunks_done"] == GAMES // CHUNK
+    parts = report.ReportContext(run_dir, {}, GAME, None, {}, {}).parts("seats")
+    _same(PR.squid_data(parts, rules, seats), PR.squid_data(df, rules, seats))
+    _same(PR.traps_data(parts, rules, seats), PR.traps_data(df, rules, seats))
+    _same(PR.treasure_data(parts, seats), PR.treasure_data(df, seats))
+
+
+def _ratio_ref(num, den) -> Estimate:
+    """The whole-column delta-method ratio interval the pages used to compute."""
+    num, den = np.asarray(num, float), np.asarray(den, float)
+    r = num.sum() / den.sum()
+    se = math.sqrt(num.size * float(np.var(num - r * den, ddof=1))) / den.sum()
+    return Estimate(r, r - z_value() * se, r + z_value() * se, int(den.sum()), "ratio")
+
+
+def _close(e: Estimate, ref: Estimate):
+    assert e.value == ref.value and e.n == ref.n
+    assert e.lo == pytest.approx(ref.lo, rel=1e-12) and e.hi == pytest.approx(ref.hi, rel=1e-12)
+
+
+def test_streamed_figures_equal_whole_column_formulas(run_dir, frame):
+    """Against the old whole-column formulas: ratio CIs, histograms, per-game means, cross-tabs."""
+    df, rules, seats = frame
+    parts = report.ReportContext(run_dir, {}, GAME, None, {}, {}).parts("seats")
+    sq, tr, te = PR.squid_data(parts, rules, seats), PR.traps_data(parts, rules, seats), PR.treasure_data(parts, seats)
+    _close(sq["attempts_per_encounter"], _ratio_ref(df["squid_attempts"], df["squid_encounters"]))
+    _close(tr["whirlpool_attempts"], _ratio_ref(df["whirlpool_attempts"], df["whirlpool_encounters"]))
+    for s, t in zip(sq["per_seat"], tr["per_seat"]):
+        d = df[df["seat"] == s["seat"]]
+        _close(s["attempts_per_encounter"], _ratio_ref(d["squid_attempts"], d["squid_encounters"]))
+        _close(t["fog_turns_per_stay"], _ratio_ref(d["fog_turns"], d["fog_escapes"]))
+        one = d.loc[d["squid_encounters"] == 1, "squid_attempts"].to_numpy()
+        assert np.array_equal(s["hist"], np.bincount(np.clip(one, 0, PR.HIST_MAX), minlength=PR.HIST_MAX + 1))
+        for c in PR.PER_SEAT_MEANS:
+            v = d[c].to_numpy(dtype=float)
+            assert t[c] == mean_ci(v.sum(), (v * v).sum(), v.size)
+    g = df.groupby("game")[["ghost_summons", "ghost_fights"]].sum()
+    for c in ("ghost_summons", "ghost_fights"):
+        v = g[c].to_numpy(dtype=float)
+        assert tr[f"{c}_per_game"] == mean_ci(v.sum(), (v * v).sum(), v.size)
+    tab = df.groupby(["seat", "peak_order", "peak_treasure"], observed=True).size()
+    for (i, o, t), k in te["counts"].items():
+        assert k == tab.get((i, o, t), 0)
+    wins = df.groupby(["peak_order", "peak_treasure"], observed=True)["won"].agg(["sum", "size"])
+    for (t, o), e in te["win"].items():
+        if e.n:
+            assert (round(e.value * e.n), e.n) == tuple(wins.loc[(o, t)])

@@ -175,7 +175,8 @@ class Game:
         """Game-specific report pages: ``[(file stem, matplotlib Figure), ...]``.
 
         ``ctx`` is a :class:`pirate_sim.report.ReportContext` (results, metrics,
-        scenario, column readers).  Optional: the engine's generic pages come first.
+        scenario, ``ctx.parts("games" | "seats")`` to aggregate the tables one part at a
+        time).  Optional: the engine's generic pages come first.
         """
         return []
 

@@ -3,6 +3,10 @@
 Generic pages first (every game gets them), then the game's own pages from
 ``Game.report_figures(ctx)``.  Every chart has a title, labelled axes and, where the
 number is an estimate, its 95% confidence interval.
+
+Pages read the run's Parquet parts one at a time through ``ctx.parts(...)`` and keep
+only exact aggregates (see :mod:`pirate_sim.report.parts`), so the report's memory stays
+flat however many games the run played.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 
@@ -24,6 +29,7 @@ from ..games import get_game  # noqa: E402
 from ..games.base import Game  # noqa: E402
 from ..metrics import Accumulator  # noqa: E402
 from ..stats import Estimate  # noqa: E402
+from .parts import Counts, Parts  # noqa: E402
 from .tables import summary_rows  # noqa: E402
 
 FIGSIZE = (8.5, 5.5)  # inches: readable on a screen and on a PDF page
@@ -32,7 +38,7 @@ COLOURS = ("#1f4e79", "#c0504d", "#9bbb59", "#8064a2", "#4bacc6", "#f79646")
 
 @dataclass
 class ReportContext:
-    """What a report page may use: the run's metadata, metrics and columns."""
+    """What a report page may use: the run's metadata, metrics and its tables, part by part."""
 
     results_dir: Path
     manifest: dict
@@ -41,11 +47,22 @@ class ReportContext:
     est: dict[str, Estimate]
     rules: dict
 
+    def parts(self, kind: str) -> Parts:
+        """The ``"games"`` or ``"seats"`` table to aggregate part by part (what pages use)."""
+        return Parts(lambda columns: read_parts(self.results_dir, kind, columns))
+
     def games(self, columns=None):
+        """Whole games columns in memory: grows with the run, so pages use :meth:`parts`."""
         return pq.read_table(self.results_dir / "games", columns=columns).to_pandas()
 
     def seats(self, columns=None):
+        """Whole seats columns in memory: grows with the run, so pages use :meth:`parts`."""
         return pq.read_table(self.results_dir / "seats", columns=columns).to_pandas()
+
+
+def read_parts(results_dir: Path, kind: str, columns: list[str]):
+    """The table's parts as DataFrames of ``columns``; ``map`` keeps no part once it is handed on."""
+    return map(pa.Table.to_pandas, results.iter_table(results_dir, kind, columns))
 
 
 def ci_bars(ax, labels, ests: list[Estimate], colour=COLOURS[0], horizontal=False, pct=True):
@@ -158,24 +175,38 @@ def _events(ctx: ReportContext):
     return fig
 
 
+def scores_data(seats, col: str, n_seats: int) -> dict:
+    """Exact histograms of the score column per seat and for winners vs others, and their shared bins.
+
+    ``seats``: :class:`Parts` (or a DataFrame) with ``seat``, ``won`` and ``col``.
+    """
+    t = Parts.of(seats).tally(["seat", "won", col])
+    allv = Counts.from_tally(t, col)
+    lo, hi = allv.percentile(0.5), allv.percentile(99.5)  # the middle 99% sets the x range
+    # one bin per score value when the range is narrow enough to read, else 60 equal bins
+    bins = np.arange(np.floor(lo), np.ceil(hi) + 2) - 0.5 if hi - lo < 120 else 60
+    return {
+        "bins": bins,
+        "seat": [Counts.from_tally(t, col, seat=i) for i in range(n_seats)],
+        "won": {won: Counts.from_tally(t, col, won=won) for won in (True, False)},
+    }
+
+
 def _scores(ctx: ReportContext):
     col = ctx.game.score_column
     if not col:
         return None
-    df = ctx.seats(["seat", "strategy", "won", col])
+    d = scores_data(ctx.parts("seats"), col, ctx.acc.n_seats)
     fig, (a1, a2) = plt.subplots(1, 2, figsize=FIGSIZE)
-    lo, hi = np.percentile(df[col], [0.5, 99.5])
-    bins = np.arange(np.floor(lo), np.ceil(hi) + 2) - 0.5 if hi - lo < 120 else 60
-    for i in range(ctx.acc.n_seats):
-        v = df.loc[df["seat"] == i, col]
-        a1.hist(v, bins=bins, histtype="step", lw=1.5, color=COLOURS[i % len(COLOURS)], density=True,
-                label=f"seat {i} ({ctx.acc.strategy_names[i]}), mean {v.mean():.1f}")
+    for i, h in enumerate(d["seat"]):
+        h.hist(a1, d["bins"], histtype="step", lw=1.5, color=COLOURS[i % len(COLOURS)], density=True,
+               label=f"seat {i} ({ctx.acc.strategy_names[i]}), mean {h.mean():.1f}")
     a1.set(title=f"Final {col.replace('_', ' ')} by seat", xlabel=col.replace("_", " "), ylabel="share of games")
     a1.legend(fontsize=7)
     for won, c in ((True, COLOURS[2]), (False, COLOURS[1])):
-        v = df.loc[df["won"] == won, col]
-        a2.hist(v, bins=bins, histtype="step", lw=1.5, color=c, density=True,
-                label=f"{'winners' if won else 'others'}, mean {v.mean():.1f}")
+        h = d["won"][won]
+        h.hist(a2, d["bins"], histtype="step", lw=1.5, color=c, density=True,
+               label=f"{'winners' if won else 'others'}, mean {h.mean():.1f}")
     m = ctx.est.get("winning_margin")
     a2.set(title="Winners vs others" + (f" (margin {m.value:.1f} [{m.lo:.1f}..{m.hi:.1f}])" if m else ""),
            xlabel=col.replace("_", " "), ylabel="share of seat-games")

@@ -21,8 +21,10 @@ import re
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ... import metrics
+from ...report.parts import Parts, tally
 from ...stats import Estimate, proportion_diff, wilson
 from . import rules as R
 
@@ -44,10 +46,14 @@ def hex_xy(q: int, r: int) -> tuple[float, float]:
 
 
 def bay_visits_data(games_df, hex_cells) -> dict[str, Any]:
-    """Mean ship entries per game of each cell: ``{"cells": [(i, q, r, name)], "mean": [...], "n": games}``."""
-    n = len(games_df)
-    mean = np.array([float(games_df[f"visits_cell_{i:02d}"].mean()) if n else float("nan")
-                     for i, _q, _r, _name in hex_cells])
+    """Mean ship entries per game of each cell: ``{"cells": [(i, q, r, name)], "mean": [...], "n": games}``.
+
+    ``games_df``: :class:`Parts` (or a DataFrame) with the ``visits_cell_NN`` columns.
+    """
+    cols = [f"visits_cell_{i:02d}" for i, _q, _r, _name in hex_cells]
+    t = Parts.of(games_df).tally(values=cols).iloc[0]
+    n = int(t["n"])
+    mean = np.array([int(t[c]) / n if n else float("nan") for c in cols])
     return {"cells": list(hex_cells), "mean": mean, "n": n}
 
 
@@ -126,15 +132,21 @@ def draw_bay_visits(data: dict, rules: dict):
 def upgrade_value_data(seats_df, columns=UPGRADES) -> list[dict[str, Any]]:
     """Per upgrade column: counts and win rates of seat-games that took it (>= 1) vs not.
 
+    ``seats_df``: :class:`Parts` (or a DataFrame) with ``won`` and ``columns``.
     Each row: ``name, k_took, n_took, k_not, n_not, took (Estimate), not_took (Estimate),
     diff (Estimate: took minus not, Newcombe)``; ``n_took + n_not`` is the seat-game count.
     """
-    won = seats_df["won"].to_numpy().astype(bool)
+    columns = list(columns)
+
+    def took(d):  # per part: seat-games and those that took each upgrade, won or not
+        flags = pd.DataFrame({c: d[c].to_numpy() >= 1 for c in columns}, index=d.index)
+        return tally(flags.assign(won=d["won"].astype(bool)), ["won"], columns)
+
+    t = Parts.of(seats_df).fold(took, ["won", *columns]).reindex([False, True], fill_value=0)
     rows = []
     for col in columns:
-        took = seats_df[col].to_numpy() >= 1
-        n1, k1 = int(took.sum()), int(won[took].sum())
-        n2, k2 = int((~took).sum()), int(won[~took].sum())
+        n1, k1 = int(t[col].sum()), int(t.loc[True, col])
+        n2, k2 = int(t["n"].sum()) - n1, int(t.loc[True, "n"]) - k1
         rows.append({
             "name": col, "k_took": k1, "n_took": n1, "k_not": k2, "n_not": n2,
             "took": wilson(k1, n1), "not_took": wilson(k2, n2),
@@ -355,12 +367,11 @@ def report_figures(game, ctx) -> list:
     from ...results import SCENARIO
     from ...scenario import load
 
-    figs = []
-    cols = [f"visits_cell_{i:02d}" for i, *_ in game.hex_cells]
-    figs.append(("ice_pirates_bay_visits", draw_bay_visits(bay_visits_data(ctx.games(cols), game.hex_cells),
+    figs = []  # the run's pages fold over its parts: memory stays one part
+    figs.append(("ice_pirates_bay_visits", draw_bay_visits(bay_visits_data(ctx.parts("games"), game.hex_cells),
                                                           ctx.rules)))
-    seats_df = ctx.seats(["won", *UPGRADES])
-    figs.append(("ice_pirates_upgrade_value", draw_upgrade_value(upgrade_value_data(seats_df), ctx.acc.n_seats)))
+    figs.append(("ice_pirates_upgrade_value",
+                 draw_upgrade_value(upgrade_value_data(ctx.parts("seats")), ctx.acc.n_seats)))
     seed = int(ctx.manifest.get("seed", 0))
     figs.append(("ice_pirates_raid_odds", draw_raid_odds(raid_odds_data(game, ctx.rules, RAID_SAMPLES, seed),
                                                         ctx.rules)))

@@ -28,8 +28,11 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-from ...stats import Estimate, mean_ci, wilson, z_value
+from ...report.parts import Counts, Parts, tally
+from ...stats import Estimate, mean_ci, wilson
+from ...stats import ratio_ci as delta_ratio_ci
 from . import rules as R
 from .odds import dice_totals, fog_exact, whirlpool_exact
 
@@ -63,31 +66,43 @@ def _full_rules(rules: dict) -> dict:
     return full
 
 
-def ratio_ci(num, den) -> Estimate:
-    """sum(num) / sum(den) over independent units (seat-games), delta-method 95% interval."""
-    num = np.asarray(num, dtype=float)
-    den = np.asarray(den, dtype=float)
-    s = float(den.sum())
+def ratio_moments(num: str, den: str) -> list[str]:
+    """The tally values :func:`ratio_ci` needs: both sums, both sums of squares, the cross product."""
+    return [num, den, f"{num}*{num}", f"{den}*{den}", f"{num}*{den}"]
+
+
+def ratio_ci(t, num: str, den: str) -> Estimate:
+    """sum(num) / sum(den) over independent units (seat-games), delta-method 95% interval.
+
+    ``t`` is one row of a tally (``n`` seat-games and the sums of :func:`ratio_moments`);
+    ``Estimate.n`` is the denominator's total (e.g. encounters).
+    """
+    s = int(t[den])
     if s <= 0:
         return Estimate(float("nan"), float("nan"), float("nan"), 0, "ratio")
-    r = float(num.sum()) / s
-    n = num.size
-    if n < 2:
-        return Estimate(r, r, r, int(s), "ratio")
-    se = math.sqrt(n * float(np.var(num - r * den, ddof=1))) / s
-    z = z_value()
-    return Estimate(r, r - z * se, r + z * se, int(s), "ratio")
+    r = int(t[num]) / s
+    if t["n"] < 2:
+        return Estimate(r, r, r, s, "ratio")
+    e = delta_ratio_ci(*(int(t[v]) for v in ratio_moments(num, den)), int(t["n"]))
+    return Estimate(r, e.lo, e.hi, s, "ratio")
 
 
-def _seat_labels(seats_df, seats: list[dict] | None) -> list[tuple[int, str]]:
+def _seat_labels(t, seats: list[dict] | None) -> list[tuple[int, str]]:
+    """(seat, strategy) in seat order; ``t`` is a tally grouped by ``seat`` and ``strategy``."""
+    names = dict(zip(t.index.get_level_values("seat"), t.index.get_level_values("strategy")))
     out = []
-    for i in sorted(int(x) for x in seats_df["seat"].unique()):
+    for i in sorted(int(x) for x in names):
         if seats and i < len(seats):
             name = str(seats[i]["strategy"])
         else:
-            name = str(seats_df.loc[seats_df["seat"] == i, "strategy"].iloc[0])
+            name = str(names[i])
         out.append((i, name))
     return out
+
+
+def _per_seat(t):
+    """A seat x strategy tally summed per seat (a seat plays one strategy all run)."""
+    return t.groupby(level="seat").sum()
 
 
 def _z(obs: Estimate, p: float) -> float:
@@ -151,50 +166,53 @@ def _sacrifice_policy(seat: dict | None) -> str:
 def squid_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[str, Any]:
     """Observed squid figures (all seats and per seat) beside :func:`squid_exact`.
 
-    ``seats_df`` needs ``seat``, ``strategy`` and :data:`SQUID_COLS`.  Keys: ``exact``,
+    ``seats_df``: :class:`Parts` (or a DataFrame) with ``seat``, ``strategy`` and
+    :data:`SQUID_COLS`.  Keys: ``exact``,
     ``totals`` (column sums, ``unresolved`` = encounters not ended by an escape or a
     sacrifice, i.e. cut short by the end of the game), ``escape``/``instant``/``life``
     (Wilson per attempt), ``z_*`` (observed - exact in standard errors), ``per_seat``
     (label, sacrifice policy, attempts per encounter, one-encounter histogram).
     """
+    parts = Parts.of(seats_df)
     ex = squid_exact(rules)
-    tot = {c: int(seats_df[c].sum()) for c in SQUID_COLS}
+    ratio = ratio_moments("squid_attempts", "squid_encounters")
+    t = parts.tally(["seat", "strategy"], [*SQUID_COLS, *ratio])
+    # attempts per encounter: exact histogram, read for the seat-games with one encounter
+    hist_t = parts.tally(["seat", "squid_encounters", "squid_attempts"])
+    by_seat = _per_seat(t)
+    all_seats = by_seat.sum()
+    tot = {c: int(all_seats[c]) for c in SQUID_COLS}
     tot["unresolved"] = tot["squid_encounters"] - tot["squid_escapes"] - tot["squid_sacrifices"]
     att = tot["squid_attempts"]
     out: dict[str, Any] = {
         "exact": ex,
         "totals": tot,
-        "n_seat_games": len(seats_df),
+        "n_seat_games": int(all_seats["n"]),
         "escape": wilson(tot["squid_escapes"], att),
         "instant": wilson(tot["squid_instant"], att),
         "life": wilson(tot["squid_life_losses"], att),
-        "attempts_per_encounter": ratio_ci(
-            seats_df["squid_attempts"], seats_df["squid_encounters"]
-        ),
+        "attempts_per_encounter": ratio_ci(all_seats, "squid_attempts", "squid_encounters"),
     }
     out["z_escape"] = _z(out["escape"], ex["p_escape"])
     out["z_instant"] = _z(out["instant"], ex["p_instant"])
     out["z_life"] = _z(out["life"], ex["p_life"])
     per = []
-    for i, name in _seat_labels(seats_df, seats):
-        d = seats_df[seats_df["seat"] == i]
-        one = d.loc[d["squid_encounters"] == 1, "squid_attempts"].to_numpy()
-        hist = np.bincount(np.clip(one, 0, HIST_MAX), minlength=HIST_MAX + 1)[: HIST_MAX + 1]
+    for i, name in _seat_labels(t, seats):
+        d = by_seat.loc[i]
+        one = Counts.from_tally(hist_t, "squid_attempts", seat=i, squid_encounters=1)
+        hist = np.zeros(HIST_MAX + 1, np.int64)
+        np.add.at(hist, np.clip(one.values, 0, HIST_MAX), one.counts)  # last bin: HIST_MAX or more
         per.append(
             {
                 "seat": i,
                 "strategy": name,
                 "sacrifice": _sacrifice_policy(seats[i] if seats and i < len(seats) else None),
-                "encounters": int(d["squid_encounters"].sum()),
-                "attempts": int(d["squid_attempts"].sum()),
-                "sacrifices": int(d["squid_sacrifices"].sum()),
-                "unresolved": int(
-                    d["squid_encounters"].sum()
-                    - d["squid_escapes"].sum()
-                    - d["squid_sacrifices"].sum()
-                ),
-                "attempts_per_encounter": ratio_ci(d["squid_attempts"], d["squid_encounters"]),
-                "one_encounter_games": int(one.size),
+                "encounters": int(d["squid_encounters"]),
+                "attempts": int(d["squid_attempts"]),
+                "sacrifices": int(d["squid_sacrifices"]),
+                "unresolved": int(d["squid_encounters"] - d["squid_escapes"] - d["squid_sacrifices"]),
+                "attempts_per_encounter": ratio_ci(d, "squid_attempts", "squid_encounters"),
+                "one_encounter_games": one.n,
                 "hist": hist,
             }
         )
@@ -401,21 +419,42 @@ def _fog_p(seat: dict | None, tolerance: int) -> float:
     return float(ex[g - 1]) if 1 <= g <= 6 else float("nan")
 
 
+GHOST_COLS = ("ghost_summons", "ghost_fights")
+PER_SEAT_MEANS = (*GHOST_COLS, "gold_to_sea_bank")  # means per seat-game, normal 95% CI
+
+
+def _ghost_per_game(d):
+    """Sums and sums of squares of per-game Ghost Ship totals (both seats): a part holds whole games."""
+    g = tally(d, ["game"], GHOST_COLS)
+    return tally(g, values=[*GHOST_COLS, *(f"{c}*{c}" for c in GHOST_COLS)])
+
+
 def traps_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[str, Any]:
     """Whirlpool, fog and Ghost Ship figures beside their exact values.
 
-    ``seats_df`` needs ``game``, ``seat``, ``strategy`` and :data:`TRAP_COLS`.
+    ``seats_df``: :class:`Parts` (or a DataFrame) with ``game``, ``seat``, ``strategy`` and
+    :data:`TRAP_COLS`.
     Whirlpool: escape per roll vs P(die >= escape_roll); spit-outs per *resolved*
     encounter (escaped or spat out) vs (1-p)^max_attempts; rolls per encounter vs
     (1-(1-p)^L)/p.  Fog (encounters are not counted, so a stay = a successful guess):
     success per turn vs the seat's guess, turns per stay vs 1/p.  Ghost Ship: means per
     seat-game and per game.
     """
+    parts = Parts.of(seats_df)
     full = _full_rules(rules)
     L = int(full["whirlpool.max_attempts"])
     p_w = float(whirlpool_exact(int(full["whirlpool.escape_roll"]), 1)[0])
     q_w = 1 - p_w
-    tot = {c: int(seats_df[c].sum()) for c in TRAP_COLS}
+    values = [
+        *TRAP_COLS,
+        *ratio_moments("whirlpool_attempts", "whirlpool_encounters"),
+        *ratio_moments("fog_turns", "fog_escapes"),
+        *(f"{c}*{c}" for c in PER_SEAT_MEANS),
+    ]
+    t = parts.tally(["seat", "strategy"], values)
+    by_seat = _per_seat(t)
+    all_seats = by_seat.sum()
+    tot = {c: int(all_seats[c]) for c in TRAP_COLS}
     resolved = tot["whirlpool_escapes"] + tot["whirlpool_spits"]
     tot["whirlpool_unresolved"] = tot["whirlpool_encounters"] - resolved
     ex = {
@@ -429,42 +468,38 @@ def traps_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[s
     out: dict[str, Any] = {
         "exact": ex,
         "totals": tot,
-        "n_seat_games": len(seats_df),
+        "n_seat_games": int(all_seats["n"]),
         "whirlpool_escape": wilson(tot["whirlpool_escapes"], tot["whirlpool_attempts"]),
         "whirlpool_spit": wilson(tot["whirlpool_spits"], resolved),
-        "whirlpool_attempts": ratio_ci(
-            seats_df["whirlpool_attempts"], seats_df["whirlpool_encounters"]
-        ),
+        "whirlpool_attempts": ratio_ci(all_seats, "whirlpool_attempts", "whirlpool_encounters"),
     }
     out["z_whirlpool_escape"] = _z(out["whirlpool_escape"], p_w)
     out["z_whirlpool_spit"] = _z(out["whirlpool_spit"], q_w**L)
     per = []
-    for i, name in _seat_labels(seats_df, seats):
-        d = seats_df[seats_df["seat"] == i]
+    for i, name in _seat_labels(t, seats):
+        d = by_seat.loc[i]
         seat = seats[i] if seats and i < len(seats) else None
         p_f = _fog_p(seat, ex["fog_tolerance"])
         row = {
             "seat": i,
             "strategy": name,
-            "n": len(d),
+            "n": int(d["n"]),
             "fog_guess": "random"
             if seat is None or seat.get("strategy") == "random"
             else seat.get("fog_guess", "?"),
             "fog_p_exact": p_f,
             "fog_turns_exact": 1 / p_f if p_f > 0 else float("inf"),
-            "fog_success": wilson(int(d["fog_escapes"].sum()), int(d["fog_turns"].sum())),
-            "fog_turns_per_stay": ratio_ci(d["fog_turns"], d["fog_escapes"]),
+            "fog_success": wilson(int(d["fog_escapes"]), int(d["fog_turns"])),
+            "fog_turns_per_stay": ratio_ci(d, "fog_turns", "fog_escapes"),
         }
-        for c in ("ghost_summons", "ghost_fights", "gold_to_sea_bank"):
-            v = d[c].to_numpy(dtype=float)
-            row[c] = mean_ci(v.sum(), (v * v).sum(), v.size)
+        for c in PER_SEAT_MEANS:
+            row[c] = mean_ci(float(d[c]), float(d[f"{c}*{c}"]), int(d["n"]))
         per.append(row)
     out["per_seat"] = per
-    g = seats_df.groupby("game")[["ghost_summons", "ghost_fights"]].sum()
-    for c in ("ghost_summons", "ghost_fights"):
-        v = g[c].to_numpy(dtype=float)
-        out[f"{c}_per_game"] = mean_ci(v.sum(), (v * v).sum(), v.size)
-    out["n_games"] = len(g)
+    g = parts.fold(_ghost_per_game, ["game", *GHOST_COLS]).iloc[0]
+    for c in GHOST_COLS:
+        out[f"{c}_per_game"] = mean_ci(float(g[c]), float(g[f"{c}*{c}"]), int(g["n"]))
+    out["n_games"] = int(g["n"])
     return out
 
 
@@ -583,42 +618,54 @@ def draw_traps(data: dict):
 def treasure_data(seats_df, seats: list[dict] | None = None) -> dict[str, Any]:
     """Treasure picks per seat x Peak order, and win rate by treasure x Peak order.
 
-    ``seats_df`` needs ``seat``, ``strategy``, ``won``, ``peak_treasure`` (labels or codes)
-    and ``peak_order``.  ``picks[(seat, order)] = {"n": arrivals, treasure: Wilson share}``;
+    ``seats_df``: :class:`Parts` (or a DataFrame) with ``seat``, ``strategy``, ``won``,
+    ``peak_treasure`` (labels or codes) and ``peak_order``.
+    ``picks[(seat, order)] = {"n": arrivals, treasure: Wilson share}``;
     ``win[(treasure, order)] = Wilson win rate`` (order 0: never reached the Peak).
     """
-    tre = seats_df["peak_treasure"]
-    if not (hasattr(tre, "cat") or tre.dtype == object):
+    t = Parts.of(seats_df).tally(["seat", "strategy", "peak_order", "peak_treasure", "won"])
+    labels = _seat_labels(t, seats)
+    tre = t.index.get_level_values("peak_treasure")
+    if pd.api.types.is_integer_dtype(tre.dtype):  # codes, not labels
         tre = tre.map(lambda c: R.TREASURE_LABELS[int(c)])
-    tre = tre.astype(str).to_numpy()
-    order = seats_df["peak_order"].to_numpy().astype(int)
-    won = seats_df["won"].to_numpy().astype(bool)
-    seat = seats_df["seat"].to_numpy().astype(int)
-    labels = _seat_labels(seats_df, seats)
+    rows = pd.DataFrame(
+        {
+            "seat": t.index.get_level_values("seat").astype(int),
+            "order": t.index.get_level_values("peak_order").astype(int),
+            "treasure": np.asarray(tre.astype(str)),
+            "won": t.index.get_level_values("won").astype(bool),
+            "n": t["n"].to_numpy(),
+        }
+    )
+
+    def count(**where) -> int:
+        m = np.ones(len(rows), bool)
+        for k, v in where.items():
+            m &= (rows[k] == v).to_numpy()
+        return int(rows.loc[m, "n"].sum())
+
     picks = {}
     counts = {}
     for i, _name in labels:
         for o, _ in ORDERS[:2]:
-            m = (seat == i) & (order == o)
-            n = int(m.sum())
+            n = count(seat=i, order=o)
             row: dict[str, Any] = {"n": n}
-            for t in TREASURES:
-                k = int((m & (tre == t)).sum())
-                counts[(i, o, t)] = k
-                row[t] = wilson(k, n)
+            for tr in TREASURES:
+                k = count(seat=i, order=o, treasure=tr)
+                counts[(i, o, tr)] = k
+                row[tr] = wilson(k, n)
             picks[(i, o)] = row
     win = {}
     for o, _ in ORDERS:
-        for t in TREASURES if o else ("none",):
-            m = (order == o) & (tre == t)
-            win[(t, o)] = wilson(int((m & won).sum()), int(m.sum()))
+        for tr in TREASURES if o else ("none",):
+            win[(tr, o)] = wilson(count(order=o, treasure=tr, won=True), count(order=o, treasure=tr))
     return {
         "seats": labels,
         "picks": picks,
         "counts": counts,
         "win": win,
-        "n_seat_games": len(seats_df),
-        "arrivals": {o: int((order == o).sum()) for o, _ in ORDERS},
+        "n_seat_games": int(rows["n"].sum()),
+        "arrivals": {o: count(order=o) for o, _ in ORDERS},
     }
 
 
@@ -720,11 +767,9 @@ def _scenario_seats(ctx) -> list[dict] | None:
 def report_figures(game, ctx) -> list:
     """The three Pirate's Peak pages for :meth:`PiratesPeak.report_figures`."""
     seats = _scenario_seats(ctx)
-    df = ctx.seats(
-        ["game", "seat", "strategy", "won", "peak_treasure", "peak_order", *SQUID_COLS, *TRAP_COLS]
-    )
+    parts = ctx.parts("seats")  # each page folds over the parts, reading only its columns
     return [
-        ("pirates_peak_squid", draw_squid(squid_data(df, ctx.rules, seats))),
-        ("pirates_peak_traps", draw_traps(traps_data(df, ctx.rules, seats))),
-        ("pirates_peak_treasure", draw_treasure(treasure_data(df, seats))),
+        ("pirates_peak_squid", draw_squid(squid_data(parts, ctx.rules, seats))),
+        ("pirates_peak_traps", draw_traps(traps_data(parts, ctx.rules, seats))),
+        ("pirates_peak_treasure", draw_treasure(treasure_data(parts, seats))),
     ]
