@@ -369,7 +369,7 @@ def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
     Example:
       pirate-sim bench pirates_peak --games 500000
     """
-    from .bench import bench_game
+    from .bench import REPEATS, bench_game
 
     names = [game] if game else available_games()
     out = []
@@ -400,7 +400,8 @@ def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
         t.add_row(label, *[fmt(r) for r in out])
     console.print(t)
     console.print("[dim]efficiency = games/s (1 thread) / (raw dice/s / dice per game): the share of time "
-                  "a game would take if rolling its dice were all it did[/]")
+                  f"a game would take if rolling its dice were all it did; every rate is the best of up "
+                  f"to {REPEATS} timings[/]")
 
 
 # compare, sweep and check live in their own module; they attach to the same group

@@ -103,8 +103,8 @@ def test_scores_page_over_parts_equals_the_whole_columns(peak_run):
     d = report.scores_data(ctx.parts("seats"), col, 2)
     df = ctx.seats(["seat", "won", col])
     lo, hi = np.percentile(df[col], [0.5, 99.5])  # what the page computed from whole columns
-    bins = np.arange(np.floor(lo), np.ceil(hi) + 2) - 0.5 if hi - lo < 120 else 60
-    assert np.array_equal(np.asarray(d["bins"]), np.asarray(bins))
+    bins = report.integer_bins(lo, hi)
+    assert np.array_equal(np.asarray(d["bins"]), bins)
     groups = [(d["seat"][i], df["seat"] == i) for i in range(2)] + [(d["won"][w], df["won"] == w) for w in (True, False)]
     for h, rows in groups:
         v = df.loc[rows, col]
@@ -149,3 +149,18 @@ def test_report_reads_the_parts_one_at_a_time(peak_run, monkeypatch):
     seat_reads = [n for kind, n in rows if kind == "seats"]
     assert seat_reads and len(seat_reads) % chunks == 0  # every fold reads every part once
     assert max(seat_reads) == 2 * CHUNK  # one part at a time, never more rows than a chunk's
+
+
+@pytest.mark.parametrize("lo,hi", [(0, 0), (3, 17), (0, 119), (0, 120), (-40.5, 377.0), (12, 5000)])
+def test_integer_bins_hold_the_same_number_of_whole_values(lo, hi):
+    """Edges sit halfway between integers, every bin covers the same count of values, the
+    range [lo, hi] is covered and the bar count stays readable (no comb pattern)."""
+    edges = report.integer_bins(lo, hi)
+    assert np.all(edges % 1 == 0.5)
+    assert len(set(np.diff(edges))) == 1
+    assert edges[0] <= lo and edges[-1] >= hi
+    assert len(edges) - 1 <= report.MAX_BINS + 1
+    values = np.arange(int(np.floor(lo)), int(np.ceil(hi)) + 1)
+    counts, _ = np.histogram(values, edges)
+    width = int(np.diff(edges)[0])
+    assert np.all(counts[:-1] == width) and 1 <= counts[-1] <= width  # the last bin may pass hi

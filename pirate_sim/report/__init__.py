@@ -175,6 +175,18 @@ def _events(ctx: ReportContext):
     return fig
 
 
+MAX_BINS = 120  # most histogram bars that stay readable on a half-page chart
+
+
+def integer_bins(lo: float, hi: float) -> np.ndarray:
+    """Bin edges for an integer score from ``lo`` to ``hi``: every bin holds the same number
+    of whole values (edges at k + 0.5), so no bar gets one value more than its neighbours
+    (equal-width bins over integers draw a comb); at most about MAX_BINS bins."""
+    first, last = int(np.floor(lo)), int(np.ceil(hi))
+    width = max(1, -(-(last - first + 1) // MAX_BINS))  # ceil((values) / MAX_BINS)
+    return np.arange(first, last + width + 1, width) - 0.5
+
+
 def scores_data(seats, col: str, n_seats: int) -> dict:
     """Exact histograms of the score column per seat and for winners vs others, and their shared bins.
 
@@ -183,10 +195,8 @@ def scores_data(seats, col: str, n_seats: int) -> dict:
     t = Parts.of(seats).tally(["seat", "won", col])
     allv = Counts.from_tally(t, col)
     lo, hi = allv.percentile(0.5), allv.percentile(99.5)  # the middle 99% sets the x range
-    # one bin per score value when the range is narrow enough to read, else 60 equal bins
-    bins = np.arange(np.floor(lo), np.ceil(hi) + 2) - 0.5 if hi - lo < 120 else 60
     return {
-        "bins": bins,
+        "bins": integer_bins(lo, hi),
         "seat": [Counts.from_tally(t, col, seat=i) for i in range(n_seats)],
         "won": {won: Counts.from_tally(t, col, won=won) for won in (True, False)},
     }
@@ -201,7 +211,10 @@ def _scores(ctx: ReportContext):
     for i, h in enumerate(d["seat"]):
         h.hist(a1, d["bins"], histtype="step", lw=1.5, color=COLOURS[i % len(COLOURS)], density=True,
                label=f"seat {i} ({ctx.acc.strategy_names[i]}), mean {h.mean():.1f}")
-    a1.set(title=f"Final {col.replace('_', ' ')} by seat", xlabel=col.replace("_", " "), ylabel="share of games")
+    name = col.replace("_", " ")
+    title = (name if name.startswith("final") else f"final {name}").capitalize() + " by seat"
+    xlabel = f"{name} (middle 99% of seat-games shown)"
+    a1.set(title=title, xlabel=xlabel, ylabel="share of games")
     a1.legend(fontsize=7)
     for won, c in ((True, COLOURS[2]), (False, COLOURS[1])):
         h = d["won"][won]
@@ -209,7 +222,7 @@ def _scores(ctx: ReportContext):
                label=f"{'winners' if won else 'others'}, mean {h.mean():.1f}")
     m = ctx.est.get("winning_margin")
     a2.set(title="Winners vs others" + (f" (margin {m.value:.1f} [{m.lo:.1f}..{m.hi:.1f}])" if m else ""),
-           xlabel=col.replace("_", " "), ylabel="share of seat-games")
+           xlabel=xlabel, ylabel="share of seat-games")
     a2.legend(fontsize=7)
     fig.tight_layout()
     return fig

@@ -317,10 +317,10 @@ def draw_squid(data: dict):
     # (b) mean attempts per encounter per seat vs the exact expectations
     labels = [
         f"seat {s['seat']}\n{s['strategy']}\nsacrifices: {s['sacrifice']}\n"
-        f"{s['encounters']:,} enc., {s['unresolved']:,} cut short"
+        f"{s['encounters']:,} enc.\n{s['unresolved']:,} cut short"
         for s in per
     ]
-    labels.append(f"all seats\n\n\n{data['totals']['squid_encounters']:,} enc.")
+    labels.append(f"all seats\n\n\n{data['totals']['squid_encounters']:,} enc.\n")
     ests = [s["attempts_per_encounter"] for s in per] + [data["attempts_per_encounter"]]
     pos = np.arange(len(labels))
     vals = np.array([e.value for e in ests])
