@@ -100,15 +100,17 @@ def test_dice_per_game():
 
 
 # Golden values: seed 20261129, rulebook defaults, treasure_digger vs racer, games 0..499.
-# They change together with VERSION (rules.VERSION == "1.1.0"; 1.0.0 had wins0 499,
-# turns 47397, gold0 60783, gold1 14692, dice 64380 before the racer learned to dig).
+# They change together with VERSION (rules.VERSION == "1.2.0"; 1.0.0 had wins0 499,
+# turns 47397, gold0 60783, gold1 14692, dice 64380 before the racer learned to dig;
+# 1.1.0 had wins0 338, turns 62384, gold0 76488, gold1 68110, dice 85039 before stopping
+# early on the other ship's spot became a collision).
 GOLDEN = {
-    "version": "1.1.0",
-    "wins0": 338,
-    "turns": 62384,
-    "gold0": 76488,
-    "gold1": 68110,
-    "dice": 85039,
+    "version": "1.2.0",
+    "wins0": 369,
+    "turns": 62245,
+    "gold0": 74805,
+    "gold1": 62345,
+    "dice": 93659,
 }
 
 

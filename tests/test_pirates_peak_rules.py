@@ -8,12 +8,13 @@ journey card 1 starts at space 3.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from pirate_sim.games.pirates_peak import GAME
 from pirate_sim.games.pirates_peak import kernel as K
 from pirate_sim.games.pirates_peak import rules as r
-from pirate_sim.rng import new_rng, script_remaining, scripted_rng
+from pirate_sim.rng import new_rng, rand_below_nb, script_remaining, scripted_rng
 
 OPEN8 = ". . . . . . . ."
 
@@ -300,6 +301,45 @@ def test_same_leg_collision_only_when_landing_on_the_spot():
     K.set_ship(st, 1, pos=8)
     play(st, 0, [4])  # would land on it: stop before, fight (no crew: draw, mover advances)
     assert cnt(st, 0, "ship_fights") == 1 and ship(st, 0, "pos") == 9
+
+
+def test_stopping_early_on_the_other_ships_x_is_a_collision():
+    """Stopping early lands on the spot too: a digger that would stop on the X where the
+    other ship lies stops on the space before and fights (no crew: a draw, the mover
+    advances past the other ship)."""
+    st = table([". . . X . . . ."], seats=("treasure_digger", "racer"))
+    K.set_ship(st, 0, pos=4)
+    K.set_ship(st, 1, pos=6)  # on the X
+    play(st, 0, [4])
+    assert cnt(st, 0, "ship_fights") == 1 and ship(st, 0, "pos") == 7
+    # with the X free, the same move stops early on it without a fight
+    st = table([". . . X . . . ."], seats=("treasure_digger", "racer"))
+    K.set_ship(st, 0, pos=4)
+    K.set_ship(st, 1, pos=9)
+    play(st, 0, [4])
+    assert cnt(st, 0, "ship_fights") == 0 and ship(st, 0, "pos") == 6
+
+
+def test_random_player_decides_a_stop_once_per_space():
+    """The random player's stop-early choice on the other ship's X is one draw, made
+    before the collision test and kept for the stop: a stop means a fight (stopped on the
+    space before, then advanced past the other ship), sailing on means no fight."""
+    c = make([". . . X . . . ."], seats=("random", "racer"))
+    outcomes = set()
+    for seed in range(20):
+        st = K.new_state(c, deck_order=[0, 1], ev_capacity=2000)
+        K.lay_cards(st, new_rng(0, 0), 10**6)
+        K.set_ship(st, 0, pos=4)
+        K.set_ship(st, 1, pos=6)  # on the X
+        rng, expected = new_rng(seed, 0), new_rng(seed, 0)
+        stops = rand_below_nb(expected, 2) == 1  # the one draw the choice may take
+        K.sail(st, 0, rng, 4)
+        assert np.array_equal(rng, expected)  # exactly that draw, nothing else
+        fought = cnt(st, 0, "ship_fights") == 1
+        assert fought == stops
+        assert ship(st, 0, "pos") == (7 if stops else 8)
+        outcomes.add(stops)
+    assert outcomes == {True, False}
 
 
 def test_overtake_parameter_makes_passing_a_collision():

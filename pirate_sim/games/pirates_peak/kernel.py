@@ -688,13 +688,21 @@ def sail_nb(sd, rng, w, s, steps):
             log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
             ghost_fight_nb(sd, rng, w, s)
             return
-        if x == xo and blocking_nb(sd, w, s, x, nd, taken + 1 == steps):
-            w[ROW_SHIP + s, SH_POS] = d
-            log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
-            ship_fight_nb(sd, rng, w, s)
-            return
-        d = nd
         code = w[ROW_TRACK, x]
+        # the stop-early choice on an X or the castaway space, asked once per space: asked
+        # here when the other ship is on it (stopping there lands on its spot: a collision)
+        stop = -1  # -1: not asked yet, 0: sails on, 1: stops here
+        if x == xo:
+            landing = taken + 1 == steps
+            if not landing and (code == TREASURE_X or code == CASTAWAY):
+                stop = 1 if policy_stop_early_nb(sd, rng, w, s, code) else 0
+                landing = stop == 1
+            if blocking_nb(sd, w, s, x, nd, landing):
+                w[ROW_SHIP + s, SH_POS] = d
+                log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
+                ship_fight_nb(sd, rng, w, s)
+                return
+        d = nd
         if code == ISLAND:
             # stopping counts the island as a space; bypassing it costs nothing
             if policy_stop_early_nb(sd, rng, w, s, ISLAND):
@@ -733,7 +741,9 @@ def sail_nb(sd, rng, w, s, steps):
             log_nb(w, EV_MOVE, s, x0, x, d, code)
             land_nb(sd, rng, w, s, code)
             return
-        if (code == TREASURE_X or code == CASTAWAY) and policy_stop_early_nb(sd, rng, w, s, code):
+        if (code == TREASURE_X or code == CASTAWAY) and (
+            stop == 1 or (stop == -1 and policy_stop_early_nb(sd, rng, w, s, code))
+        ):
             w[ROW_SHIP + s, SH_POS] = d
             log_nb(w, EV_MOVE, s, x0, x, d, code)
             log_nb(w, EV_STOP_EARLY, s, code, x, 0, 0)

@@ -11,7 +11,7 @@ from collections import namedtuple
 
 from ..base import Param
 
-VERSION = "1.1.0"
+VERSION = "1.2.0"
 
 # ----------------------------------------------------------------- board spaces
 # A journey card is a row of spaces; the legend maps scenario characters to codes.
