@@ -320,6 +320,19 @@ def test_stopping_early_on_the_other_ships_x_is_a_collision():
     assert cnt(st, 0, "ship_fights") == 0 and ship(st, 0, "pos") == 6
 
 
+@pytest.mark.parametrize("card", [". . Q . . . . .", ". . F . . . . ."])
+def test_entering_the_squid_or_fog_space_of_the_other_ship_is_a_collision(card):
+    """The Giant Squid and the fog stop every ship, so a move into the space where the
+    other ship lies would end there: a collision before it (no crew: a draw, the mover
+    advances past the other ship, here beyond the trap)."""
+    st = table([card])
+    K.set_ship(st, 0, pos=4)
+    K.set_ship(st, 1, pos=5, trap=r.TRAP_SQUID if "Q" in card else r.TRAP_FOG)
+    play(st, 0, [3])
+    assert cnt(st, 0, "ship_fights") == 1 and ship(st, 0, "pos") == 6
+    assert ship(st, 0, "trap") == r.TRAP_NONE
+
+
 def test_random_player_decides_a_stop_once_per_space():
     """The random player's stop-early choice on the other ship's X is one draw, made
     before the collision test and kept for the stop: a stop means a fight (stopped on the

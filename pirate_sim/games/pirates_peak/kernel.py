@@ -689,11 +689,13 @@ def sail_nb(sd, rng, w, s, steps):
             ghost_fight_nb(sd, rng, w, s)
             return
         code = w[ROW_TRACK, x]
-        # the stop-early choice on an X or the castaway space, asked once per space: asked
-        # here when the other ship is on it (stopping there lands on its spot: a collision)
+        # A move lands on the other ship's spot (a collision) when it would end there: by
+        # its last step, a space that stops every ship (Giant Squid, fog), or a stop early
+        # on an X or the castaway space.  That choice is asked once per space: here when
+        # the other ship is on it, else further down.
         stop = -1  # -1: not asked yet, 0: sails on, 1: stops here
         if x == xo:
-            landing = taken + 1 == steps
+            landing = taken + 1 == steps or code == SQUID or code == FOG
             if not landing and (code == TREASURE_X or code == CASTAWAY):
                 stop = 1 if policy_stop_early_nb(sd, rng, w, s, code) else 0
                 landing = stop == 1
