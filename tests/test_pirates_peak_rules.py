@@ -324,13 +324,90 @@ def test_stopping_early_on_the_other_ships_x_is_a_collision():
 def test_entering_the_squid_or_fog_space_of_the_other_ship_is_a_collision(card):
     """The Giant Squid and the fog stop every ship, so a move into the space where the
     other ship lies would end there: a collision before it (no crew: a draw, the mover
-    advances past the other ship, here beyond the trap)."""
+    advances, onto the trap's space: a trap is never jumped, it catches the mover too)."""
+    trap = r.TRAP_SQUID if "Q" in card else r.TRAP_FOG
     st = table([card])
     K.set_ship(st, 0, pos=4)
-    K.set_ship(st, 1, pos=5, trap=r.TRAP_SQUID if "Q" in card else r.TRAP_FOG)
+    K.set_ship(st, 1, pos=5, trap=trap)
     play(st, 0, [3])
+    assert cnt(st, 0, "ship_fights") == 1 and ship(st, 0, "pos") == 5
+    assert ship(st, 0, "trap") == trap and ship(st, 1, "trap") == trap
+
+
+def test_held_ship_that_wins_a_fight_is_carried_off_the_trap_and_free():
+    """The squid holds seat 1 at 5; seat 0 sails in and loses: the winner must advance to
+    the next open spot, which takes it off the squid's space, so it is no longer held."""
+    st = table([". . Q . . . . ."])
+    K.set_ship(st, 0, pos=4, crew=0)
+    K.set_ship(st, 1, pos=5, crew=2, trap=r.TRAP_SQUID, trap_count=2)
+    play(st, 0, [3, 3, 3])  # move 3; seat 1's two unmatched crewmen steal 3 + 3
+    assert ship(st, 1, "pos") == 6 and ship(st, 1, "trap") == r.TRAP_NONE
+    assert ship(st, 1, "trap_count") == 0 and ship(st, 0, "pos") == 4
+    assert ship(st, 1, "gold") == 16 and ship(st, 0, "gold") == 4
+
+
+def test_fight_winner_never_jumps_a_trap_it_is_caught_there():
+    """Seat 1 is held by the squid at 5: seat 0 wins the fight and must advance, but the
+    squid's space is never passed: it advances onto it and the squid catches it too."""
+    st = table([". . Q . . . . ."])
+    K.set_ship(st, 0, pos=4, crew=1)
+    K.set_ship(st, 1, pos=5, crew=0, trap=r.TRAP_SQUID)
+    play(st, 0, [3, 2])  # move 3; the unmatched crewman steals 2
+    assert ship(st, 0, "pos") == 5 and ship(st, 0, "trap") == r.TRAP_SQUID
+    assert cnt(st, 0, "squid_encounters") == 1 and ship(st, 1, "trap") == r.TRAP_SQUID
+
+
+def test_fight_winner_advanced_onto_a_whirlpool_is_sucked_in():
+    """The next open spot beyond the other ship is a whirlpool: the winner lands in it."""
+    st = table([". . . W . . . ."])  # whirlpool at 6
+    K.set_ship(st, 0, pos=4, crew=1)
+    K.set_ship(st, 1, pos=5, crew=0)
+    play(st, 0, [1, 4])  # lands on seat 1's spot: fight; the unmatched crewman steals 4
+    assert ship(st, 0, "pos") == 6 and ship(st, 0, "trap") == r.TRAP_WHIRLPOOL
+    assert cnt(st, 0, "whirlpool_encounters") == 1
+
+
+def test_fight_winner_advance_skips_a_bypassed_island():
+    """Ship paths do not cross islands: the winner's next open spot is past the island."""
+    st = table([". . . I . . . ."])  # island at 6
+    K.set_ship(st, 0, pos=4, crew=1)
+    K.set_ship(st, 1, pos=5, crew=0)
+    play(st, 0, [1, 4])
+    assert ship(st, 0, "pos") == 7 and cnt(st, 0, "ship_fights") == 1
+
+
+def test_collision_stops_a_ship_before_a_bypassed_island_not_on_it():
+    """The racer bypasses the island at 4 and would land on seat 1 at 5: it stops on the
+    last space of its path, 3, and fights from there (no crew: a draw; it advances past
+    the island and seat 1 to 6)."""
+    st = table([". I . . . . . ."])  # island at 4
+    K.set_ship(st, 0, pos=3)
+    K.set_ship(st, 1, pos=5)
+    play(st, 0, [1])  # the bypassed island is not a step: 5 is the move's last step
+    moves = [e for e in st.events() if e[0] == r.EV_MOVE and e[1] == 0]
+    assert moves[-1][3] == 3  # stopped (and fought) on 3, not on the island
     assert cnt(st, 0, "ship_fights") == 1 and ship(st, 0, "pos") == 6
-    assert ship(st, 0, "trap") == r.TRAP_NONE
+
+
+def test_no_collision_from_an_island_the_ships_pass():
+    """A ship on an island can not attack or be attacked: moving off it onto the other
+    ship's spot is no collision (nor a deadlock); the ships share the spot."""
+    st = table([". I . . . . . ."])
+    K.set_ship(st, 0, pos=4)  # stopped on the island earlier
+    K.set_ship(st, 1, pos=5)
+    play(st, 0, [1])
+    assert cnt(st, 0, "ship_fights") == 0 and ship(st, 0, "pos") == 5
+
+
+def test_no_collision_when_spat_out_of_a_whirlpool_onto_the_other_ship():
+    """No fighting occurs in a whirlpool: the ship spat out one space onto the other ship's
+    spot does not fight from the whirlpool, it moves on."""
+    st = table([". . . W . . . ."])  # whirlpool at 6
+    K.set_ship(st, 0, pos=6, trap=r.TRAP_WHIRLPOOL, trap_count=4)
+    K.set_ship(st, 1, pos=7)
+    play(st, 0, [2])  # fifth failure: a life point, spat out one space
+    assert cnt(st, 0, "ship_fights") == 0 and ship(st, 0, "pos") == 7
+    assert ship(st, 0, "life") == 4 and ship(st, 0, "trap") == r.TRAP_NONE
 
 
 def test_random_player_decides_a_stop_once_per_space():

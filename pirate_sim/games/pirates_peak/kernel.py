@@ -475,27 +475,63 @@ def peak_arrive_nb(sd, rng, w, s):
     log_nb(w, EV_TREASURE, s, t, order, 0, 0)
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def enter_trap_nb(w, s, code, x):
+    """Seat s is caught by the whirlpool, Giant Squid or fog at space x."""
+    log_nb(w, EV_ENTER, s, code, x, 0, 0)
+    w[ROW_SHIP + s, SH_TRAP_COUNT] = 0
+    if code == WHIRLPOOL:
+        w[ROW_SHIP + s, SH_TRAP] = TRAP_WHIRLPOOL
+        w[ROW_CNT + s, C_WHIRL_ENC] += 1
+    elif code == SQUID:
+        w[ROW_SHIP + s, SH_TRAP] = TRAP_SQUID
+        w[ROW_CNT + s, C_SQUID_ENC] += 1
+    else:
+        w[ROW_SHIP + s, SH_TRAP] = TRAP_FOG
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def is_trap_code(code):
+    return code == WHIRLPOOL or code == SQUID or code == FOG
+
+
 @njit(cache=True, _nrt=False)
 def advance_nb(sd, rng, w, win):
-    """The fight's winner advances to the next open spot on its path (no encounters there)."""
+    """The fight's winner advances to the next open spot on its path.
+
+    Its path skips bypassed islands; the other ship's spot is jumped over unless it is a
+    trap (whirlpool, Giant Squid, fog) or the Peak, which are never passed: the winner
+    stops there and the trap catches it.  A winner held by a trap is carried off it, free.
+    Never onto the dock (docking needs an exact roll)."""
     d = w[ROW_SHIP + win, SH_POS]
-    nd = d + 1
-    if nd >= dock_progress_nb(w):
-        return  # docking always needs an exact roll
-    ensure_laid_nb(sd, rng, w, nd)
+    dock_d = dock_progress_nb(w)
     o = 1 - win
-    if w[ROW_SHIP + o, SH_DOCKED] == 0 and phys_nb(w, nd) == phys_nb(w, w[ROW_SHIP + o, SH_POS]):
+    xo = phys_nb(w, w[ROW_SHIP + o, SH_POS]) if w[ROW_SHIP + o, SH_DOCKED] == 0 else -1
+    nd = d
+    while True:
         nd += 1
-        ensure_laid_nb(sd, rng, w, nd)
-        if nd >= dock_progress_nb(w):
+        if nd >= dock_d:
             return
-    p = w[ROW_ST, G_PEAK_X]
-    if p >= 0 and d < p < nd:
-        nd = p  # the Peak is never skipped
+        ensure_laid_nb(sd, rng, w, nd)
+        dock_d = dock_progress_nb(w)
+        if nd >= dock_d:
+            return
+        x = phys_nb(w, nd)
+        code = w[ROW_TRACK, x]
+        if code == ISLAND:
+            continue  # not on the path unless a ship chooses to stop there
+        if x == xo and not (is_trap_code(code) or code == PEAK):
+            continue  # the other ship's spot: jump over it
+        break
     x0 = phys_nb(w, d)
+    if w[ROW_SHIP + win, SH_TRAP] != TRAP_NONE:
+        w[ROW_SHIP + win, SH_TRAP] = TRAP_NONE  # carried off the trap's space
+        w[ROW_SHIP + win, SH_TRAP_COUNT] = 0
     w[ROW_SHIP + win, SH_POS] = nd
-    log_nb(w, EV_ADVANCE, win, x0, phys_nb(w, nd), nd, 0)
-    if p >= 0 and nd == p:
+    log_nb(w, EV_ADVANCE, win, x0, x, nd, 0)
+    if is_trap_code(code):
+        enter_trap_nb(w, win, code, x)
+    elif code == PEAK:
         peak_arrive_nb(sd, rng, w, win)
 
 
@@ -652,6 +688,22 @@ def dock_nb(sd, w, s):
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def can_fight_from_nb(w, d):
+    """May a ship stopped at progress d fight there?  Not on an island ("can not attack
+    or be attacked") nor in a whirlpool ("no fighting"): a collision that would stop a
+    ship there does not happen, the ships pass."""
+    c = w[ROW_TRACK, phys_nb(w, d)]
+    return not (c == ISLAND or c == WHIRLPOOL)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def stop_at_nb(w, s, x0, d):
+    """End seat s's move at progress d (the last space of its path before a collision)."""
+    w[ROW_SHIP + s, SH_POS] = d
+    log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def sail_nb(sd, rng, w, s, steps):
     """Move seat s forward ``steps`` spaces, resolving every encounter on the way."""
     d0 = w[ROW_SHIP + s, SH_POS]
@@ -676,6 +728,7 @@ def sail_nb(sd, rng, w, s, steps):
     # the other ship does not move during this move: only its space can block
     xo = phys_nb(w, w[ROW_SHIP + 1 - s, SH_POS])
     d = d0
+    d_path = d0  # the last space of the move on the ship's path (bypassed islands are not)
     taken = 0
     while taken < steps:
         nd = d + 1
@@ -683,9 +736,8 @@ def sail_nb(sd, rng, w, s, steps):
             ensure_laid_nb(sd, rng, w, nd)
             dock_d = dock_progress_nb(w)
         x = phys_nb(w, nd)
-        if w[ROW_ST, G_GHOST_X] == x:
-            w[ROW_SHIP + s, SH_POS] = d
-            log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
+        if w[ROW_ST, G_GHOST_X] == x and can_fight_from_nb(w, d_path):
+            stop_at_nb(w, s, x0, d_path)
             ghost_fight_nb(sd, rng, w, s)
             return
         code = w[ROW_TRACK, x]
@@ -699,9 +751,8 @@ def sail_nb(sd, rng, w, s, steps):
             if not landing and (code == TREASURE_X or code == CASTAWAY):
                 stop = 1 if policy_stop_early_nb(sd, rng, w, s, code) else 0
                 landing = stop == 1
-            if blocking_nb(sd, w, s, x, nd, landing):
-                w[ROW_SHIP + s, SH_POS] = d
-                log_nb(w, EV_MOVE, s, x0, phys_nb(w, d), d, w[ROW_TRACK, phys_nb(w, d)])
+            if blocking_nb(sd, w, s, x, nd, landing) and can_fight_from_nb(w, d_path):
+                stop_at_nb(w, s, x0, d_path)
                 ship_fight_nb(sd, rng, w, s)
                 return
         d = nd
@@ -713,6 +764,7 @@ def sail_nb(sd, rng, w, s, steps):
                 island_stop_nb(sd, rng, w, s)
                 return
             continue
+        d_path = d
         taken += 1
         if code == PEAK:
             w[ROW_SHIP + s, SH_POS] = d
@@ -727,16 +779,7 @@ def sail_nb(sd, rng, w, s, steps):
         if code == WHIRLPOOL or code == SQUID or code == FOG:
             w[ROW_SHIP + s, SH_POS] = d
             log_nb(w, EV_MOVE, s, x0, x, d, code)
-            log_nb(w, EV_ENTER, s, code, x, 0, 0)
-            w[ROW_SHIP + s, SH_TRAP_COUNT] = 0
-            if code == WHIRLPOOL:
-                w[ROW_SHIP + s, SH_TRAP] = TRAP_WHIRLPOOL
-                w[ROW_CNT + s, C_WHIRL_ENC] += 1
-            elif code == SQUID:
-                w[ROW_SHIP + s, SH_TRAP] = TRAP_SQUID
-                w[ROW_CNT + s, C_SQUID_ENC] += 1
-            else:
-                w[ROW_SHIP + s, SH_TRAP] = TRAP_FOG
+            enter_trap_nb(w, s, code, x)
             return
         if taken == steps:
             w[ROW_SHIP + s, SH_POS] = d

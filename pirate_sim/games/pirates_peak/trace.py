@@ -23,6 +23,7 @@ def format_events(state, compiled) -> list[str]:
     names = compiled.strategy_names
     lines: list[str] = []
     turn_prefix = ""
+    turn_seat = -1
 
     def who(s: int) -> str:
         return f"seat {s} ({names[s]})"
@@ -30,8 +31,11 @@ def format_events(state, compiled) -> list[str]:
     for code, s, a, b, c, _d in state.events().tolist():
         if code == r.EV_TURN:
             turn_prefix = f"Turn {a} - {who(s)}"
+            turn_seat = s
             continue
         pre = turn_prefix + ": " if turn_prefix else "Setup: "
+        if turn_prefix and code in (r.EV_TREASURE, r.EV_ENTER) and s != turn_seat:
+            pre += f"seat {s} "  # the other seat, moved by a fight it won
         if code == r.EV_SETUP:
             lines.append(f"Setup: {who(s)} sails with {a} crewmen, {b} cannonballs, {c} gold")
         elif code == r.EV_BUY:
