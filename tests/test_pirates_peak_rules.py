@@ -367,6 +367,20 @@ def test_fight_winner_advanced_onto_a_whirlpool_is_sucked_in():
     assert cnt(st, 0, "whirlpool_encounters") == 1
 
 
+def test_trace_names_the_other_seat_caught_by_its_advance():
+    """Seat 1 wins seat 0's collision and its advance lands in a whirlpool during seat 0's
+    turn: the trace line says which seat is caught."""
+    from pirate_sim.games.pirates_peak.trace import format_events
+
+    st = table([". . . W . . . ."])  # whirlpool at 6
+    K.set_ship(st, 0, pos=4, crew=0)
+    K.set_ship(st, 1, pos=5, crew=1)
+    play(st, 0, [1, 4])  # lands on seat 1's spot; seat 1's unmatched crewman steals 4
+    lines = format_events(st, st.compiled)
+    assert any(line.endswith("seat 1 caught by the whirlpool at 6") for line in lines), lines
+    assert ship(st, 1, "trap") == r.TRAP_WHIRLPOOL
+
+
 def test_fight_winner_advance_skips_a_bypassed_island():
     """Ship paths do not cross islands: the winner's next open spot is past the island."""
     st = table([". . . I . . . ."])  # island at 6
