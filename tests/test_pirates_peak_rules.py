@@ -334,16 +334,30 @@ def test_entering_the_squid_or_fog_space_of_the_other_ship_is_a_collision(card):
     assert ship(st, 0, "trap") == trap and ship(st, 1, "trap") == trap
 
 
-def test_held_ship_that_wins_a_fight_is_carried_off_the_trap_and_free():
-    """The squid holds seat 1 at 5; seat 0 sails in and loses: the winner must advance to
-    the next open spot, which takes it off the squid's space, so it is no longer held."""
+def test_held_ship_that_wins_a_fight_stays_held():
+    """The squid holds seat 1 at 5; seat 0 sails in and loses.  The winner would advance,
+    but the squid holds it until it rolls its way out: it stays, still caught."""
     st = table([". . Q . . . . ."])
     K.set_ship(st, 0, pos=4, crew=0)
     K.set_ship(st, 1, pos=5, crew=2, trap=r.TRAP_SQUID, trap_count=2)
     play(st, 0, [3, 3, 3])  # move 3; seat 1's two unmatched crewmen steal 3 + 3
-    assert ship(st, 1, "pos") == 6 and ship(st, 1, "trap") == r.TRAP_NONE
-    assert ship(st, 1, "trap_count") == 0 and ship(st, 0, "pos") == 4
+    assert ship(st, 1, "pos") == 5 and ship(st, 1, "trap") == r.TRAP_SQUID
+    assert ship(st, 1, "trap_count") == 2 and ship(st, 0, "pos") == 4
     assert ship(st, 1, "gold") == 16 and ship(st, 0, "gold") == 4
+
+
+def test_fight_winner_does_not_advance_onto_or_past_the_ghost_ship():
+    """The Ghost Ship lies just beyond the other ship: the winner may not land on it nor
+    jump to it; it stays where it fought and meets the ghost on its next move."""
+    for ghost in (6, 5):  # beyond the other ship's spot, and the other ship's next spot
+        st = table([OPEN8])
+        K.set_ship(st, 0, pos=3, crew=1)
+        K.set_ship(st, 1, pos=ghost - 1 if ghost == 6 else 4, crew=0)
+        st.st[r.G_GHOST_X] = ghost
+        pos1 = ship(st, 1, "pos")
+        play(st, 0, [pos1 - 3, 2])  # land on seat 1's spot; the unmatched crewman steals 2
+        assert cnt(st, 0, "ship_fights") == 1 and cnt(st, 0, "ghost_fights") == 0
+        assert ship(st, 0, "pos") == pos1 - 1 and st.st[r.G_GHOST_X] == ghost
 
 
 def test_fight_winner_never_jumps_a_trap_it_is_caught_there():

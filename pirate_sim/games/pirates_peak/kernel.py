@@ -501,8 +501,11 @@ def advance_nb(sd, rng, w, win):
 
     Its path skips bypassed islands; the other ship's spot is jumped over unless it is a
     trap (whirlpool, Giant Squid, fog) or the Peak, which are never passed: the winner
-    stops there and the trap catches it.  A winner held by a trap is carried off it, free.
-    Never onto the dock (docking needs an exact roll)."""
+    stops there and the trap catches it.  No advance for a winner held by a trap (the
+    trap holds it until it rolls its way out), nor onto or past the Ghost Ship (met on
+    the next move), nor onto the dock (docking needs an exact roll)."""
+    if w[ROW_SHIP + win, SH_TRAP] != TRAP_NONE:
+        return
     d = w[ROW_SHIP + win, SH_POS]
     dock_d = dock_progress_nb(w)
     o = 1 - win
@@ -518,15 +521,14 @@ def advance_nb(sd, rng, w, win):
             return
         x = phys_nb(w, nd)
         code = w[ROW_TRACK, x]
+        if x == w[ROW_ST, G_GHOST_X]:
+            return
         if code == ISLAND:
             continue  # not on the path unless a ship chooses to stop there
         if x == xo and not (is_trap_code(code) or code == PEAK):
             continue  # the other ship's spot: jump over it
         break
     x0 = phys_nb(w, d)
-    if w[ROW_SHIP + win, SH_TRAP] != TRAP_NONE:
-        w[ROW_SHIP + win, SH_TRAP] = TRAP_NONE  # carried off the trap's space
-        w[ROW_SHIP + win, SH_TRAP_COUNT] = 0
     w[ROW_SHIP + win, SH_POS] = nd
     log_nb(w, EV_ADVANCE, win, x0, x, nd, 0)
     if is_trap_code(code):
