@@ -228,6 +228,21 @@ def test_pass_through_but_never_end_on_an_occupied_space():
     assert pos(st, 0) == 16
 
 
+def test_main_sail_may_not_pass_two_occupied_spaces_into_a_dead_end():
+    """With a Main Sail, entering seat 1's space is legal only if the ship could leave it:
+    the only way on is seat 2's space, which has no free exit, so the move is refused (it
+    would have ended the turn on an occupied space).  Control: give seat 2's space a free
+    exit and the move is legal again."""
+    for way_out in (False, True):
+        c, st, ev, rng = board(n=3, wind=4)  # wind from S: N is with the wind
+        place(st, 0, BELL, upgrades=("main_sail",))
+        place(st, 1, 17)
+        place(st, 2, 16)
+        lay(st, 17, blocked=("NE", "SE", "SW", "NW"))  # on from 17 only N, to seat 2
+        lay(st, 16, blocked=("NE", "SE", "SW", "NW") + (() if way_out else ("N",)))
+        assert ("N" in legal_dirs(c, st, 0)) == way_out
+
+
 def test_leaving_an_occupied_space_through_unexplored_cards():
     c, st, ev, rng = board()
     place(st, 1, 17)

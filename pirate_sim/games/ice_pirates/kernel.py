@@ -195,35 +195,54 @@ def flip_nb(st, ev, geo, s, v):
 
 
 # ------------------------------------------------------------------ legality
+EXIT_NONE = 0  # exit_kind_nb: no way out in this direction
+EXIT_FREE = 1  # a free space, a face-down card (may ram), open water, or any with a hook
+EXIT_OCCUPIED = 2  # an occupied space: a way out only if the ship could leave it in turn
+
+
+@njit(cache=True)
+def exit_kind_nb(st, P, geo, rel, s, v, d, start, esc_ok):
+    """What leaving ``v`` in direction ``d`` (not rowing) leads to: EXIT_*."""
+    upg = st[sb_nb(s) + S_UPG]
+    ib = ((upg >> ICE_BREAKER) & 1) == 1
+    if rel[st[G_WIND], d] == INTO or side_blocked_nb(st, v, d, ib):
+        return EXIT_NONE
+    w = geo[v, d]
+    if w < 0:
+        return EXIT_FREE if esc_ok and geo[v, 6] == 1 and ((P.esc_mask >> d) & 1) else EXIT_NONE
+    if w == start:
+        return EXIT_NONE
+    if st[C_REVEALED + w] == 0:
+        return EXIT_FREE
+    if side_blocked_nb(st, w, (d + 3) % 6, ib):
+        return EXIT_NONE
+    if ((upg >> GRAPPLING_HOOK) & 1) == 1 or occupants_nb(st, P, w, s) == 0:
+        return EXIT_FREE
+    return EXIT_OCCUPIED
+
+
 @njit(cache=True)
 def exists_exit_nb(st, P, geo, rel, s, v, k1, start, esc_ok):
-    """One move of look-ahead: could the ship leave ``v`` with move ``k1``?"""
+    """Look-ahead for entering an occupied space ``v``: could the ship leave it with move
+    ``k1``, onto a free space, a face-down card (which may ram: the rulebook's exception)
+    or open water, or through one more occupied space that it could leave in turn with
+    move ``k1 + 1``?  Two levels cover every turn of up to three moves (with
+    moves.main_sail = 4, a chain through three occupied spaces is refused)."""
     b = sb_nb(s)
     upg = st[b + S_UPG]
     ib = ((upg >> ICE_BREAKER) & 1) == 1
-    hook = ((upg >> GRAPPLING_HOOK) & 1) == 1
-    wind = st[G_WIND]
     for d2 in range(6):
-        rl2 = rel[wind, d2]
-        if rl2 == INTO:
-            continue
-        if side_blocked_nb(st, v, d2, ib):
+        kind = exit_kind_nb(st, P, geo, rel, s, v, d2, start, esc_ok)
+        if kind == EXIT_FREE:
+            return True
+        if kind != EXIT_OCCUPIED or not cont_after_nb(P, upg, rel[st[G_WIND], d2], k1):
             continue
         w = geo[v, d2]
-        if w < 0:
-            if esc_ok and geo[v, 6] == 1 and ((P.esc_mask >> d2) & 1):
+        if st[C_CARD + w] == STORM and not ib and st[b + S_CREW] < 1:
+            continue  # would have to stop in the storm, on an occupied space
+        for d3 in range(6):
+            if exit_kind_nb(st, P, geo, rel, s, w, d3, start, esc_ok) == EXIT_FREE:
                 return True
-            continue
-        if w == start:
-            continue
-        if st[C_REVEALED + w] == 0:
-            return True
-        if side_blocked_nb(st, w, (d2 + 3) % 6, ib):
-            continue
-        if hook or occupants_nb(st, P, w, s) == 0:
-            return True
-        if cont_after_nb(P, upg, rl2, k1):
-            return True
     return False
 
 

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..base import Param
 
-VERSION = "1.0.0"
+VERSION = "1.0.1"
 
 RADIUS = 3
 N_CELLS = 37
