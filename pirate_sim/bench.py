@@ -98,7 +98,8 @@ def bench_game(s: Scenario, n_games: int, nojit_games: int, log=None) -> dict:
 
     all_threads = numba.config.NUMBA_NUM_THREADS
     say(f"[dim]{s.game.name}: {n_games:,} games on 1 and {all_threads} threads...[/]")
-    _time_play(s, compiled, min(n_games, 10_000), 1)  # warm caches and thread pool
+    set_threads(1)
+    s.game.play(compiled, s.seed, 0, min(n_games, 10_000))  # warm caches and thread pool (untimed)
     g1 = _time_play(s, compiled, n_games, 1)
     gall = _time_play(s, compiled, n_games, all_threads)
     set_threads(None)

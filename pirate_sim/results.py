@@ -18,6 +18,7 @@ import json
 import os
 import platform
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -33,19 +34,28 @@ SCENARIO = "scenario.toml"
 FORMAT_VERSION = 1  # bump when the directory layout or schema changes incompatibly
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+@contextmanager
+def atomic_path(path: Path) -> Iterator[str]:
+    """A temporary file beside ``path`` to write; on success it is synced to disk and renamed
+    over ``path`` (readers see the old file or the new one, never a half-written one); on
+    any error it is removed."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
+        yield tmp
+        with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+        fh.write(data)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -123,17 +133,8 @@ def seats_table(game: Game, first_game: int, out_games: np.ndarray, out_seats: n
 def write_table(path: Path, table: pa.Table) -> None:
     """Write a Parquet file atomically (temporary file in the same folder, then rename)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
+    with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
-        with open(tmp, "rb") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def library_versions() -> dict[str, str]:

@@ -65,6 +65,11 @@ def read_parts(results_dir: Path, kind: str, columns: list[str]):
     return map(pa.Table.to_pandas, results.iter_table(results_dir, kind, columns))
 
 
+def footnote(fig, text: str) -> None:
+    """A page's small italic note along its bottom edge (how to read it, what it is not)."""
+    fig.text(0.5, 0.01, text, ha="center", fontsize=7.5, style="italic")
+
+
 def ci_bars(ax, labels, ests: list[Estimate], colour=COLOURS[0], horizontal=False, pct=True):
     """Bars with 95% CI whiskers; values printed at the bar ends."""
     k = 100.0 if pct else 1.0

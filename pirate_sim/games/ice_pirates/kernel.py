@@ -201,19 +201,19 @@ EXIT_OCCUPIED = 2  # an occupied space: a way out only if the ship could leave i
 
 
 @njit(cache=True)
-def exit_kind_nb(st, P, geo, rel, s, v, d, start, esc_ok):
-    """What leaving ``v`` in direction ``d`` (not rowing) leads to: EXIT_*."""
-    upg = st[sb_nb(s) + S_UPG]
+def exit_kind_nb(st, P, geo, s, upg, v, d, start, esc_ok):
+    """What leaving ``v`` in direction ``d`` leads to (EXIT_*), for seat s with upgrades
+    ``upg``; the wind (which directions may be sailed or rowed) is the caller's."""
     ib = ((upg >> ICE_BREAKER) & 1) == 1
-    if rel[st[G_WIND], d] == INTO or side_blocked_nb(st, v, d, ib):
+    if side_blocked_nb(st, v, d, ib):
         return EXIT_NONE
     w = geo[v, d]
     if w < 0:
         return EXIT_FREE if esc_ok and geo[v, 6] == 1 and ((P.esc_mask >> d) & 1) else EXIT_NONE
     if w == start:
-        return EXIT_NONE
+        return EXIT_NONE  # never back onto the starting space (see Assumptions)
     if st[C_REVEALED + w] == 0:
-        return EXIT_FREE
+        return EXIT_FREE  # may ram, which costs no move
     if side_blocked_nb(st, w, (d + 3) % 6, ib):
         return EXIT_NONE
     if ((upg >> GRAPPLING_HOOK) & 1) == 1 or occupants_nb(st, P, w, s) == 0:
@@ -222,26 +222,35 @@ def exit_kind_nb(st, P, geo, rel, s, v, d, start, esc_ok):
 
 
 @njit(cache=True)
+def can_pass_through_nb(st, s, upg, w):
+    """May the ship pass through occupied ``w`` without having to stop there?  Not if ``w``
+    is a storm it cannot fight (no Ice Breaker, no chip): it would stop, on an occupied space."""
+    return not (st[C_CARD + w] == STORM and ((upg >> ICE_BREAKER) & 1) == 0 and st[sb_nb(s) + S_CREW] < 1)
+
+
+@njit(cache=True)
 def exists_exit_nb(st, P, geo, rel, s, v, k1, start, esc_ok):
     """Look-ahead for entering an occupied space ``v``: could the ship leave it with move
-    ``k1``, onto a free space, a face-down card (which may ram: the rulebook's exception)
-    or open water, or through one more occupied space that it could leave in turn with
-    move ``k1 + 1``?  Two levels cover every turn of up to three moves (with
-    moves.main_sail = 4, a chain through three occupied spaces is refused)."""
-    b = sb_nb(s)
-    upg = st[b + S_UPG]
-    ib = ((upg >> ICE_BREAKER) & 1) == 1
+    ``k1`` (never rowing: only the first move rows), onto a free space, a face-down card
+    (which may ram: the rulebook's exception) or open water, or through one more occupied
+    space that it could leave in turn with move ``k1 + 1``?  Two levels cover every turn of
+    up to three moves (with moves.main_sail = 4, a chain through three occupied spaces is
+    refused)."""
+    upg = st[sb_nb(s) + S_UPG]
+    wind = st[G_WIND]
     for d2 in range(6):
-        kind = exit_kind_nb(st, P, geo, rel, s, v, d2, start, esc_ok)
+        if rel[wind, d2] == INTO:
+            continue
+        kind = exit_kind_nb(st, P, geo, s, upg, v, d2, start, esc_ok)
         if kind == EXIT_FREE:
             return True
-        if kind != EXIT_OCCUPIED or not cont_after_nb(P, upg, rel[st[G_WIND], d2], k1):
+        if kind != EXIT_OCCUPIED or not cont_after_nb(P, upg, rel[wind, d2], k1):
             continue
         w = geo[v, d2]
-        if st[C_CARD + w] == STORM and not ib and st[b + S_CREW] < 1:
-            continue  # would have to stop in the storm, on an occupied space
+        if not can_pass_through_nb(st, s, upg, w):
+            continue
         for d3 in range(6):
-            if exit_kind_nb(st, P, geo, rel, s, w, d3, start, esc_ok) == EXIT_FREE:
+            if rel[wind, d3] != INTO and exit_kind_nb(st, P, geo, s, upg, w, d3, start, esc_ok) == EXIT_FREE:
                 return True
     return False
 
@@ -249,35 +258,19 @@ def exists_exit_nb(st, P, geo, rel, s, v, k1, start, esc_ok):
 @njit(cache=True)
 def legal_dir_nb(st, P, geo, rel, s, pos, d, k, start, esc_ok):
     """May seat ``s`` at ``pos`` choose direction ``d`` for move ``k`` (0-based)?"""
-    b = sb_nb(s)
-    crew = st[b + S_CREW]
-    upg = st[b + S_UPG]
-    ib = ((upg >> ICE_BREAKER) & 1) == 1
-    hook = ((upg >> GRAPPLING_HOOK) & 1) == 1
+    upg = st[sb_nb(s) + S_UPG]
     rl = rel[st[G_WIND], d]
-    if rl == INTO and (k > 0 or crew < 1):
+    if rl == INTO and (k > 0 or st[sb_nb(s) + S_CREW] < 1):
         return False  # row only on the first move, and only with a crew chip to spend
-    if side_blocked_nb(st, pos, d, ib):
-        return False
+    kind = exit_kind_nb(st, P, geo, s, upg, pos, d, start, esc_ok)
+    if kind != EXIT_OCCUPIED:
+        return kind == EXIT_FREE
     v = geo[pos, d]
-    if v < 0:
-        return esc_ok and geo[pos, 6] == 1 and ((P.esc_mask >> d) & 1) == 1
-    if v == start:
-        return False  # never back onto the starting space (see Assumptions)
-    if st[C_REVEALED + v] == 0:
-        return True  # may ram, which costs no move
-    if side_blocked_nb(st, v, (d + 3) % 6, ib):
-        return False
     if v == P.hg_cell and st[G_TREASURE] == s:
         return True  # entering Harbour Grace with the treasure wins at once
-    if occupants_nb(st, P, v, s) != 0 and not hook:
-        c = cont_after_nb(P, upg, rl, k)
-        if c and st[C_CARD + v] == STORM and not ib and crew < 1:
-            c = False  # would have to stop in the storm, on an occupied space
-        if not c:
-            return False
-        return exists_exit_nb(st, P, geo, rel, s, v, k + 1, start, esc_ok)
-    return True
+    if not (cont_after_nb(P, upg, rl, k) and can_pass_through_nb(st, s, upg, v)):
+        return False
+    return exists_exit_nb(st, P, geo, rel, s, v, k + 1, start, esc_ok)
 
 
 @njit(cache=True)

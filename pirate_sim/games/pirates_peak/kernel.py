@@ -778,7 +778,7 @@ def sail_nb(sd, rng, w, s, steps):
             log_nb(w, EV_MOVE, s, x0, x, d, code)
             dock_nb(sd, w, s)
             return
-        if code == WHIRLPOOL or code == SQUID or code == FOG:
+        if is_trap_code(code):
             w[ROW_SHIP + s, SH_POS] = d
             log_nb(w, EV_MOVE, s, x0, x, d, code)
             enter_trap_nb(w, s, code, x)

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...report import footnote
 from ...report.parts import Counts, Parts, tally
 from ...stats import Estimate, mean_ci, wilson
 from ...stats import ratio_ci as delta_ratio_ci
@@ -393,15 +394,11 @@ def draw_squid(data: dict):
         f"({data['n_seat_games']:,} seat-games)",
         fontsize=11,
     )
-    fig.text(
-        0.5,
-        0.01,
+    footnote(
+        fig,
         "Escapes include the instant move; a sacrifice is neither an attempt nor an escape. "
         "z = (observed - exact) / binomial standard error. Encounters cut short by the end of the game "
         "pull the mean attempts slightly below the exact value.",
-        ha="center",
-        fontsize=7.5,
-        style="italic",
     )
     fig.subplots_adjust(left=0.07, right=0.98, top=0.9, bottom=0.1)
     return fig
@@ -599,14 +596,10 @@ def draw_traps(data: dict):
         "observed with 95% CI beside the exact value)",
         fontsize=11,
     )
-    fig.text(
-        0.5,
-        0.01,
+    footnote(
+        fig,
         "Spat-out share is per resolved encounter (escaped or spat out). Fog stays cut short "
         "by the end of the game add turns without a success, nudging turns per stay up.",
-        ha="center",
-        fontsize=7.5,
-        style="italic",
     )
     fig.tight_layout(rect=(0, 0.03, 1, 0.95))
     return fig
@@ -738,14 +731,10 @@ def draw_treasure(data: dict):
         f"{ar[2]:,} second, {ar[0]:,} never reached the Peak)",
         fontsize=11,
     )
-    fig.text(
-        0.5,
-        0.01,
+    footnote(
+        fig,
         "Association, not causation: who gets to the Peak first and what they take depend "
         "on the strategy.",
-        ha="center",
-        fontsize=7.5,
-        style="italic",
     )
     fig.tight_layout(rect=(0, 0.03, 1, 0.95))
     return fig

@@ -168,6 +168,14 @@ def policy_stop_early_nb(sd, rng, w, s, space):
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def coin_or_flag_nb(sd, rng, s, slot):
+    """A yes/no choice: a coin flip for the random player, else the seat's policy flag."""
+    if sd[SD_CODES, s] == STRAT_RANDOM:
+        return rand_below_nb(rng, 2) == 1
+    return sd[SD_SP + s, slot] > 0
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def policy_search_on_landing_nb(sd, rng, w, s):
     """Search at once after landing exactly on an X?"""
     code = sd[SD_CODES, s]
@@ -179,10 +187,7 @@ def policy_search_on_landing_nb(sd, rng, w, s):
 @njit(cache=True, inline="always", _nrt=False)
 def policy_interrupt_nb(sd, rng, w, s):
     """Fire a cannonball to interrupt the opponent's declared search?"""
-    code = sd[SD_CODES, s]
-    if code == STRAT_RANDOM:
-        return rand_below_nb(rng, 2) == 1
-    return sd[SD_SP + s, SP_INTERRUPT] > 0
+    return coin_or_flag_nb(sd, rng, s, SP_INTERRUPT)
 
 
 @njit(cache=True, _nrt=False)
@@ -227,10 +232,7 @@ def policy_summon_nb(sd, rng, w, s):
 @njit(cache=True, inline="always", _nrt=False)
 def policy_sacrifice_nb(sd, rng, w, s):
     """Sacrifice a crewman to the Giant Squid to pass next turn?"""
-    code = sd[SD_CODES, s]
-    if code == STRAT_RANDOM:
-        return rand_below_nb(rng, 2) == 1
-    return sd[SD_SP + s, SP_SACRIFICE] > 0
+    return coin_or_flag_nb(sd, rng, s, SP_SACRIFICE)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -245,10 +247,7 @@ def policy_fog_guess_nb(sd, rng, w, s):
 @njit(cache=True, inline="always", _nrt=False)
 def policy_shortcut_nb(sd, rng, w, s):
     """Take the short route this turn?"""
-    code = sd[SD_CODES, s]
-    if code == STRAT_RANDOM:
-        return rand_below_nb(rng, 2) == 1
-    return sd[SD_SP + s, SP_SHORTCUT] > 0
+    return coin_or_flag_nb(sd, rng, s, SP_SHORTCUT)
 
 
 # ----------------------------------------------------------------- definitions
