@@ -1,0 +1,38 @@
+"""`pirate-sim`: a thin click layer over the library (parse, call, print).
+
+One module per command family; what they share (consoles, the error exit, shared
+options, scenario loading, number formatting) is in ``common``.
+"""
+
+from __future__ import annotations
+
+import click
+
+from .. import __version__
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="pirate-sim")
+def main():
+    """Monte Carlo balance analytics for pirate board games.
+
+    \b
+    Example:
+      pirate-sim scenario new pirates_peak my.toml
+      pirate-sim run my.toml --games 100000 -o results/my
+      pirate-sim report results/my
+    """
+
+
+def _register() -> None:
+    from . import analysis, bench, catalog, play, report
+
+    for module in (catalog, play, report, bench, analysis):
+        for command in module.COMMANDS:
+            main.add_command(command)
+
+
+_register()
+
+if __name__ == "__main__":
+    main()

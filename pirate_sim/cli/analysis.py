@@ -1,0 +1,282 @@
+"""Analysis commands: compare, sweep, check."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import click
+from rich import box
+from rich.table import Table
+
+from .. import scenario as scen
+from ..runner import RunError
+from .common import console, fail, fmt_metric, load_scenario, progress, set_option
+
+
+# ------------------------------------------------------------------ compare
+@click.command("compare")
+@click.argument("scenario_a", metavar="A.toml", type=click.Path(dir_okay=False))
+@click.argument("scenario_b", metavar="[B.toml]", required=False, type=click.Path(dir_okay=False))
+@set_option
+@click.option("--games", "-n", type=click.IntRange(min=2), help="Games per variant (default: A's run.games).")
+@click.option("--seed", type=click.IntRange(min=0), help="Master seed of both variants (default: A's run.seed).")
+@click.option("--threads", "-t", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
+@click.option("--metrics", "metric_patterns", multiple=True, metavar="PATTERN",
+              help="Only these metrics (names or globs such as 'win_rate.*'; repeatable).")
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
+              help="Write compare.json, compare.parquet/.csv, PNG charts and compare.pdf here.")
+@click.option("--force", is_flag=True, help="Replace an existing output directory.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_patterns, out_dir, force, quiet):
+    """Paired comparison of two variants with common random numbers: A minus B for every metric.
+
+    Give two scenarios, or one scenario and --set values (B = A with the --set values).
+    Game k of both variants uses the same random stream, so the paired 95% CI of each
+    difference is far narrower than that of two independent runs; both are shown.
+
+    \b
+    Example:
+      pirate-sim compare scenarios/pirates_peak/default.toml --set rules.squid.escape_total=11
+      pirate-sim compare a.toml b.toml --games 200000 --metrics 'win_rate.*' -o results/a-vs-b
+    """
+    from ..analysis import compare as cmp
+
+    if scenario_b is None and not overrides:
+        fail("compare needs a second scenario B.toml or at least one --set KEY=VALUE for the variant")
+    if scenario_b is not None and overrides:
+        fail("give either a second scenario B.toml or --set values, not both")
+    if out_dir and Path(out_dir).exists() and any(Path(out_dir).iterdir()) and not force:
+        fail(f"{out_dir}: already exists; add --force to replace it")
+    a = load_scenario(scenario_a, (), seed, games)
+    if scenario_b is None:
+        b = load_scenario(scenario_a, overrides, seed if seed is not None else a.seed, games)
+    else:
+        b = load_scenario(scenario_b, (), seed if seed is not None else a.seed, games)
+    n = int(games or a.run["games"])
+    try:
+        with progress(quiet) as prog:
+            task = prog.add_task("compare", total=n)
+            res = cmp.compare(a, b, n, threads, list(metric_patterns) or None,
+                              progress=lambda d, t: prog.update(task, completed=d, total=t))
+    except cmp.CompareError as exc:
+        fail(str(exc))
+    label_b = " ".join(overrides) if scenario_b is None else b.source
+    t = Table(title=f"A = {a.source}  vs  B = {label_b}: {res.games:,} paired games, seed {res.seed}; "
+                    f"A - B with 95% CI half-widths (paired: common random numbers; indep.: as if "
+                    f"independent runs)", title_justify="left",
+              box=box.SIMPLE_HEAD, pad_edge=False)
+    t.add_column("metric", no_wrap=True)
+    for col in ("A", "B", "A - B", "±pair", "±indep", "ratio"):
+        t.add_column(col, justify="right", no_wrap=True)
+    for r in res.rows:
+        m = r["metric"]
+        ratio = r["half_width_ratio"]
+        few = r["paired"] and 0 <= r["discordant"] < 30 and r["half_width"] > 0
+        mark = ("[bold red]*[/]" if r["significant"] else " ") + ("[dim]~[/]" if few else " ")
+        t.add_row(m, fmt_metric(r["value_a"], m), fmt_metric(r["value_b"], m),
+                  fmt_metric(r["diff"], m, True) + mark,
+                  fmt_metric(r["half_width"], m).lstrip("+") if r["paired"] else "-",
+                  fmt_metric(r["indep_half_width"], m).lstrip("+"),
+                  "-" if (not r["paired"] or ratio != ratio) else f"{ratio:.2f}")
+    console.print(t)
+    ps = res.pairing_summary()
+    if ps.get("metrics"):
+        console.print(f"pairing: paired CI half-width / independent = {ps['median_ratio']:.2f} (median over "
+                      f"{ps['metrics']} metrics; range {ps['min_ratio']:.2f}..{ps['max_ratio']:.2f}), i.e. "
+                      f"independent runs would need about {ps['equivalent_games_factor_median']:.1f}x the games")
+    console.print("[dim]* significant (95% CI excludes 0); ~ fewer than 30 games differ, paired CI approximate; "
+                  "ratio = paired / independent half-width[/]")
+    sig = [r["metric"] for r in res.rows if r["significant"]]
+    console.print(f"significant at 95%: {', '.join(sig) if sig else 'none'}")
+    if out_dir:
+        try:
+            files = cmp.write_outputs(res, Path(out_dir), force=force)
+        except cmp.CompareError as exc:
+            fail(str(exc))
+        console.print(f"wrote {len(files)} files in {out_dir} (compare.json, compare.parquet, compare.pdf)")
+
+# -------------------------------------------------------------------- sweep
+@click.command("sweep")
+@click.argument("scenario_path", metavar="SCENARIO", type=click.Path(dir_okay=False))
+@click.option("--vary", "varies", multiple=True, required=True, metavar="KEY=VALUES",
+              help="A grid axis: KEY=v1,v2,... | KEY=a:b:step (inclusive) | list values "
+                   "KEY='[1,1];[3,1]' (repeatable; the grid is the product).")
+@set_option
+@click.option("--games", "-n", type=click.IntRange(min=1), help="Games per grid point (default: run.games).")
+@click.option("--seed", type=click.IntRange(min=0), help="Master seed of every point (default: run.seed).")
+@click.option("--threads", "-t", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
+@click.option("--metrics", "metric_patterns", multiple=True, metavar="PATTERN",
+              help="Metrics to chart (names or globs; default: win rates, seat_balance, "
+                   "first_player_win_rate, length.mean, truncation_rate).")
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
+              help="Output directory (default: results/<scenario>-sweep).")
+@click.option("--resume", is_flag=True, help="Finish an interrupted sweep: finished points are skipped.")
+@click.option("--force", is_flag=True, help="Replace an existing output directory.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_patterns, out_dir, resume, force,
+              quiet):
+    """Run a grid of variants of SCENARIO; tidy metrics per point, charts with CI bands, heatmaps.
+
+    Every grid point is a normal results directory under OUT/points/<id>, played with the
+    same seed (equal to a plain `run` with the point's --set values). Values of one axis are
+    separated by commas (not inside [...] or quotes) or by semicolons.
+
+    \b
+    Example:
+      pirate-sim sweep scenarios/pirates_peak/default.toml --vary rules.squid.escape_total=9:13:1 -n 50000
+      pirate-sim sweep my.toml --vary rules.a=1,2,3 --vary rules.b=0.1:0.5:0.2 -o results/grid
+      pirate-sim sweep my.toml --vary 'rules.wind.weights=[1,1,1,1,1,1];[3,1,1,1,1,1]' -o results/wind
+      pirate-sim sweep my.toml --vary rules.a=1,2,3 -o results/grid --resume
+    """
+    from .. import metrics
+    from ..analysis import sweep as sw
+
+    try:
+        axes = [sw.parse_vary(v) for v in varies]
+        points = sw.build_grid(scenario_path, list(overrides), axes, seed, games)
+    except sw.GridError as exc:
+        fail(str(exc))
+    except scen.ScenarioError as exc:
+        fail(str(exc))
+    chart_metrics = None
+    if metric_patterns:
+        from ..analysis.check import available_metrics
+
+        try:
+            chart_metrics = list(dict.fromkeys(metrics.resolve(list(metric_patterns),
+                                                               available_metrics(points[0].scenario))))
+        except KeyError as exc:
+            fail(f"--metrics: {exc.args[0]}")
+    s0 = points[0].scenario
+    out = Path(out_dir) if out_dir else Path("results") / f"{Path(scenario_path).stem}-sweep"
+    total = len(points) * s0.run["games"]
+    try:
+        with progress(quiet) as prog:
+            task = prog.add_task("sweep", total=total)
+
+            def cb(pid, i, n_points, done, tot):
+                prog.update(task, completed=i * s0.run["games"] + done, total=total,
+                            description=f"sweep {pid} ({i + 1}/{n_points})")
+
+            res = sw.sweep(points, axes, out, threads=threads, resume=resume, force=force,
+                           chart_metrics=chart_metrics, progress=cb, base_source=scenario_path,
+                           base_overrides=list(overrides))
+    except (sw.SweepError, RunError) as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        fail(f"interrupted; finished points are kept in {out}. Finish with the same command plus --resume",
+             code=130)
+    keys = [k for k, _ in axes]
+    shown = chart_metrics or [m for m in ("win_rate.seat0", "seat_balance", "length.mean")
+                              if m in set(res.tidy["metric"])]
+    t = Table(title=f"{s0.title}: {len(points)} grid points x {s0.run['games']:,} games, seed {s0.seed}",
+              title_justify="left")
+    t.add_column("point")
+    for k in keys:
+        t.add_column(k)
+    for m in shown[:6]:
+        t.add_column(m, justify="right")
+    for p in points:
+        sub = res.tidy[res.tidy["point"] == p.id].set_index("metric")
+        cells = []
+        for m in shown[:6]:
+            r = sub.loc[m]
+            cells.append(f"{fmt_metric(r['value'], m)} ±{fmt_metric((r['hi'] - r['lo']) / 2, m).lstrip('+')}")
+        t.add_row(p.id, *[sw.value_text(p.values[k]) for k in keys], *cells)
+    console.print(t)
+    extra = ""
+    if res.skipped:
+        extra += f"; {len(res.skipped)} finished points skipped"
+    if res.resumed:
+        extra += f"; resumed {', '.join(res.resumed)}"
+    console.print(f"results: {out} (sweep.parquet, sweep.csv, sweep.pdf, points/<id>/){extra}")
+
+# -------------------------------------------------------------------- check
+@click.command("check")
+@click.argument("spec_path", metavar="SPEC.toml", type=click.Path(dir_okay=False))
+@click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False),
+              help="Also check the spec's [baseline] metrics against this stored baseline (JSON).")
+@click.option("--update-baseline", is_flag=True,
+              help="Play the scenarios and (re)write the --baseline file instead of checking.")
+@click.option("--max-games", type=click.IntRange(min=1), help="Game budget per scenario (default: spec max_games).")
+@click.option("--seed", type=click.IntRange(min=0), help="Master seed of every scenario (default: each scenario's).")
+@click.option("--threads", "-t", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
+              help="Where to write verdict.json and junit.xml (default: results/check-<spec>).")
+@click.option("--junit", "junit_path", type=click.Path(dir_okay=False), help="JUnit XML path (overrides -o).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="JSON verdict path (overrides -o).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def check_cmd(spec_path, baseline_path, update_baseline, max_games, seed, threads, out_dir, junit_path, json_path,
+              quiet):
+    """Gate on balance: play until every bound of SPEC.toml is decided, then exit 0/1/3.
+
+    Games are played in looks at geometrically growing sample sizes; each bound is decided
+    once its interval lies entirely inside (holds) or outside (violated) its limits.  The
+    error budget 1 - confidence is split over bounds x looks (Bonferroni), so the chance of
+    any wrong verdict stays below it.  Exit codes: 0 all bounds hold, 1 a bound is violated,
+    3 undecided within the game budget, 2 a bad spec or option.  Writes a JSON verdict and
+    JUnit XML (one testcase per bound) for CI.
+
+    \b
+    Example:
+      pirate-sim check scenarios/checks/pirates_peak_balance.toml
+      pirate-sim check spec.toml --junit reports/balance.xml --max-games 500000
+      pirate-sim check spec.toml --baseline balance-baseline.json --update-baseline
+      pirate-sim check spec.toml --baseline balance-baseline.json
+    """
+    from ..analysis import check as ck
+
+    try:
+        spec = ck.load_spec(spec_path, seed)
+    except scen.ScenarioError as exc:
+        fail(str(exc))
+    if update_baseline and not baseline_path:
+        fail("--update-baseline needs --baseline FILE (where to write it)")
+
+    with progress(quiet) as prog:
+        task = prog.add_task("check", total=None)
+
+        def cb(name, done, tot):
+            prog.update(task, completed=done, total=tot, description=f"check {name}")
+
+        if update_baseline:
+            data = ck.update_baseline(spec, Path(baseline_path), threads, max_games, progress=cb)
+            prog.stop()
+            for name, d in data["scenarios"].items():
+                console.print(f"baseline {name}: {d['games']:,} games, {len(d['metrics'])} metrics, hash {d['hash']}")
+            console.print(f"wrote {baseline_path}")
+            return
+        extra = []
+        if baseline_path:
+            try:
+                extra = ck.baseline_bounds(spec, Path(baseline_path))
+            except scen.ScenarioError as exc:
+                prog.stop()
+                fail(str(exc))
+        res = ck.run_check(spec, extra, max_games, threads, progress=cb)
+    out = Path(out_dir) if out_dir else Path("results") / f"check-{Path(spec_path).stem}"
+    jp = Path(json_path) if json_path else out / "verdict.json"
+    xp = Path(junit_path) if junit_path else out / "junit.xml"
+    ck.write_outputs(res, jp, xp)
+    t = Table(title=f"{spec.title}: per-interval confidence {100 * res.per_interval_confidence:.4g}% "
+                    f"({100 * spec.confidence:g}% overall), looks at {', '.join(f'{x:,}' for x in res.looks)} games",
+              title_justify="left")
+    for col, j in (("scenario", "left"), ("bound", "left"), ("estimate", "right"), ("interval", "right"),
+                   ("games", "right"), ("verdict", "left")):
+        t.add_column(col, justify=j)
+    style = {"holds": "[green]holds[/]", "violated": "[bold red]VIOLATED[/]", "undecided": "[yellow]undecided[/]"}
+    for b in res.bounds:
+        e = b.estimate or {}
+        v = e.get("value", math.nan)
+        t.add_row(b.scenario, b.label, f"{v:.5g}", f"{e.get('lo', math.nan):.5g} .. {e.get('hi', math.nan):.5g}",
+                  f"{b.games:,}", style[b.verdict])
+    console.print(t)
+    word = {0: "[green]PASS[/]: every bound holds", 1: "[bold red]FAIL[/]: a bound is violated",
+            3: "[yellow]UNDECIDED[/]: some bounds were not decided within the budget "
+               "(raise max_games or loosen the bound)"}[res.exit_code]
+    console.print(f"{word}  (exit {res.exit_code}; {jp}, {xp})")
+    raise SystemExit(res.exit_code)
+
+
+COMMANDS = (compare_cmd, sweep_cmd, check_cmd)

@@ -1,0 +1,67 @@
+"""bench: throughput of every game."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.table import Table
+
+from .. import scenario as scen
+from ..games import available_games, get_game
+from .common import console, fail, load_scenario
+
+
+@click.command("bench")
+@click.argument("game", required=False)
+@click.option("--games", "-n", "n_games", type=click.IntRange(min=1000), default=200_000, show_default=True,
+              help="Games per timing.")
+@click.option("--nojit-games", type=click.IntRange(min=10), default=300, show_default=True,
+              help="Games played with the JIT disabled (slow).")
+@click.option("--scenario", "scenario_path", type=click.Path(dir_okay=False),
+              help="Scenario to benchmark (default: the game's default scenario).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
+    """Measure games/s (1 thread, all threads, JIT disabled), dice per game and the raw dice rate.
+
+    \b
+    Example:
+      pirate-sim bench pirates_peak --games 500000
+    """
+    from ..bench import REPEATS, bench_game
+
+    names = [game] if game else available_games()
+    out = []
+    for name in names:
+        try:
+            get_game(name)
+        except KeyError:
+            fail(f"unknown game {name!r}" + scen._suggest(name, available_games()))
+        s = load_scenario(scenario_path) if scenario_path else scen.default_scenario(get_game(name))
+        out.append(bench_game(s, n_games, nojit_games, log=None if as_json else console.print))
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+        return
+    t = Table(title="pirate-sim bench", title_justify="left")
+    t.add_column("measure")
+    for r in out:
+        t.add_column(r["game"], justify="right")
+    rows = (("games/s, 1 thread", lambda r: f"{r['games_per_s_1']:,.0f}"),
+            ("games/s, all threads", lambda r: f"{r['games_per_s_all']:,.0f} ({r['threads']} threads)"),
+            ("thread scaling", lambda r: f"{r['thread_scaling']:.2f}x"),
+            ("games/s, JIT disabled", lambda r: f"{r['games_per_s_nojit']:,.1f}"),
+            ("JIT speed-up (1 thread)", lambda r: f"{r['jit_speedup']:,.0f}x"),
+            ("dice rolled per game", lambda r: f"{r['dice_per_game']:.1f}"),
+            ("raw dice/s (RNG alone)", lambda r: f"{r['raw_dice_per_s']:,.0f}"),
+            ("efficiency ratio", lambda r: f"{r['efficiency']:.3g}"),
+            ("first call, s (compile/cache load)", lambda r: f"{r['first_call_s']:.2f}"))
+    for label, fmt in rows:
+        t.add_row(label, *[fmt(r) for r in out])
+    console.print(t)
+    console.print("[dim]efficiency = games/s (1 thread) / (raw dice/s / dice per game): the share of time "
+                  f"a game would take if rolling its dice were all it did; every rate is the best of up "
+                  f"to {REPEATS} timings[/]")
+
+
+
+COMMANDS = (bench_cmd,)

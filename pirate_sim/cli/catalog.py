@@ -1,0 +1,145 @@
+"""Catalogue commands: the games, scenario files, exact odds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.table import Table
+
+from .. import scenario as scen
+from ..games import available_games, get_game
+from .common import console, fail, load_scenario, set_option
+
+
+@click.command("games")
+def games_cmd():
+    """List the games, their rules VERSION and their strategies.
+
+    \b
+    Example:
+      pirate-sim games
+    """
+    for name in available_games():
+        g = get_game(name)
+        seats = f"{g.min_seats}" if g.min_seats == g.max_seats else f"{g.min_seats}-{g.max_seats}"
+        console.print(f"[bold]{g.name}[/]  {g.title}  (rules version {g.version}, {seats} players)")
+        t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        t.add_column("strategy")
+        t.add_column("what it does")
+        t.add_column("parameters")
+        for s in g.strategies:
+            t.add_row(s.name, s.doc.splitlines()[0], ", ".join(p.key for p in s.params) or "-")
+        console.print(t)
+        if g.odds_mechanics:
+            console.print("  odds mechanics: " + ", ".join(g.odds_mechanics))
+        console.print()
+
+
+# -------------------------------------------------------------------------- scenario
+
+
+@click.group("scenario")
+def scenario_grp():
+    """Write and validate scenario files.
+
+    \b
+    Example:
+      pirate-sim scenario new pirates_peak my.toml
+      pirate-sim scenario check my.toml
+    """
+
+
+@scenario_grp.command("new")
+@click.argument("game")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--force", is_flag=True, help="Overwrite PATH if it exists.")
+def scenario_new(game, path, force):
+    """Write a complete, commented scenario for GAME to PATH (every parameter at its default).
+
+    \b
+    Example:
+      pirate-sim scenario new pirates_peak scenarios/pirates_peak/mine.toml
+    """
+    try:
+        g = get_game(game)
+    except KeyError:
+        fail(f"unknown game {game!r}" + scen._suggest(game, available_games())
+             + f"; games: {', '.join(available_games())}")
+    p = Path(path)
+    if p.exists() and not force:
+        fail(f"{p}: already exists; add --force to overwrite it")
+    text = scen.default_scenario(g).to_toml()
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text, encoding="utf-8")
+    console.print(f"wrote {p} ({len(g.params)} rules, {len(g.default_seats)} seats)")
+
+
+@scenario_grp.command("check")
+@click.argument("path", type=click.Path(dir_okay=False))
+@set_option
+def scenario_check(path, overrides):
+    """Validate a scenario and print every resolved parameter (defaults marked).
+
+    \b
+    Example:
+      pirate-sim scenario check scenarios/pirates_peak/default.toml --set rules.squid.escape_total=11
+    """
+    s = load_scenario(path, overrides)
+    t = Table(title=f"{s.title} - {s.game.title} rules v{s.game.version}, hash {s.hash()}", title_justify="left")
+    t.add_column("key")
+    t.add_column("value")
+    t.add_column("", style="dim")
+    t.add_column("meaning", style="dim")
+    for key, value, default, doc in scen.resolved_parameters(s):
+        mark = "" if default is None or value == default else f"default {scen._toml_value(default)}"
+        t.add_row(key, scen._toml_value(value), mark, doc)
+    console.print(t)
+    console.print(f"[green]ok[/]: {path} is a valid {s.game.title} scenario with {s.n_seats} seats")
+
+
+
+@click.command("odds")
+@click.argument("game")
+@click.argument("mechanic")
+@set_option
+@click.option("--samples", type=click.IntRange(min=100), default=1_000_000, show_default=True,
+              help="Monte Carlo samples per case.")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def odds_cmd(game, mechanic, overrides, samples, seed, as_json):
+    """Exact probabilities of a sub-mechanic beside the game kernel's own Monte Carlo.
+
+    \b
+    Example:
+      pirate-sim odds pirates_peak squid --set rules.squid.escape_total=11
+      pirate-sim odds ice_pirates raid --json
+    """
+    try:
+        g = get_game(game)
+    except KeyError:
+        fail(f"unknown game {game!r}" + scen._suggest(game, available_games()))
+    if mechanic not in g.odds_mechanics:
+        fail(f"unknown {g.title} mechanic {mechanic!r}" + scen._suggest(mechanic, g.odds_mechanics)
+             + f"; one of {', '.join(g.odds_mechanics)}")
+    try:
+        s = scen.from_dict({"game": g.name}, source="--set", overrides=overrides)
+    except scen.ScenarioError as exc:
+        fail(str(exc))
+    rows = g.odds(mechanic, s.rules, samples, seed)
+    if as_json:
+        click.echo(json.dumps([{"case": r.case, "exact": r.exact, "estimate": r.estimate, "samples": r.samples,
+                                "stderr": r.stderr, "z": r.z} for r in rows], indent=2))
+        return
+    t = Table(title=f"{g.title}: {mechanic} - {g.odds_mechanics[mechanic]}", title_justify="left")
+    for col, just in (("case", "left"), ("exact", "right"), ("Monte Carlo", "right"), ("z", "right")):
+        t.add_column(col, justify=just)
+    for r in rows:
+        t.add_row(r.case, f"{r.exact:.6f}", f"{r.estimate:.6f}", f"{r.z:+.2f}")
+    console.print(t)
+    console.print(f"[dim]{samples:,} samples per case; z = (Monte Carlo - exact) / standard error[/]")
+
+
+
+COMMANDS = (games_cmd, scenario_grp, odds_cmd)

@@ -1,0 +1,78 @@
+"""What every command shares: consoles, the one error exit, shared options, scenario loading."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from .. import scenario as scen
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+EXIT_USAGE = 2  # bad input: scenario, option, metric or grid syntax
+
+
+def fail(message: str, code: int = EXIT_USAGE):
+    err_console.print(f"[bold red]error:[/] {message}", soft_wrap=True)
+    sys.exit(code)
+
+
+def set_option(f):
+    return click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
+                        help="Override a scenario value, e.g. --set rules.squid.escape_total=11 "
+                             "or --set seats.1.strategy=racer (repeatable).")(f)
+
+
+def load_scenario(path: str, overrides=(), seed: int | None = None, games: int | None = None):
+    """Load and validate a scenario (and compile it, so every error surfaces before any write)."""
+    extra = list(overrides)
+    if seed is not None:
+        extra.append(f"run.seed={seed}")
+    if games is not None:
+        extra.append(f"run.games={games}")
+    try:
+        s = scen.load(path, extra)
+        s.compile()
+        return s
+    except scen.ScenarioError as exc:
+        fail(str(exc))
+
+
+def default_out_dir(s) -> Path:
+    stem = Path(s.source).stem if s.source and not s.source.startswith("<") else s.game.name
+    return Path("results") / f"{stem}-seed{s.seed}"
+
+
+def progress(quiet: bool):
+    """The progress bar every long command shows (on stderr; off with --quiet)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("games"), TimeRemainingColumn(), console=err_console,
+                    disable=quiet, transient=True)
+
+
+def fmt_value(v: float, name: str) -> str:
+    """A metric value as the summary prints it (proportions in %)."""
+    if v != v:  # nan
+        return "-"
+    from ..metrics import is_proportion
+
+    if is_proportion(name):
+        return f"{100 * v:.2f}%"
+    return f"{v:.3f}" if abs(v) < 100 else f"{v:.1f}"
+
+
+def fmt_metric(v: float, name: str, diff: bool = False) -> str:
+    """A metric value or difference as compare and sweep print it."""
+    from ..metrics import is_proportion
+
+    if v != v:
+        return "-"
+    if is_proportion(name):
+        return f"{100 * v:+.2f}pp" if diff else f"{100 * v:.2f}%"
+    return f"{v:+.4g}" if diff else f"{v:.4g}"

@@ -1,0 +1,115 @@
+"""Playing games: run (to Parquet, with a summary) and trace (one game turn by turn)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from ..runner import RunError
+from .common import console, default_out_dir, fail, fmt_value, load_scenario, progress, set_option
+
+
+def print_summary(acc, title: str = "", save_to: Path | None = None) -> None:
+    """The summary table on the terminal (and as plain text in ``save_to``)."""
+    from .. import metrics
+    from ..report.tables import summary_rows
+
+    est = metrics.compute(acc)
+    t = Table(title=title or None, title_justify="left")
+    t.add_column("metric")
+    t.add_column("value", justify="right")
+    t.add_column("95% CI", justify="right")
+    for name, label in summary_rows(acc.game, est):
+        e = est[name]
+        t.add_row(label, fmt_value(e.value, name), f"{fmt_value(e.lo, name)} .. {fmt_value(e.hi, name)}")
+    console.print(t)
+    if save_to is not None:
+        rec = Console(record=True, width=100, file=open(os.devnull, "w"))
+        rec.print(t)
+        rec.print(metrics.games_needed_note(acc))
+        from ..results import atomic_write_text
+
+        atomic_write_text(save_to, rec.export_text())
+
+
+
+
+@click.command("run")
+@click.argument("scenario_path", metavar="SCENARIO", type=click.Path(dir_okay=False))
+@click.option("--games", "-n", type=click.IntRange(min=1), help="Number of games (default: the scenario's run.games).")
+@click.option("--seed", type=click.IntRange(min=0), help="Master seed (default: the scenario's run.seed).")
+@set_option
+@click.option("--threads", "-t", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
+              help="Output directory (default: results/<scenario>-seed<seed>).")
+@click.option("--resume", is_flag=True, help="Finish an interrupted run in the output directory.")
+@click.option("--force", is_flag=True, help="Replace an existing output directory.")
+@click.option("--precision", type=click.FloatRange(min=1e-5, max=0.5),
+              help="Stop once every win rate's 95% CI half-width is below this (games = upper limit).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, force, precision, quiet):
+    """Play SCENARIO, stream results to Parquet, print a summary with 95% confidence intervals.
+
+    \b
+    Example:
+      pirate-sim run scenarios/pirates_peak/default.toml --games 100000 -o results/pp
+      pirate-sim run scenarios/pirates_peak/default.toml --set rules.squid.escape_total=11 -o results/pp11
+      pirate-sim run scenarios/pirates_peak/default.toml -o results/pp --resume
+    """
+    from .. import runner
+
+    s = load_scenario(scenario_path, overrides, seed, games)
+    out = Path(out_dir) if out_dir else default_out_dir(s)
+    stop = None
+    if precision:
+        from ..metrics import precision_reached
+
+        stop = precision_reached(precision)
+    total = s.run["games"]
+    with progress(quiet) as prog:
+        task = prog.add_task(f"{s.game.title}", total=total)
+        try:
+            res = runner.run(s, out, threads=threads, resume=resume, force=force,
+                             progress=lambda done, tot: prog.update(task, completed=done, total=tot),
+                             stop_when=stop)
+        except RunError as exc:
+            fail(str(exc))
+        except KeyboardInterrupt:
+            prog.stop()
+            fail(f"interrupted; completed chunks are saved in {out}. Finish with: "
+                 f"pirate-sim run {scenario_path} -o {out} --resume", code=130)
+    rate = (res.games - res.resumed_from) / res.seconds if res.seconds > 0 else float("nan")
+    print_summary(res.accumulator, f"{s.title}: {res.games:,} games, seed {s.seed}", save_to=out / "summary.txt")
+    if precision:
+        console.print(f"precision target {precision}: reached after {res.games:,} games"
+                      if stop(res.accumulator) else f"precision target {precision} NOT reached in {res.games:,} games")
+    from ..metrics import games_needed_note
+
+    console.print(games_needed_note(res.accumulator))
+    console.print(f"results: {out}  ({rate:,.0f} games/s)")
+
+
+
+@click.command("trace")
+@click.argument("scenario_path", metavar="SCENARIO", type=click.Path(dir_okay=False))
+@click.option("--game", "-k", "game_index", type=click.IntRange(min=0), required=True,
+              help="Index of the game (the `game` column of the results).")
+@click.option("--seed", type=click.IntRange(min=0), help="Master seed (default: the scenario's).")
+@set_option
+def trace_cmd(scenario_path, game_index, seed, overrides):
+    """Print a turn-by-turn account of game K: the very game K of a run with the same seed.
+
+    \b
+    Example:
+      pirate-sim trace scenarios/pirates_peak/default.toml --game 41 --seed 7
+    """
+    s = load_scenario(scenario_path, overrides, seed)
+    for line in s.game.trace(s.compile(), s.seed, game_index):
+        click.echo(line)
+
+
+COMMANDS = (run_cmd, trace_cmd)
