@@ -9,14 +9,22 @@ Layout of a run's output directory::
     summary.json            metrics with confidence intervals (+ raw accumulator)
 
 Every file is written to a temporary name in the same directory, fsynced and renamed,
-so an interrupted run never leaves a truncated file under a final name.
+so an interrupted run never leaves a truncated file under a final name.  The manifest
+records each part's row count, size and SHA-256, and every reader checks them (and the
+scenario hash and seed each part carries), so a damaged or foreign part is named, never
+read.  A command writing a directory holds an exclusive lock on it (``.pirate-sim.lock``)
+for its whole length, so two commands can never mix their files.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import hashlib
 import json
 import os
 import platform
+import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,12 +34,30 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from .errors import UserError
 from .games.base import N_STD_GAME_COLUMNS, Game
 
 MANIFEST = "manifest.json"
 SUMMARY = "summary.json"
 SCENARIO = "scenario.toml"
-FORMAT_VERSION = 1  # bump when the directory layout or schema changes incompatibly
+LOCK = ".pirate-sim.lock"
+FORMAT_VERSION = 2  # bump when the directory layout or schema changes (2: per-part rows and checksums)
+TMP_SUFFIX = ".tmp"
+
+
+class ResultsError(UserError, RuntimeError):
+    """A results or output directory that cannot be used: locked, damaged, mixed or unwritable."""
+
+
+def _umask() -> int:
+    mask = os.umask(0)  # the only way to read it is to set it
+    os.umask(mask)
+    return mask
+
+
+def _file_mode() -> int:
+    """Permissions a plain ``open()`` would give a new file: 0666 less the user's umask."""
+    return 0o666 & ~_umask()
 
 
 @contextmanager
@@ -40,9 +66,10 @@ def atomic_path(path: Path) -> Iterator[str]:
     over ``path`` (readers see the old file or the new one, never a half-written one); on
     any error it is removed."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
     os.close(fd)
     try:
+        os.chmod(tmp, _file_mode())  # mkstemp makes 0600; results are shared like any file
         yield tmp
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
@@ -130,11 +157,20 @@ def seats_table(game: Game, first_game: int, out_games: np.ndarray, out_seats: n
     return pa.table(cols).replace_schema_metadata(meta)
 
 
-def write_table(path: Path, table: pa.Table) -> None:
-    """Write a Parquet file atomically (temporary file in the same folder, then rename)."""
+def write_table(path: Path, table: pa.Table) -> dict:
+    """Write a Parquet file atomically; returns its record for the manifest (rows, bytes, sha256)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
+        data = Path(tmp).read_bytes()
+    return {"rows": table.num_rows, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def write_chunk(out_dir: Path, chunk: int, games: pa.Table, seats: pa.Table) -> dict:
+    """Write one chunk's two parts; returns the manifest's record of the chunk."""
+    out_dir = Path(out_dir)
+    return {kind: write_table(out_dir / kind / part_name(chunk), table)
+            for kind, table in (("games", games), ("seats", seats))}
 
 
 def library_versions() -> dict[str, str]:
@@ -179,21 +215,226 @@ def iter_parts(out_dir: Path, columns_games=None, columns_seats=None) -> Iterato
 def iter_table(out_dir: Path, kind: str, columns=None) -> Iterator[pa.Table]:
     """Yield one table's parts (``kind``: "games" or "seats") in game order, reading only ``columns``.
 
-    Nothing here keeps a part once it is yielded, so a reader that drops each part before
-    asking for the next holds one part at a time, whatever the number of games.
+    Each part is checked against the manifest before it is parsed (ResultsError names a
+    damaged or foreign part).  Nothing here keeps a part once it is yielded, so a reader
+    that drops each part before asking for the next holds one part at a time.
     """
     out_dir = Path(out_dir)
-    for c in range(read_manifest(out_dir)["chunks_done"]):
-        yield pq.read_table(out_dir / kind / part_name(c), columns=columns)
+    man = read_manifest(out_dir)
+    for c in range(man["chunks_done"]):
+        yield read_part(out_dir, man, kind, c, columns)
 
 
 def read_games(out_dir: Path, columns=None):
     """All games as a pandas DataFrame (use iter_parts for very large runs)."""
-    return pq.read_table(Path(out_dir) / "games", columns=columns).to_pandas()
+    return pa.concat_tables(iter_table(out_dir, "games", columns)).to_pandas()
 
 
 def read_seats(out_dir: Path, columns=None):
-    return pq.read_table(Path(out_dir) / "seats", columns=columns).to_pandas()
+    return pa.concat_tables(iter_table(out_dir, "seats", columns)).to_pandas()
+
+
+# --------------------------------------------------------------------------- checking parts
+
+
+def _expected_rows(man: dict, chunk: int) -> int:
+    a = chunk * man["chunk_size"]
+    return max(0, min(a + man["chunk_size"], man["games"]) - a)
+
+
+def _part_record(man: dict, kind: str, chunk: int) -> dict | None:
+    parts = man.get("parts")
+    if parts is None or chunk >= len(parts) or parts[chunk] is None:
+        return None
+    return parts[chunk].get(kind)
+
+
+def read_part(out_dir: Path, man: dict, kind: str, chunk: int, columns=None) -> pa.Table:
+    """One part, checked against the manifest (size, SHA-256, rows, scenario hash and seed)."""
+    path = Path(out_dir) / kind / part_name(chunk)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ResultsError(f"{path}: part missing (the run is damaged; `pirate-sim run ... --resume` "
+                           f"replays it)") from None
+    rec = _part_record(man, kind, chunk)
+    if rec is not None and (len(data) != rec["bytes"] or hashlib.sha256(data).hexdigest() != rec["sha256"]):
+        raise ResultsError(f"{path}: damaged part ({len(data):,} bytes, the manifest records "
+                           f"{rec['bytes']:,} with another checksum); `pirate-sim run ... --resume` replays it")
+    try:
+        table = pq.read_table(pa.BufferReader(data), columns=columns)
+        meta = {k.decode(): v.decode() for k, v in (pq.read_schema(pa.BufferReader(data)).metadata or {}).items()}
+    except (pa.ArrowException, OSError) as exc:
+        raise ResultsError(f"{path}: damaged part (not readable Parquet: {str(exc).splitlines()[0]})") from None
+    rows = _expected_rows(man, chunk) * (1 if kind == "games" else len(man.get("seats", [])) or 1)
+    if kind == "games" or man.get("seats"):
+        if table.num_rows != rows:
+            raise ResultsError(f"{path}: damaged part ({table.num_rows:,} rows, expected {rows:,})")
+    if meta.get("pirate_sim.scenario_hash") != man["scenario_hash"] or meta.get("pirate_sim.seed") != str(man["seed"]):
+        raise ResultsError(f"{path}: part of another run (scenario hash {meta.get('pirate_sim.scenario_hash')}, "
+                           f"seed {meta.get('pirate_sim.seed')}; the manifest says {man['scenario_hash']}, "
+                           f"seed {man['seed']})")
+    return table
+
+
+def damaged_chunks(out_dir: Path, man: dict) -> list[int]:
+    """Chunks below ``chunks_done`` whose games or seats part fails its check."""
+    bad = []
+    for c in range(man["chunks_done"]):
+        for kind in ("games", "seats"):
+            try:
+                read_part(out_dir, man, kind, c, columns=[])
+            except ResultsError:
+                bad.append(c)
+                break
+    return bad
+
+
+def verify(out_dir: Path) -> list[str]:
+    """Every problem of a results directory, one line each (empty: the run is intact)."""
+    out_dir = Path(out_dir)
+    if not is_results_dir(out_dir):
+        return [f"{out_dir}: not a pirate-sim results directory (no {MANIFEST})"]
+    try:
+        man = read_manifest(out_dir)
+    except (ValueError, OSError) as exc:
+        return [f"{out_dir / MANIFEST}: unreadable ({exc})"]
+    problems = []
+    for c in range(man["chunks_done"]):
+        for kind in ("games", "seats"):
+            try:
+                read_part(out_dir, man, kind, c, columns=[])
+            except ResultsError as exc:
+                problems.append(str(exc))
+    for kind in ("games", "seats"):
+        for extra in sorted((out_dir / kind).glob("part-*.parquet")):
+            if not extra.stem[5:].isdigit() or int(extra.stem[5:]) >= man["chunks_done"]:
+                problems.append(f"{extra}: a part the manifest does not list")
+    if man.get("complete") and (out_dir / SUMMARY).exists():
+        try:
+            n = read_summary(out_dir)["games"]
+        except (ValueError, OSError, KeyError) as exc:
+            problems.append(f"{out_dir / SUMMARY}: unreadable ({exc})")
+        else:
+            if n != man["games"]:
+                problems.append(f"{out_dir / SUMMARY}: {n:,} games, the manifest says {man['games']:,}")
+    return problems
+
+
+def check_run(out_dir: Path) -> dict:
+    """The manifest of an intact, complete run; ResultsError (first problem) otherwise."""
+    out_dir = Path(out_dir)
+    if not is_results_dir(out_dir):
+        raise ResultsError(f"{out_dir}: not a pirate-sim results directory (no {MANIFEST})")
+    man = read_manifest(out_dir)
+    if not man.get("complete"):
+        raise ResultsError(f"{out_dir}: the run is unfinished ({man['chunks_done']}/{man['chunks_total']} chunks); "
+                           f"finish it with `pirate-sim run {man.get('scenario_source', 'SCENARIO')} "
+                           f"-o {out_dir} --resume`")
+    problems = verify(out_dir)
+    if problems:
+        more = f" (and {len(problems) - 1} more problems; see `pirate-sim verify {out_dir}`)" if len(problems) > 1 else ""
+        raise ResultsError(problems[0] + more)
+    return man
+
+
+# --------------------------------------------------------------------------- locks and output directories
+
+
+def has_content(path: Path) -> bool:
+    """True if ``path`` is a directory holding anything but our lock file."""
+    path = Path(path)
+    return path.is_dir() and any(p.name != LOCK for p in path.iterdir())
+
+
+def clear_dir(path: Path) -> None:
+    """Remove everything in ``path`` but the lock file (the lock stays held while replacing)."""
+    for p in Path(path).iterdir():
+        if p.name == LOCK:
+            continue
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p)
+        else:
+            p.unlink()
+
+
+def remove_tmp(out_dir: Path) -> int:
+    """Delete temporary files a killed writer left behind; returns how many."""
+    n = 0
+    for p in list(Path(out_dir).rglob(f".*{TMP_SUFFIX}")):
+        p.unlink(missing_ok=True)
+        n += 1
+    return n
+
+
+def os_error_text(exc: OSError, path: Path | str | None = None) -> str:
+    """One line naming the path and the cause of an OS error (no errno numbers, no traceback)."""
+    where = exc.filename if exc.filename is not None else path
+    why = exc.strerror or str(exc)
+    if exc.errno == errno.ENOTDIR:
+        why = "a part of this path is a file, not a directory"
+    elif exc.errno == errno.ENOSPC:
+        why = "no space left on the device"
+    return f"{where}: {why}" if where is not None else why
+
+
+@contextmanager
+def lock_dir(path: Path) -> Iterator[Path]:
+    """Create ``path`` if needed and hold an exclusive lock on it until the block ends.
+
+    A second command on the same directory gets ResultsError at once (never waits); any
+    OS problem (read-only, a path through a file, no permission) is a ResultsError naming
+    the path, raised before any work.
+    """
+    path = Path(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT, _file_mode())
+    except OSError as exc:
+        raise ResultsError(os_error_text(exc, path)) from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ResultsError(f"{path}: in use by another pirate-sim command; wait for it to finish "
+                               f"or use another directory") from None
+        yield path
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+@contextmanager
+def staged_dir(out: Path, force: bool) -> Iterator[Path]:
+    """Write a whole output directory aside, then put it in place of ``out`` in one step.
+
+    Checks first (before the caller's work): ``out`` holds files and no ``force`` ->
+    ResultsError; a parent that cannot be written -> ResultsError naming it.  On success
+    the old directory is swapped out and removed; on any error the old one is untouched
+    and the staged one removed.  Two writers never mix: each stages its own.
+    """
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ResultsError(f"{out}: is a file, not a directory")
+    if has_content(out) and not force:
+        raise ResultsError(f"{out}: already exists; add --force to replace it")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".new", dir=out.parent))
+        os.chmod(stage, 0o777 & ~_umask())  # mkdtemp makes 0700
+    except OSError as exc:
+        raise ResultsError(os_error_text(exc, out.parent)) from None
+    try:
+        yield stage
+        if out.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
+            os.replace(out, old / "d")
+            os.replace(stage, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(stage, out)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
 
 
 def arrays_from_tables(game: Game, n_seats: int, g: pa.Table, s: pa.Table) -> tuple[np.ndarray, np.ndarray]:

@@ -2,8 +2,10 @@
 
 Game ``k`` depends only on ``(seed, k)`` and the scenario, so chunk size and thread
 count change nothing but speed.  Each chunk's two parts are written atomically, then
-the manifest records the chunk as done; a crash between the two leaves at worst a part
-that ``--resume`` rewrites with identical content.
+the manifest records the chunk as done with each part's rows and checksum; a crash
+between the two leaves at worst a part that ``--resume`` rewrites with identical
+content, and ``--resume`` replays any recorded chunk whose part is damaged.  The output
+directory is locked for the whole run (see results.lock_dir).
 """
 
 from __future__ import annotations
@@ -11,22 +13,25 @@ from __future__ import annotations
 import functools
 import shutil
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import numba
 import numpy as np
 
 from . import results
+from .errors import UserError
 from .metrics import Accumulator, summary_dict
 from .results import MANIFEST, SCENARIO, SUMMARY
 from .scenario import Scenario
 
 ProgressFn = Callable[[int, int], None]  # (games done, games total)
+EstimateFn = Callable[[float, int, int], None]  # (seconds still to play, bytes still to write, bytes free)
 
 
-class RunError(RuntimeError):
+class RunError(UserError, RuntimeError):
     """A run that cannot start or continue (existing output, mismatched resume)."""
 
 
@@ -37,6 +42,8 @@ class RunResult:
     games: int
     seconds: float
     resumed_from: int = 0
+    replayed: int = 0  # damaged chunks played again on resume
+    already_complete: bool = False  # resumed a complete run: nothing was left to play
 
 
 def set_threads(threads: int | None) -> int:
@@ -46,8 +53,19 @@ def set_threads(threads: int | None) -> int:
     return numba.get_num_threads()
 
 
-def chunk_bounds(total: int, chunk_size: int) -> list[tuple[int, int]]:
-    return [(a, min(a + chunk_size, total)) for a in range(0, total, chunk_size)]
+def n_chunks(total: int, chunk_size: int) -> int:
+    return -(-total // chunk_size)
+
+
+def chunk_span(c: int, total: int, chunk_size: int) -> tuple[int, int]:
+    """Games [a, b) of chunk ``c`` (computed, never listed: a run may have billions of chunks)."""
+    a = c * chunk_size
+    return a, min(a + chunk_size, total)
+
+
+def chunk_bounds(total: int, chunk_size: int) -> Iterator[tuple[int, int]]:
+    """Every chunk's games [a, b), one at a time."""
+    return (chunk_span(c, total, chunk_size) for c in range(n_chunks(total, chunk_size)))
 
 
 def _meta(s: Scenario) -> dict[str, str]:
@@ -59,28 +77,49 @@ def _meta(s: Scenario) -> dict[str, str]:
     }
 
 
-def prepare_output(out_dir: Path, s: Scenario, games: int, resume: bool, force: bool) -> int:
-    """Create or check the output directory; returns the number of chunks already done."""
+def resume_settings(out_dir: Path) -> dict:
+    """What ``--resume`` takes from a run's manifest: games, chunk size, seed, --set values, options."""
     out_dir = Path(out_dir)
-    if out_dir.exists() and any(out_dir.iterdir()):
-        if resume and (out_dir / MANIFEST).exists():
+    if not results.is_results_dir(out_dir):
+        raise RunError(f"{out_dir}: no run to resume (no {MANIFEST}); start it without --resume")
+    try:
+        man = results.read_manifest(out_dir)
+    except ValueError as exc:
+        raise RunError(f"{out_dir / MANIFEST}: unreadable ({exc}); start again with --force") from None
+    return {"games": man["games"], "chunk_size": man["chunk_size"], "seed": man["seed"],
+            "overrides": list(man.get("overrides", [])), "options": dict(man.get("options", {})),
+            "source": man.get("scenario_source", ""), "complete": bool(man.get("complete"))}
+
+
+def prepare_output(out_dir: Path, s: Scenario, games: int, resume: bool, force: bool) -> tuple[int, list[int]]:
+    """Create or check the (locked) output directory; returns (chunks already done, damaged chunks to replay)."""
+    out_dir = Path(out_dir)
+    if results.has_content(out_dir):
+        has_manifest = (out_dir / MANIFEST).exists()
+        if resume and has_manifest:
             man = results.read_manifest(out_dir)
             if man["scenario_hash"] != s.hash():
                 raise RunError(f"{out_dir}: holds results of a different scenario or seed "
                                f"(hash {man['scenario_hash']} vs {s.hash()}); use another -o DIR or --force")
             if man["games"] != games or man["chunk_size"] != s.run["chunk_size"]:
-                raise RunError(f"{out_dir}: was started with {man['games']} games in chunks of "
-                               f"{man['chunk_size']}; resume with the same --games and chunk size")
-            return int(man["chunks_done"])
+                raise RunError(f"{out_dir}: was started with {man['games']:,} games in chunks of "
+                               f"{man['chunk_size']:,}; resume without --games (--resume takes both from the run)")
+            results.remove_tmp(out_dir)
+            return int(man["chunks_done"]), results.damaged_chunks(out_dir, man)
         if not force:
-            what = "an unfinished run (add --resume to finish it)" if (out_dir / MANIFEST).exists() else "files"
+            if has_manifest:
+                man = results.read_manifest(out_dir)
+                what = (f"a complete run of {man['games']:,} games" if man.get("complete") else
+                        f"an unfinished run ({man['chunks_done']}/{man['chunks_total']} chunks; add --resume "
+                        f"to finish it)")
+            else:
+                what = "files"
             raise RunError(f"{out_dir}: already holds {what}; refusing to overwrite without --force")
-        shutil.rmtree(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "games").mkdir(exist_ok=True)
+        results.clear_dir(out_dir)
+    (out_dir / "games").mkdir(parents=True, exist_ok=True)
     (out_dir / "seats").mkdir(exist_ok=True)
     results.atomic_write_text(out_dir / SCENARIO, s.to_toml())
-    return 0
+    return 0, []
 
 
 @functools.cache
@@ -88,7 +127,8 @@ def _versions() -> dict[str, str]:
     return results.library_versions()
 
 
-def _manifest(s: Scenario, games: int, chunks_done: int, n_chunks: int, timings: dict, threads: int) -> dict:
+def _manifest(s: Scenario, games: int, chunks_done: int, n_chunks: int, timings: dict, threads: int,
+              parts: list, options: dict) -> dict:
     return {
         "format_version": results.FORMAT_VERSION,
         "game": s.game.name,
@@ -107,56 +147,103 @@ def _manifest(s: Scenario, games: int, chunks_done: int, n_chunks: int, timings:
         "timings": timings,
         "versions": _versions(),
         "seats": [seat["strategy"] for seat in s.seats],
+        "options": options,
+        "parts": parts,  # per chunk: {"games"|"seats": {"rows", "bytes", "sha256"}}
     }
 
 
 def run(s: Scenario, out_dir: Path | None, games: int | None = None, threads: int | None = None,
         resume: bool = False, force: bool = False, progress: ProgressFn | None = None,
-        stop_when: Callable[[Accumulator], bool] | None = None) -> RunResult:
+        stop_when: Callable[[Accumulator], bool] | None = None, options: dict | None = None,
+        on_estimate: EstimateFn | None = None) -> RunResult:
     """Play the scenario; with ``out_dir`` None nothing is written (used by check/compare).
 
     ``stop_when(acc)`` is asked after every chunk: a precision-targeted run stops as
-    soon as it returns True (games then counts only the chunks played).
+    soon as it returns True (games then counts only the chunks played).  ``options``
+    (e.g. the precision target) are stored in the manifest for ``--resume``.
+    ``on_estimate`` is told, after the second chunk played, what the rest will cost;
+    a run whose rest cannot fit on the disk stops there (RunError, resumable).
     """
     games = int(games or s.run["games"])
     compiled = s.compile()
     used_threads = set_threads(threads)
-    bounds = chunk_bounds(games, s.run["chunk_size"])
+    with results.lock_dir(out_dir) if out_dir is not None else nullcontext():
+        return _run_locked(s, compiled, None if out_dir is None else Path(out_dir), games, used_threads, resume,
+                           force, progress, stop_when, dict(options or {}), on_estimate)
+
+
+def _run_locked(s, compiled, out_dir, games, used_threads, resume, force, progress, stop_when, options,
+                on_estimate) -> RunResult:
+    size = s.run["chunk_size"]
+    total_chunks = n_chunks(games, size)
     acc = Accumulator(s.game, compiled.strategy_names)
-    done = 0
-    if out_dir is not None:
-        out_dir = Path(out_dir)
-        done = prepare_output(out_dir, s, games, resume, force)
-        for g_tab, s_tab in results.iter_parts(out_dir) if done else ():
-            acc.update(*results.arrays_from_tables(s.game, s.n_seats, g_tab, s_tab))
-    meta = _meta(s)
-    start = bounds[done - 1][1] if done else 0
-    played_to = start
+    done, damaged = 0, []
+    parts: list = []
     timings = {"play_seconds": 0.0, "write_seconds": 0.0}
     if out_dir is not None:
+        done, damaged = prepare_output(out_dir, s, games, resume, force)
         if done:
-            timings = results.read_manifest(out_dir).get("timings", timings)
-        results.atomic_write_json(out_dir / MANIFEST, _manifest(s, games, done, len(bounds), timings, used_threads))
-    if progress:
-        progress(start, games)
-    t0 = time.perf_counter()
-    for c in range(done, len(bounds)):
-        a, b = bounds[c]
+            old = results.read_manifest(out_dir)
+            timings = old.get("timings", timings)
+            parts = list(old.get("parts") or [None] * done)[:done]
+            options = {**old.get("options", {}), **options}
+            for c in range(done):
+                if c not in damaged:
+                    acc.update(*results.arrays_from_tables(s.game, s.n_seats, results.read_part(out_dir, old, "games", c),
+                                                           results.read_part(out_dir, old, "seats", c)))
+    meta = _meta(s)
+    start = chunk_span(done - 1, games, size)[1] if done else 0
+    played_to = start
+
+    def save_manifest(chunks_done: int) -> None:
+        results.atomic_write_json(out_dir / MANIFEST, _manifest(s, games, chunks_done, total_chunks, timings,
+                                                                 used_threads, parts, options))
+
+    def play_chunk(c: int) -> None:
+        a, b = chunk_span(c, games, size)
         tp = time.perf_counter()
         out_games, out_seats = s.game.play(compiled, s.seed, a, b - a)
         timings["play_seconds"] += time.perf_counter() - tp
         acc.update(out_games, out_seats)
-        played_to = b
         if out_dir is not None:
             tw = time.perf_counter()
-            results.write_table(out_dir / "games" / results.part_name(c),
-                                results.games_table(s.game, a, out_games, meta))
-            results.write_table(out_dir / "seats" / results.part_name(c),
-                                results.seats_table(s.game, a, out_games, out_seats, compiled.strategy_names, meta))
+            rec = results.write_chunk(out_dir, c, results.games_table(s.game, a, out_games, meta),
+                                      results.seats_table(s.game, a, out_games, out_seats,
+                                                          compiled.strategy_names, meta))
             timings["write_seconds"] += time.perf_counter() - tw
-            results.atomic_write_json(out_dir / MANIFEST, _manifest(s, games, c + 1, len(bounds), timings, used_threads))
+            if c < len(parts):
+                parts[c] = rec
+            else:
+                parts.append(rec)
+
+    if out_dir is not None:
+        save_manifest(done)
+    if progress:
+        progress(start, games)
+    t0 = time.perf_counter()
+    for c in damaged:  # recorded chunks whose part is damaged: played again, identical by construction
+        play_chunk(c)
+        save_manifest(done)
+    for c in range(done, total_chunks):
+        tc = time.perf_counter()
+        play_chunk(c)
+        played_to = chunk_span(c, games, size)[1]
+        if out_dir is not None:
+            save_manifest(c + 1)
         if progress:
-            progress(b, games)
+            progress(played_to, games)
+        # the second chunk played measures speed without the first call's compile or cache load
+        if c == done + 1 and out_dir is not None and c + 1 < total_chunks:
+            n_played = played_to - chunk_span(c, games, size)[0]
+            left = games - played_to
+            disk_left = sum(r["bytes"] for r in parts[c].values()) / n_played * left
+            free = shutil.disk_usage(out_dir).free
+            if on_estimate is not None:
+                on_estimate((time.perf_counter() - tc) / n_played * left, int(disk_left), free)
+            if disk_left > free:
+                raise RunError(f"{out_dir}: the remaining {left:,} games need about "
+                               f"{human_bytes(disk_left)} on disk and only {human_bytes(free)} is "
+                               f"free; use fewer games or another -o DIR (--resume continues from here)")
         if stop_when is not None and stop_when(acc):
             break
     elapsed = time.perf_counter() - t0
@@ -166,7 +253,16 @@ def run(s: Scenario, out_dir: Path | None, games: int | None = None, threads: in
             man.update(games=played_to, chunks_total=man["chunks_done"], complete=True)
         results.atomic_write_json(out_dir / MANIFEST, man)
         results.atomic_write_json(out_dir / SUMMARY, summary_dict(acc))
-    return RunResult(out_dir, acc, played_to, elapsed, resumed_from=start)
+    return RunResult(out_dir, acc, played_to, elapsed, resumed_from=start, replayed=len(damaged),
+                     already_complete=bool(done) and done >= total_chunks and not damaged)
+
+
+def human_bytes(n: float) -> str:
+    for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
+        if abs(n) < 1000 or unit == "PB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return f"{n:.1f} PB"
 
 
 def load_accumulator(out_dir: Path):

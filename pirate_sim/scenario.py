@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .games import GAME_MODULES, get_game
+from .errors import UserError
 from .games.base import Game, Param
 
 TOP_KEYS = ("game", "title", "description", "run", "rules", "seats")
@@ -30,7 +31,7 @@ RUN_PARAMS = {
 }
 
 
-class ScenarioError(ValueError):
+class ScenarioError(UserError, ValueError):
     """A scenario problem: ``file: key: message``."""
 
     def __init__(self, source: str, key: str, message: str):

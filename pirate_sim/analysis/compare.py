@@ -36,6 +36,7 @@ from typing import Callable
 import numpy as np
 
 from .. import metrics, stats
+from ..errors import UserError
 from ..games.base import G_END, G_FIRST_SEAT, G_TRUNCATED, G_TURNS, G_WINNER
 from ..metrics import Accumulator
 from ..runner import chunk_bounds, set_threads
@@ -46,7 +47,7 @@ PAIRED_METHOD = "paired delta method (common random numbers)"
 INDEP_METHOD = "independent MOVER (Newcombe)"
 
 
-class CompareError(ValueError):
+class CompareError(UserError, ValueError):
     """A comparison that cannot be made (different games, unknown metric)."""
 
 

@@ -33,6 +33,7 @@ import pandas as pd
 
 from .. import metrics, runner
 from .. import scenario as scen
+from ..errors import UserError
 from ..results import atomic_write_json, read_manifest
 from ..scenario import Scenario
 
@@ -44,11 +45,11 @@ DEFAULT_CHART_METRICS = ("win_rate.seat*", "seat_balance", "first_player_win_rat
 _RANGE = re.compile(r"^\s*(-?[\d_.eE+-]+)\s*:\s*(-?[\d_.eE+-]+)\s*(?::\s*(-?[\d_.eE+-]+)\s*)?$")
 
 
-class GridError(ValueError):
+class GridError(UserError, ValueError):
     """Bad --vary syntax: names the option text and what is wrong."""
 
 
-class SweepError(RuntimeError):
+class SweepError(UserError, RuntimeError):
     """A sweep that cannot start or continue (existing output, mismatched resume)."""
 
 

@@ -1,0 +1,217 @@
+"""Results directories: nothing lost, nothing mixed (locks, checksums, replay, umask, estimates)."""
+
+import os
+import shutil
+import stat
+
+import pandas as pd
+import pytest
+
+from pirate_sim import results, runner, scenario
+from pirate_sim.results import ResultsError
+from pirate_sim.runner import RunError
+
+
+def _scen(seed=9, **run):
+    return scenario.from_dict({"game": "dice_duel", "run": {"games": 3000, "seed": seed, "chunk_size": 1000, **run}})
+
+
+def _games(d):
+    return pd.read_parquet(d / "games").sort_values("game").reset_index(drop=True)
+
+
+def _truncate(path, keep=0.5):
+    data = path.read_bytes()
+    path.write_bytes(data[: int(len(data) * keep)])
+
+
+def test_a_locked_directory_refuses_a_second_writer(tmp_path):
+    out = tmp_path / "r"
+    with results.lock_dir(out):
+        with pytest.raises(ResultsError, match="in use by another pirate-sim command"):
+            runner.run(_scen(), out)
+        with pytest.raises(ResultsError, match="in use"):
+            runner.run(_scen(seed=10), out, force=True)
+    assert not (out / results.MANIFEST).exists()
+    runner.run(_scen(), out)  # the lock is released with the block
+    assert results.verify(out) == []
+
+
+def test_the_lock_is_held_for_the_whole_run(tmp_path):
+    out = tmp_path / "r"
+    seen = []
+
+    def progress(done, total):
+        try:
+            with results.lock_dir(out):
+                seen.append("free")
+        except ResultsError:
+            seen.append("held")
+
+    runner.run(_scen(), out, progress=progress)
+    assert seen and set(seen) == {"held"}
+
+
+def test_manifest_records_rows_and_checksums(tmp_path):
+    out = tmp_path / "r"
+    runner.run(_scen(), out)
+    man = results.read_manifest(out)
+    assert len(man["parts"]) == 3
+    assert [p["games"]["rows"] for p in man["parts"]] == [1000, 1000, 1000]
+    assert [p["seats"]["rows"] for p in man["parts"]] == [2000, 2000, 2000]
+    assert all(len(p[k]["sha256"]) == 64 for p in man["parts"] for k in ("games", "seats"))
+
+
+def test_damaged_part_is_named_by_readers_and_replayed_on_resume(tmp_path):
+    full, out = tmp_path / "full", tmp_path / "r"
+    runner.run(_scen(), full)
+    runner.run(_scen(), out)
+    part = out / "games" / "part-00001.parquet"
+    _truncate(part)
+    problems = results.verify(out)
+    assert len(problems) == 1 and "part-00001.parquet" in problems[0] and "damaged" in problems[0]
+    with pytest.raises(ResultsError, match="part-00001.parquet"):
+        results.check_run(out)
+    with pytest.raises(ResultsError, match="part-00001.parquet"):
+        list(results.iter_parts(out))
+    with pytest.raises(ResultsError, match="part-00001.parquet"):
+        results.read_games(out)
+    res = runner.run(_scen(), out, resume=True)  # before: ArrowInvalid traceback
+    assert res.replayed == 1 and res.games == 3000
+    assert results.verify(out) == []
+    pd.testing.assert_frame_equal(_games(full), _games(out))
+    assert results.read_summary(full)["metrics"] == results.read_summary(out)["metrics"]
+
+
+def test_a_part_with_intact_bytes_but_wrong_rows_is_refused(tmp_path):
+    out = tmp_path / "r"
+    runner.run(_scen(), out)
+    man = results.read_manifest(out)
+    man["parts"] = None  # an older manifest without checksums: rows and hashes still checked
+    man["chunk_size"] = 1100
+    results.atomic_write_json(out / results.MANIFEST, man)
+    assert any("rows" in p for p in results.verify(out))
+
+
+def test_parts_of_another_scenario_are_refused(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    runner.run(_scen(seed=9), a)
+    runner.run(_scen(seed=10), b)
+    for kind in ("games", "seats"):  # what two runs writing one directory used to leave
+        (b / kind / "part-00002.parquet").replace(a / kind / "part-00002.parquet")
+    man = results.read_manifest(a)
+    man["parts"][2] = results.read_manifest(b)["parts"][2]  # even with matching checksums
+    results.atomic_write_json(a / results.MANIFEST, man)
+    problems = results.verify(a)
+    assert problems and all("part of another run" in p for p in problems)
+    with pytest.raises(ResultsError, match="another run"):
+        results.read_seats(a)
+
+
+def test_extra_parts_are_reported(tmp_path):
+    out = tmp_path / "r"
+    runner.run(_scen(), out)
+    shutil.copy(out / "games" / "part-00000.parquet", out / "games" / "part-00007.parquet")
+    assert any("part-00007" in p and "does not list" in p for p in results.verify(out))
+
+
+def test_resume_removes_tmp_left_by_a_kill(tmp_path, monkeypatch):
+    out = tmp_path / "r"
+    calls = {"n": 0}
+    real = results.write_table
+
+    def killed(path, table):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            (path.parent / f".{path.name}.abc{results.TMP_SUFFIX}").write_bytes(b"half")  # what kill -9 leaves
+            raise KeyboardInterrupt
+        return real(path, table)
+
+    monkeypatch.setattr(results, "write_table", killed)
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(_scen(), out)
+    monkeypatch.setattr(results, "write_table", real)
+    assert list(out.rglob("*.tmp"))
+    runner.run(_scen(), out, resume=True)
+    assert not list(out.rglob("*.tmp"))
+    assert results.verify(out) == []
+
+
+def test_complete_and_unfinished_are_told_apart(tmp_path, monkeypatch):
+    out = tmp_path / "r"
+    runner.run(_scen(), out)
+    with pytest.raises(RunError, match="a complete run of 3,000 games"):
+        runner.run(_scen(), out)
+    res = runner.run(_scen(), out, resume=True)
+    assert res.already_complete and res.games == 3000
+
+
+def test_resume_settings_come_from_the_manifest(tmp_path):
+    out = tmp_path / "r"
+    s = scenario.from_dict({"game": "dice_duel", "run": {"games": 3000, "seed": 9, "chunk_size": 1000}},
+                           overrides=["rules.target=12"])
+    runner.run(s, out, options={"precision": 0.05})
+    got = runner.resume_settings(out)
+    assert got["games"] == 3000 and got["chunk_size"] == 1000 and got["seed"] == 9
+    assert got["overrides"] == ["rules.target=12"] and got["options"] == {"precision": 0.05}
+    with pytest.raises(RunError, match="no run to resume"):
+        runner.resume_settings(tmp_path / "nothing")
+
+
+def test_files_follow_the_umask(tmp_path):
+    old = os.umask(0o022)
+    try:
+        runner.run(_scen(), tmp_path / "r")
+    finally:
+        os.umask(old)
+    for p in (tmp_path / "r").rglob("*"):
+        if p.is_file():
+            assert stat.S_IMODE(p.stat().st_mode) == 0o644, p
+
+
+def test_chunks_are_never_listed():
+    assert runner.n_chunks(10**12, 1) == 10**12
+    assert runner.chunk_span(10**12 - 1, 10**12, 1) == (10**12 - 1, 10**12)
+    it = runner.chunk_bounds(10**12, 1)  # a generator: a list would need terabytes
+    assert next(it) == (0, 1)
+
+
+def test_estimate_and_disk_check_before_the_long_part(tmp_path, monkeypatch):
+    seen = []
+    out = tmp_path / "big"
+    monkeypatch.setattr(shutil, "disk_usage", lambda p: shutil._ntuple_diskusage(10**9, 10**9 - 10**6, 10**6))
+    with pytest.raises(RunError, match="need about .* on disk and only 1.0 MB is free"):
+        runner.run(_scen(games=10**12), out, on_estimate=lambda *a: seen.append(a))
+    (seconds, need, free), = seen
+    assert need > 10**9 and free == 10**6 and seconds > 0
+    man = results.read_manifest(out)
+    assert man["chunks_done"] == 2 and not man["complete"]  # resumable, nothing half-written
+
+
+def test_unwritable_output_is_one_error_before_playing(tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    with pytest.raises(ResultsError, match="afile"):
+        runner.run(_scen(), afile / "r")
+    with pytest.raises(ResultsError, match="afile"):
+        runner.run(_scen(), afile)
+
+
+def test_staged_dir_replaces_whole_or_not_at_all(tmp_path):
+    out = tmp_path / "rep"
+    with results.staged_dir(out, force=False) as st:
+        (st / "a.png").write_text("old")
+        (st / "b.png").write_text("old")
+    with pytest.raises(ResultsError, match="--force"):
+        with results.staged_dir(out, force=False):
+            pass
+    with pytest.raises(RuntimeError):
+        with results.staged_dir(out, force=True) as st:
+            (st / "a.png").write_text("new")
+            raise RuntimeError("failed half-way")
+    assert sorted(p.name for p in out.iterdir()) == ["a.png", "b.png"]
+    assert (out / "a.png").read_text() == "old"
+    with results.staged_dir(out, force=True) as st:
+        (st / "c.png").write_text("new")
+    assert sorted(p.name for p in out.iterdir()) == ["c.png"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]  # nothing staged left behind
