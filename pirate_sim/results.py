@@ -378,19 +378,37 @@ def os_error_text(exc: OSError, path: Path | str | None = None) -> str:
     return f"{where}: {why}" if where is not None else why
 
 
+def check_writable(path: Path) -> None:
+    """Fail now (ResultsError naming the path) if a file cannot be written at ``path`` later."""
+    path = Path(path)
+    if path.is_dir():
+        raise ResultsError(f"{path}: is a directory, not a file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ResultsError(os_error_text(exc, path.parent)) from None
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise ResultsError(f"{path.parent}: not writable (permission denied)")
+
+
 @contextmanager
-def lock_dir(path: Path) -> Iterator[Path]:
+def lock_dir(path: Path, reader: bool = False) -> Iterator[Path]:
     """Create ``path`` if needed and hold an exclusive lock on it until the block ends.
 
     A second command on the same directory gets ResultsError at once (never waits); any
     OS problem (read-only, a path through a file, no permission) is a ResultsError naming
-    the path, raised before any work.
+    the path, raised before any work.  A ``reader`` of a directory it cannot write (an
+    archived run) goes ahead unlocked: no pirate-sim command can be writing there.
     """
     path = Path(path)
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        if not reader:
+            path.mkdir(parents=True, exist_ok=True)
         fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT, _file_mode())
     except OSError as exc:
+        if reader and exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            yield path
+            return
         raise ResultsError(os_error_text(exc, path)) from None
     try:
         try:

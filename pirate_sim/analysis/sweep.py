@@ -34,6 +34,7 @@ import pandas as pd
 from .. import metrics, runner
 from .. import scenario as scen
 from ..errors import UserError
+from .. import results
 from ..results import atomic_write_json, read_manifest
 from ..scenario import Scenario
 
@@ -218,18 +219,24 @@ def sweep(points: list[GridPoint], varies: list[tuple[str, list]], out_dir: Path
 
     ``progress(point_id, point_index, n_points, games_done, games_total)``.
     """
-    out_dir = Path(out_dir)
+    with results.lock_dir(Path(out_dir)):  # the whole sweep: no other command mixes files in
+        return _sweep_locked(points, varies, Path(out_dir), threads, resume, force, chart_metrics, progress,
+                             base_source, base_overrides)
+
+
+def _sweep_locked(points, varies, out_dir, threads, resume, force, chart_metrics, progress, base_source,
+                  base_overrides) -> SweepResult:
     keys = [k for k, _ in varies]
     games = points[0].scenario.run["games"]
     sig = _signature(points, games)
-    if out_dir.exists() and any(out_dir.iterdir()):
+    if results.has_content(out_dir):
         if resume and (out_dir / SWEEP_JSON).exists():
             old = json.loads((out_dir / SWEEP_JSON).read_text())
             if old.get("signature") != sig:
                 raise SweepError(f"{out_dir}: holds a sweep of a different grid, scenario, seed or game count; "
                                  f"resume with the same arguments, or use another -o DIR or --force")
         elif force:
-            shutil.rmtree(out_dir)
+            results.clear_dir(out_dir)
         else:
             what = "a sweep (add --resume to finish it)" if (out_dir / SWEEP_JSON).exists() else "files"
             raise SweepError(f"{out_dir}: already holds {what}; refusing to overwrite without --force")

@@ -9,9 +9,10 @@ from __future__ import annotations
 import click
 
 from .. import __version__
+from .common import CommandGroup
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="pirate-sim")
 def main():
     """Monte Carlo balance analytics for pirate board games.

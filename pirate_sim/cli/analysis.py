@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from contextlib import nullcontext
 from pathlib import Path
 
 import click
@@ -10,8 +11,9 @@ from rich import box
 from rich.table import Table
 
 from .. import scenario as scen
+from .. import results
 from ..runner import RunError
-from .common import console, fail, fmt_metric, load_scenario, progress, set_option
+from .common import console, esc, fail, fmt_metric, load_scenario, progress, set_option
 
 
 # ------------------------------------------------------------------ compare
@@ -46,23 +48,28 @@ def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_
         fail("compare needs a second scenario B.toml or at least one --set KEY=VALUE for the variant")
     if scenario_b is not None and overrides:
         fail("give either a second scenario B.toml or --set values, not both")
-    if out_dir and Path(out_dir).exists() and any(Path(out_dir).iterdir()) and not force:
-        fail(f"{out_dir}: already exists; add --force to replace it")
     a = load_scenario(scenario_a, (), seed, games)
     if scenario_b is None:
         b = load_scenario(scenario_a, overrides, seed if seed is not None else a.seed, games)
     else:
         b = load_scenario(scenario_b, (), seed if seed is not None else a.seed, games)
     n = int(games or a.run["games"])
-    try:
+    # the output is checked (and staged) before any game is played, and put in place whole at the end
+    with results.staged_dir(Path(out_dir), force) if out_dir else nullcontext() as stage:
         with progress(quiet) as prog:
             task = prog.add_task("compare", total=n)
             res = cmp.compare(a, b, n, threads, list(metric_patterns) or None,
                               progress=lambda d, t: prog.update(task, completed=d, total=t))
-    except cmp.CompareError as exc:
-        fail(str(exc))
+        _print_compare(res, a, b, overrides, scenario_b)
+        if out_dir:
+            files = cmp.write_outputs(res, stage, force=True)
+    if out_dir:
+        console.print(f"wrote {len(files)} files in {esc(out_dir)} (compare.json, compare.parquet, compare.pdf)")
+
+
+def _print_compare(res, a, b, overrides, scenario_b) -> None:
     label_b = " ".join(overrides) if scenario_b is None else b.source
-    t = Table(title=f"A = {a.source}  vs  B = {label_b}: {res.games:,} paired games, seed {res.seed}; "
+    t = Table(title=f"A = {esc(a.source)}  vs  B = {esc(label_b)}: {res.games:,} paired games, seed {res.seed}; "
                     f"A - B with 95% CI half-widths (paired: common random numbers; indep.: as if "
                     f"independent runs)", title_justify="left",
               box=box.SIMPLE_HEAD, pad_edge=False)
@@ -74,7 +81,7 @@ def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_
         ratio = r["half_width_ratio"]
         few = r["paired"] and 0 <= r["discordant"] < 30 and r["half_width"] > 0
         mark = ("[bold red]*[/]" if r["significant"] else " ") + ("[dim]~[/]" if few else " ")
-        t.add_row(m, fmt_metric(r["value_a"], m), fmt_metric(r["value_b"], m),
+        t.add_row(esc(m), fmt_metric(r["value_a"], m), fmt_metric(r["value_b"], m),
                   fmt_metric(r["diff"], m, True) + mark,
                   fmt_metric(r["half_width"], m).lstrip("+") if r["paired"] else "-",
                   fmt_metric(r["indep_half_width"], m).lstrip("+"),
@@ -88,13 +95,7 @@ def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_
     console.print("[dim]* significant (95% CI excludes 0); ~ fewer than 30 games differ, paired CI approximate; "
                   "ratio = paired / independent half-width[/]")
     sig = [r["metric"] for r in res.rows if r["significant"]]
-    console.print(f"significant at 95%: {', '.join(sig) if sig else 'none'}")
-    if out_dir:
-        try:
-            files = cmp.write_outputs(res, Path(out_dir), force=force)
-        except cmp.CompareError as exc:
-            fail(str(exc))
-        console.print(f"wrote {len(files)} files in {out_dir} (compare.json, compare.parquet, compare.pdf)")
+    console.print(f"significant at 95%: {esc(', '.join(sig)) if sig else 'none'}")
 
 # -------------------------------------------------------------------- sweep
 @click.command("sweep")
@@ -170,27 +171,27 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
     keys = [k for k, _ in axes]
     shown = chart_metrics or [m for m in ("win_rate.seat0", "seat_balance", "length.mean")
                               if m in set(res.tidy["metric"])]
-    t = Table(title=f"{s0.title}: {len(points)} grid points x {s0.run['games']:,} games, seed {s0.seed}",
+    t = Table(title=f"{esc(s0.title)}: {len(points)} grid points x {s0.run['games']:,} games, seed {s0.seed}",
               title_justify="left")
     t.add_column("point")
     for k in keys:
-        t.add_column(k)
+        t.add_column(esc(k))
     for m in shown[:6]:
-        t.add_column(m, justify="right")
+        t.add_column(esc(m), justify="right")
     for p in points:
         sub = res.tidy[res.tidy["point"] == p.id].set_index("metric")
         cells = []
         for m in shown[:6]:
             r = sub.loc[m]
             cells.append(f"{fmt_metric(r['value'], m)} ±{fmt_metric((r['hi'] - r['lo']) / 2, m).lstrip('+')}")
-        t.add_row(p.id, *[sw.value_text(p.values[k]) for k in keys], *cells)
+        t.add_row(esc(p.id), *[esc(sw.value_text(p.values[k])) for k in keys], *cells)
     console.print(t)
     extra = ""
     if res.skipped:
         extra += f"; {len(res.skipped)} finished points skipped"
     if res.resumed:
         extra += f"; resumed {', '.join(res.resumed)}"
-    console.print(f"results: {out} (sweep.parquet, sweep.csv, sweep.pdf, points/<id>/){extra}")
+    console.print(f"results: {esc(out)} (sweep.parquet, sweep.csv, sweep.pdf, points/<id>/){esc(extra)}")
 
 # -------------------------------------------------------------------- check
 @click.command("check")
@@ -233,6 +234,11 @@ def check_cmd(spec_path, baseline_path, update_baseline, max_games, seed, thread
         fail(str(exc))
     if update_baseline and not baseline_path:
         fail("--update-baseline needs --baseline FILE (where to write it)")
+    out = Path(out_dir) if out_dir else Path("results") / f"check-{Path(spec_path).stem}"
+    jp = Path(json_path) if json_path else out / "verdict.json"
+    xp = Path(junit_path) if junit_path else out / "junit.xml"
+    for target in ((Path(baseline_path),) if update_baseline else (jp, xp)):
+        results.check_writable(target)  # before any game is played
 
     with progress(quiet) as prog:
         task = prog.add_task("check", total=None)
@@ -244,8 +250,8 @@ def check_cmd(spec_path, baseline_path, update_baseline, max_games, seed, thread
             data = ck.update_baseline(spec, Path(baseline_path), threads, max_games, progress=cb)
             prog.stop()
             for name, d in data["scenarios"].items():
-                console.print(f"baseline {name}: {d['games']:,} games, {len(d['metrics'])} metrics, hash {d['hash']}")
-            console.print(f"wrote {baseline_path}")
+                console.print(f"baseline {esc(name)}: {d['games']:,} games, {len(d['metrics'])} metrics, hash {d['hash']}")
+            console.print(f"wrote {esc(baseline_path)}")
             return
         extra = []
         if baseline_path:
@@ -255,11 +261,8 @@ def check_cmd(spec_path, baseline_path, update_baseline, max_games, seed, thread
                 prog.stop()
                 fail(str(exc))
         res = ck.run_check(spec, extra, max_games, threads, progress=cb)
-    out = Path(out_dir) if out_dir else Path("results") / f"check-{Path(spec_path).stem}"
-    jp = Path(json_path) if json_path else out / "verdict.json"
-    xp = Path(junit_path) if junit_path else out / "junit.xml"
     ck.write_outputs(res, jp, xp)
-    t = Table(title=f"{spec.title}: per-interval confidence {100 * res.per_interval_confidence:.4g}% "
+    t = Table(title=f"{esc(spec.title)}: per-interval confidence {100 * res.per_interval_confidence:.4g}% "
                     f"({100 * spec.confidence:g}% overall), looks at {', '.join(f'{x:,}' for x in res.looks)} games",
               title_justify="left")
     for col, j in (("scenario", "left"), ("bound", "left"), ("estimate", "right"), ("interval", "right"),
@@ -269,13 +272,13 @@ def check_cmd(spec_path, baseline_path, update_baseline, max_games, seed, thread
     for b in res.bounds:
         e = b.estimate or {}
         v = e.get("value", math.nan)
-        t.add_row(b.scenario, b.label, f"{v:.5g}", f"{e.get('lo', math.nan):.5g} .. {e.get('hi', math.nan):.5g}",
+        t.add_row(esc(b.scenario), esc(b.label), f"{v:.5g}", f"{e.get('lo', math.nan):.5g} .. {e.get('hi', math.nan):.5g}",
                   f"{b.games:,}", style[b.verdict])
     console.print(t)
     word = {0: "[green]PASS[/]: every bound holds", 1: "[bold red]FAIL[/]: a bound is violated",
             3: "[yellow]UNDECIDED[/]: some bounds were not decided within the budget "
                "(raise max_games or loosen the bound)"}[res.exit_code]
-    console.print(f"{word}  (exit {res.exit_code}; {jp}, {xp})")
+    console.print(f"{word}  (exit {res.exit_code}; {esc(jp)}, {esc(xp)})")
     raise SystemExit(res.exit_code)
 
 

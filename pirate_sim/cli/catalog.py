@@ -10,7 +10,7 @@ from rich.table import Table
 
 from .. import scenario as scen
 from ..games import available_games, get_game
-from .common import console, fail, load_scenario, set_option
+from .common import console, esc, fail, load_scenario, set_option
 
 
 @click.command("games")
@@ -24,16 +24,16 @@ def games_cmd():
     for name in available_games():
         g = get_game(name)
         seats = f"{g.min_seats}" if g.min_seats == g.max_seats else f"{g.min_seats}-{g.max_seats}"
-        console.print(f"[bold]{g.name}[/]  {g.title}  (rules version {g.version}, {seats} players)")
+        console.print(f"[bold]{esc(g.name)}[/]  {esc(g.title)}  (rules version {g.version}, {seats} players)")
         t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
         t.add_column("strategy")
         t.add_column("what it does")
         t.add_column("parameters")
         for s in g.strategies:
-            t.add_row(s.name, s.doc.splitlines()[0], ", ".join(p.key for p in s.params) or "-")
+            t.add_row(esc(s.name), esc(s.doc.splitlines()[0]), esc(", ".join(p.key for p in s.params) or "-"))
         console.print(t)
         if g.odds_mechanics:
-            console.print("  odds mechanics: " + ", ".join(g.odds_mechanics))
+            console.print("  odds mechanics: " + esc(", ".join(g.odds_mechanics)))
         console.print()
 
 
@@ -73,7 +73,7 @@ def scenario_new(game, path, force):
     text = scen.default_scenario(g).to_toml()
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(text, encoding="utf-8")
-    console.print(f"wrote {p} ({len(g.params)} rules, {len(g.default_seats)} seats)")
+    console.print(f"wrote {esc(p)} ({len(g.params)} rules, {len(g.default_seats)} seats)")
 
 
 @scenario_grp.command("check")
@@ -87,16 +87,16 @@ def scenario_check(path, overrides):
       pirate-sim scenario check scenarios/pirates_peak/default.toml --set rules.squid.escape_total=11
     """
     s = load_scenario(path, overrides)
-    t = Table(title=f"{s.title} - {s.game.title} rules v{s.game.version}, hash {s.hash()}", title_justify="left")
+    t = Table(title=f"{esc(s.title)} - {esc(s.game.title)} rules v{s.game.version}, hash {s.hash()}", title_justify="left")
     t.add_column("key")
     t.add_column("value")
     t.add_column("", style="dim")
     t.add_column("meaning", style="dim")
     for key, value, default, doc in scen.resolved_parameters(s):
         mark = "" if default is None or value == default else f"default {scen._toml_value(default)}"
-        t.add_row(key, scen._toml_value(value), mark, doc)
+        t.add_row(esc(key), esc(scen._toml_value(value)), esc(mark), esc(doc))
     console.print(t)
-    console.print(f"[green]ok[/]: {path} is a valid {s.game.title} scenario with {s.n_seats} seats")
+    console.print(f"[green]ok[/]: {esc(path)} is a valid {esc(s.game.title)} scenario with {s.n_seats} seats")
 
 
 
@@ -132,11 +132,11 @@ def odds_cmd(game, mechanic, overrides, samples, seed, as_json):
         click.echo(json.dumps([{"case": r.case, "exact": r.exact, "estimate": r.estimate, "samples": r.samples,
                                 "stderr": r.stderr, "z": r.z} for r in rows], indent=2))
         return
-    t = Table(title=f"{g.title}: {mechanic} - {g.odds_mechanics[mechanic]}", title_justify="left")
+    t = Table(title=esc(f"{g.title}: {mechanic} - {g.odds_mechanics[mechanic]}"), title_justify="left")
     for col, just in (("case", "left"), ("exact", "right"), ("Monte Carlo", "right"), ("z", "right")):
         t.add_column(col, justify=just)
     for r in rows:
-        t.add_row(r.case, f"{r.exact:.6f}", f"{r.estimate:.6f}", f"{r.z:+.2f}")
+        t.add_row(esc(r.case), f"{r.exact:.6f}", f"{r.estimate:.6f}", f"{r.z:+.2f}")
     console.print(t)
     console.print(f"[dim]{samples:,} samples per case; z = (Monte Carlo - exact) / standard error[/]")
 

@@ -1,24 +1,87 @@
-"""What every command shares: consoles, the one error exit, shared options, scenario loading."""
+"""What every command shares: consoles, the one error exit, shared options, scenario loading.
+
+Every command runs inside :class:`CommandGroup`, whose ``main`` is the single error
+handler: a :class:`~pirate_sim.errors.UserError` (bad scenario, spec, grid, option,
+unusable or damaged results), an OS error (read-only, a path through a file, full disk,
+no permission), running out of memory, or a click usage error becomes one escaped line
+on stderr and exit 2 - never a traceback.  User text shown through rich is escaped
+(``esc``), so ``[red]`` in a path or title is printed, not interpreted.
+"""
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 
 from .. import scenario as scen
+from ..errors import UserError
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
 
-EXIT_USAGE = 2  # bad input: scenario, option, metric or grid syntax
+EXIT_USAGE = 2  # bad input: scenario, option, metric or grid syntax, unusable output
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), as a shell reports it
+
+
+def esc(value) -> str:
+    """User text (paths, titles, --set values, labels) for rich output: shown, not interpreted."""
+    return escape(str(value))
+
+
+def one_line(text: str) -> str:
+    return " ".join(str(text).split())
 
 
 def fail(message: str, code: int = EXIT_USAGE):
-    err_console.print(f"[bold red]error:[/] {message}", soft_wrap=True)
+    err_console.print(f"[bold red]error:[/] {esc(one_line(message))}", soft_wrap=True)
     sys.exit(code)
+
+
+def error_line(exc: BaseException) -> str | None:
+    """The one line a known error is shown as (None: a bug, let its traceback show)."""
+    from ..results import os_error_text
+
+    if isinstance(exc, UserError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return os_error_text(exc)
+    if isinstance(exc, MemoryError):
+        return "out of memory; use a smaller run.chunk_size or fewer games"
+    if isinstance(exc, OverflowError):
+        return f"a number is too large: {exc}"
+    return None
+
+
+class CommandGroup(click.Group):
+    """The top-level group: runs a command and turns every known error into one line + exit 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.Abort:
+            fail("aborted", code=1)
+        except click.ClickException as exc:
+            where = exc.ctx.command_path if getattr(exc, "ctx", None) is not None else "pirate-sim"
+            hint = f" (see `{where} --help`)" if isinstance(exc, click.UsageError) else ""
+            fail(exc.format_message() + hint, code=exc.exit_code)
+        except Exception as exc:  # noqa: BLE001 - known kinds become one line; others (bugs) re-raise
+            line = error_line(exc)
+            if line is None:
+                raise
+            fail(line)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def shell_command(*words) -> str:
+    """A command line that works when pasted (every word quoted as the shell needs)."""
+    return " ".join(shlex.quote(str(w)) for w in words)
 
 
 def set_option(f):

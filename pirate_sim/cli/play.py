@@ -9,8 +9,11 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from ..runner import RunError
-from .common import console, default_out_dir, fail, fmt_value, load_scenario, progress, set_option
+from .common import (EXIT_INTERRUPTED, console, default_out_dir, esc, fail, fmt_value, load_scenario,
+                     progress, set_option, shell_command)
+
+LONG_RUN_S = 60  # print a time and disk estimate for runs whose rest takes longer than this
+MAX_GAME_INDEX = 2**63 - 1  # game indices are int64 in the kernels and the Parquet files
 
 
 def print_summary(acc, title: str = "", save_to: Path | None = None) -> None:
@@ -19,13 +22,13 @@ def print_summary(acc, title: str = "", save_to: Path | None = None) -> None:
     from ..report.tables import summary_rows
 
     est = metrics.compute(acc)
-    t = Table(title=title or None, title_justify="left")
+    t = Table(title=esc(title) if title else None, title_justify="left")
     t.add_column("metric")
     t.add_column("value", justify="right")
     t.add_column("95% CI", justify="right")
     for name, label in summary_rows(acc.game, est):
         e = est[name]
-        t.add_row(label, fmt_value(e.value, name), f"{fmt_value(e.lo, name)} .. {fmt_value(e.hi, name)}")
+        t.add_row(esc(label), fmt_value(e.value, name), f"{fmt_value(e.lo, name)} .. {fmt_value(e.hi, name)}")
     console.print(t)
     if save_to is not None:
         rec = Console(record=True, width=100, file=open(os.devnull, "w"))
@@ -62,6 +65,9 @@ def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, for
     """
     from .. import runner
 
+    if resume:
+        scenario_path, overrides, seed, games, precision = _resume_arguments(
+            scenario_path, out_dir, overrides, seed, games, precision)
     s = load_scenario(scenario_path, overrides, seed, games)
     out = Path(out_dir) if out_dir else default_out_dir(s)
     stop = None
@@ -71,18 +77,23 @@ def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, for
         stop = precision_reached(precision)
     total = s.run["games"]
     with progress(quiet) as prog:
-        task = prog.add_task(f"{s.game.title}", total=total)
+        task = prog.add_task(esc(s.game.title), total=total)
+
+        def estimate(seconds: float, disk: int, free: int) -> None:
+            if seconds > LONG_RUN_S:
+                prog.console.print(f"estimate: about {_duration(seconds)} and {runner.human_bytes(disk)} of disk "
+                                   f"({runner.human_bytes(free)} free) for the remaining games; Ctrl-C stops, "
+                                   f"--resume continues", soft_wrap=True, markup=False)
+
         try:
             res = runner.run(s, out, threads=threads, resume=resume, force=force,
                              progress=lambda done, tot: prog.update(task, completed=done, total=tot),
-                             stop_when=stop)
-        except RunError as exc:
-            fail(str(exc))
+                             stop_when=stop, options={"precision": precision} if precision else {},
+                             on_estimate=estimate)
         except KeyboardInterrupt:
             prog.stop()
             fail(f"interrupted; completed chunks are saved in {out}. Finish with: "
-                 f"pirate-sim run {scenario_path} -o {out} --resume", code=130)
-    rate = (res.games - res.resumed_from) / res.seconds if res.seconds > 0 else float("nan")
+                 + shell_command("pirate-sim", "run", scenario_path, "-o", out, "--resume"), code=EXIT_INTERRUPTED)
     print_summary(res.accumulator, f"{s.title}: {res.games:,} games, seed {s.seed}", save_to=out / "summary.txt")
     if precision:
         console.print(f"precision target {precision}: reached after {res.games:,} games"
@@ -90,13 +101,44 @@ def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, for
     from ..metrics import games_needed_note
 
     console.print(games_needed_note(res.accumulator))
-    console.print(f"results: {out}  ({rate:,.0f} games/s)")
+    if res.already_complete:
+        console.print(f"results: {esc(out)}  (already complete: nothing left to play)")
+    else:
+        rate = (res.games - res.resumed_from) / res.seconds if res.seconds > 0 else float("nan")
+        replayed = f"; {res.replayed} damaged chunks replayed" if res.replayed else ""
+        console.print(f"results: {esc(out)}  ({rate:,.0f} games/s{replayed})")
 
+
+def _resume_arguments(scenario_path, out_dir, overrides, seed, games, precision):
+    """--resume continues the run as it was started: games, seed, --set values and --precision
+    come from its manifest (given again, they must agree)."""
+    from .. import runner
+
+    if not out_dir:
+        fail("--resume needs -o DIR (the run to finish)")
+    got = runner.resume_settings(Path(out_dir))
+    if games is not None and games != got["games"]:
+        fail(f"{out_dir}: was started with {got['games']:,} games; --resume takes the game count from the run "
+             f"(leave out --games)")
+    sets = [o for o in got["overrides"] if not o.startswith("run.")]  # run.* are the options above
+    if overrides and list(overrides) != sets:
+        fail(f"{out_dir}: was started with --set {' '.join(sets) or '(none)'}; --resume takes them "
+             f"from the run (leave out --set)")
+    extra = list(got["overrides"]) + [f"run.chunk_size={got['chunk_size']}"]
+    return (scenario_path, extra, got["seed"] if seed is None else seed, got["games"],
+            precision or got["options"].get("precision"))
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:,.0f} {unit}"
+    return f"{seconds:.0f} seconds"
 
 
 @click.command("trace")
 @click.argument("scenario_path", metavar="SCENARIO", type=click.Path(dir_okay=False))
-@click.option("--game", "-k", "game_index", type=click.IntRange(min=0), required=True,
+@click.option("--game", "-k", "game_index", type=click.IntRange(min=0, max=MAX_GAME_INDEX), required=True,
               help="Index of the game (the `game` column of the results).")
 @click.option("--seed", type=click.IntRange(min=0), help="Master seed (default: the scenario's).")
 @set_option

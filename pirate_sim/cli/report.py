@@ -1,21 +1,25 @@
-"""report: charts and the PDF from a results directory."""
+"""report: charts and the PDF from a results directory; verify: is a results directory intact."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
-from .common import console, fail
+from .common import console, esc
 
 
 @click.command("report")
 @click.argument("results_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
               help="Where to write the PNGs and the PDF (default: RESULTS_DIR/report).")
-@click.option("--force", is_flag=True, help="Replace an existing report directory.")
+@click.option("--force", is_flag=True, help="Replace an existing report directory (whole, or not at all).")
 def report_cmd(results_dir, out_dir, force):
     """Render PNG charts and one PDF from a results directory.
+
+    The run is checked first (every part against the manifest); a damaged or unfinished
+    run is refused, naming the part.  The report is written aside and put in place whole.
 
     \b
     Example:
@@ -25,16 +29,40 @@ def report_cmd(results_dir, out_dir, force):
     from ..report import build_report
 
     rd = Path(results_dir)
-    if not results.is_results_dir(rd):
-        fail(f"{rd}: not a pirate-sim results directory (no manifest.json)")
-    man = results.read_manifest(rd)
-    if not man.get("complete"):
-        fail(f"{rd}: the run is unfinished ({man['chunks_done']}/{man['chunks_total']} chunks); finish it with --resume")
     out = Path(out_dir) if out_dir else rd / "report"
-    if out.exists() and any(out.iterdir()) and not force:
-        fail(f"{out}: already exists; add --force to replace it")
-    pdf, pngs = build_report(rd, out)
-    console.print(f"wrote {pdf} and {len(pngs)} charts in {out}")
+    with results.lock_dir(rd, reader=True):
+        results.check_run(rd)
+        with results.staged_dir(out, force) as stage:
+            _pdf, pngs = build_report(rd, stage)
+    console.print(f"wrote {esc(out / 'report.pdf')} and {len(pngs)} charts in {esc(out)}")
 
 
-COMMANDS = (report_cmd,)
+@click.command("verify")
+@click.argument("results_dir", type=click.Path(exists=True, file_okay=False))
+def verify_cmd(results_dir):
+    """Check a results directory: every part against the manifest's rows and checksums, the
+    scenario hash and seed each part carries, no stray parts.  Exit 0 intact, 1 damaged.
+
+    \b
+    Example:
+      pirate-sim verify results/pp
+    """
+    from .. import results
+
+    rd = Path(results_dir)
+    if not results.is_results_dir(rd):
+        raise results.ResultsError(f"{rd}: not a pirate-sim results directory (no {results.MANIFEST})")
+    with results.lock_dir(rd, reader=True):
+        problems = results.verify(rd)
+        man = results.read_manifest(rd) if not problems else None
+    if problems:
+        for p in problems:
+            click.echo(f"damaged: {p}", err=True)
+        click.echo(f"{rd}: {len(problems)} problems; `pirate-sim run SCENARIO -o {rd} --resume` replays damaged "
+                   f"chunks", err=True)
+        sys.exit(1)
+    state = "complete" if man.get("complete") else f"unfinished ({man['chunks_done']}/{man['chunks_total']} chunks)"
+    console.print(f"ok: {esc(rd)}: {man['chunks_done']} chunks intact, {state}, {man['games']:,} games")
+
+
+COMMANDS = (report_cmd, verify_cmd)

@@ -1,0 +1,210 @@
+"""The CLI with bad or hostile input: one escaped line and exit 2, hints that work when pasted."""
+
+import os
+import shlex
+import stat
+
+import pytest
+from click.testing import CliRunner
+
+from pirate_sim import results
+from pirate_sim.cli import main
+
+
+def _invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def _one_error_line(res, code=2):
+    assert res.exit_code == code, res.output
+    assert "Traceback" not in res.output and res.exception is None or isinstance(res.exception, SystemExit)
+    lines = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.output
+    return lines[0]
+
+
+def _interrupt_after(monkeypatch, writes):
+    real = results.write_table
+    calls = {"n": 0}
+
+    def fake(path, table):
+        calls["n"] += 1
+        if calls["n"] > writes:
+            raise KeyboardInterrupt
+        return real(path, table)
+
+    monkeypatch.setattr(results, "write_table", fake)
+    return lambda: monkeypatch.setattr(results, "write_table", real)
+
+
+def _paste(hint_line):
+    """The command a hint line ends with, as the shell would split it (without the program name)."""
+    cmd = hint_line.split("Finish with: ", 1)[1]
+    words = shlex.split(cmd)
+    assert words[0] == "pirate-sim"
+    return words[1:]
+
+
+def test_interrupted_run_hint_works_when_pasted(tmp_path, toy_scenario_file, monkeypatch):
+    out = tmp_path / "my [red]out"
+    restore = _interrupt_after(monkeypatch, 2)
+    res = _invoke("run", toy_scenario_file, "-n", 3000, "--set", "rules.target=12", "-o", out, "-q")
+    restore()
+    assert res.exit_code == 130
+    line = _one_error_line(res, 130)
+    assert "my [red]out" in line
+    res = _invoke(*_paste(line), "-q")  # no -n, no --set: both come from the run
+    assert res.exit_code == 0, res.output
+    man = results.read_manifest(out)
+    assert man["complete"] and man["games"] == 3000 and "rules.target=12" in man["overrides"]
+
+
+def test_readme_resume_after_games_option(tmp_path, toy_scenario_file, monkeypatch):
+    out = tmp_path / "r"
+    restore = _interrupt_after(monkeypatch, 2)
+    _invoke("run", toy_scenario_file, "--games", 3000, "-o", out, "-q")
+    restore()
+    res = _invoke("run", toy_scenario_file, "-o", out, "--resume", "-q")  # README: before, "same --games"
+    assert res.exit_code == 0, res.output
+    assert results.read_manifest(out)["games"] == 3000
+    res = _invoke("run", toy_scenario_file, "-o", out, "--resume", "-n", 5000, "-q")
+    assert "started with 3,000 games" in _one_error_line(res)
+
+
+def test_precision_run_resumes_with_its_own_command(tmp_path, toy_scenario_file, monkeypatch):
+    out = tmp_path / "p"
+    restore = _interrupt_after(monkeypatch, 2)
+    _invoke("run", toy_scenario_file, "-n", 100_000, "--precision", "0.01", "-o", out, "-q")
+    restore()
+    res = _invoke("run", toy_scenario_file, "-n", 100_000, "--precision", "0.01", "-o", out, "--resume", "-q")
+    assert res.exit_code == 0, res.output
+    assert results.read_manifest(out)["options"] == {"precision": 0.01}
+    res2 = _invoke("run", toy_scenario_file, "-o", tmp_path / "p", "--resume", "-q")
+    assert res2.exit_code == 0 and "already complete" in res2.output
+
+
+def test_complete_run_is_not_called_unfinished(tmp_path, toy_scenario_file):
+    out = tmp_path / "r"
+    assert _invoke("run", toy_scenario_file, "-n", 2000, "-o", out, "-q").exit_code == 0
+    line = _one_error_line(_invoke("run", toy_scenario_file, "-n", 2000, "-o", out, "-q"))
+    assert "complete run of 2,000 games" in line and "unfinished" not in line
+    res = _invoke("run", toy_scenario_file, "-o", out, "--resume", "-q")
+    assert res.exit_code == 0 and "already complete" in res.output and "games/s" not in res.output
+
+
+def test_markup_in_paths_and_values_is_printed_literally(tmp_path):
+    scen = tmp_path / "my[red]scen.toml"
+    scen.write_text('game = "dice_duel"\n[rules]\ntargte = 3\n')
+    line = _one_error_line(_invoke("run", scen, "-o", tmp_path / "o"))
+    assert "my[red]scen.toml" in line
+    line = _one_error_line(_invoke("scenario", "check", scen, "--set", "k=[/]"))
+    assert "[/]" in line or "k" in line
+    good = tmp_path / "ok[bold].toml"
+    good.write_text('game = "dice_duel"\ntitle = "[blue]Duel[/] $x$"\n')
+    res = _invoke("scenario", "check", good)
+    assert res.exit_code == 0 and "[blue]Duel[/] $x$" in res.output and "ok[bold].toml" in res.output
+
+
+def test_trace_game_index_beyond_int64(toy_scenario_file):
+    line = _one_error_line(_invoke("trace", toy_scenario_file, "-k", 2**64))
+    assert "--game" in line
+
+
+@pytest.mark.parametrize("bad", ["=11", "rules.squid=11", " = ", "rules..target=1", "seats.9.strategy=x",
+                                 "seats.x.strategy=x", "rules.target.deeper=1", "run=3"])
+def test_odd_set_forms_are_one_line(toy_scenario_file, bad):
+    _one_error_line(_invoke("scenario", "check", toy_scenario_file, "--set", bad))
+
+
+def test_damaged_run_report_refuses_naming_the_part_and_verify(tmp_path, toy_scenario_file):
+    out = tmp_path / "r"
+    assert _invoke("run", toy_scenario_file, "-n", 3000, "-o", out, "-q").exit_code == 0
+    assert _invoke("verify", out).exit_code == 0
+    part = out / "games" / "part-00001.parquet"
+    part.write_bytes(part.read_bytes()[:100])
+    line = _one_error_line(_invoke("report", out))
+    assert "part-00001.parquet" in line and "damaged" in line
+    assert not (out / "report").exists()
+    res = _invoke("verify", out)
+    assert res.exit_code == 1 and "part-00001.parquet" in res.output
+    assert _invoke("run", toy_scenario_file, "-o", out, "--resume", "-q").exit_code == 0
+    assert _invoke("verify", out).exit_code == 0
+    assert _one_error_line(_invoke("verify", tmp_path)).endswith("(no manifest.json)")
+
+
+def test_compare_output_inside_a_file_fails_before_playing(tmp_path, toy_scenario_file, monkeypatch):
+    from pirate_sim.analysis import compare as cmp
+
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    monkeypatch.setattr(cmp, "compare", lambda *a, **k: pytest.fail("played before checking -o"))
+    line = _one_error_line(_invoke("compare", toy_scenario_file, "--set", "rules.target=12", "-n", 100,
+                                   "-o", afile / "sub", "-q"))
+    assert "afile" in line
+
+
+def test_check_outputs_checked_before_playing(tmp_path, toy_scenario_file, monkeypatch):
+    from pirate_sim.analysis import check as ck
+
+    spec = tmp_path / "spec.toml"
+    spec.write_text(f'[[scenario]]\npath = "{toy_scenario_file}"\n[[bound]]\nmetric = "seat_balance"\nmax = 0.5\n')
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    monkeypatch.setattr(ck, "run_check", lambda *a, **k: pytest.fail("played before checking -o"))
+    assert "afile" in _one_error_line(_invoke("check", spec, "-o", afile / "x", "-q"))
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores directory permissions")
+def test_read_only_output_is_one_line(tmp_path, toy_scenario_file):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o555)
+    try:
+        line = _one_error_line(_invoke("run", toy_scenario_file, "-n", 100, "-o", ro / "r", "-q"))
+        assert str(ro) in line and "ermission" in line
+    finally:
+        ro.chmod(0o755)
+
+
+def test_full_disk_is_one_line(tmp_path, toy_scenario_file, monkeypatch):
+    import errno
+
+    def full(path, table):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(results, "write_table", full)
+    line = _one_error_line(_invoke("run", toy_scenario_file, "-n", 100, "-o", tmp_path / "r", "-q"))
+    assert "no space left" in line and "part-00000.parquet" in line
+
+
+def test_report_force_replaces_whole_or_not_at_all(tmp_path, toy_scenario_file, monkeypatch):
+    from pirate_sim import report
+
+    out = tmp_path / "r"
+    assert _invoke("run", toy_scenario_file, "-n", 2000, "-o", out, "-q").exit_code == 0
+    assert _invoke("report", out).exit_code == 0
+    before = {p.name: p.read_bytes() for p in (out / "report").iterdir()}
+    real = report.build_report
+
+    def half_then_fail(rd, od):
+        (od / "00_cover.png").write_bytes(b"half")
+        raise OSError(28, "No space left on device", str(od / "01_win_rates.png"))
+
+    monkeypatch.setattr(report, "build_report", half_then_fail)
+    _one_error_line(_invoke("report", out, "--force"))
+    assert {p.name: p.read_bytes() for p in (out / "report").iterdir()} == before
+    monkeypatch.setattr(report, "build_report", real)
+    assert _invoke("report", out, "--force").exit_code == 0
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".") and p.name != results.LOCK) == []
+
+
+def test_pngs_and_summaries_follow_the_umask(tmp_path, toy_scenario_file):
+    old = os.umask(0o027)
+    try:
+        out = tmp_path / "r"
+        assert _invoke("run", toy_scenario_file, "-n", 2000, "-o", out, "-q").exit_code == 0
+        assert _invoke("report", out).exit_code == 0
+    finally:
+        os.umask(old)
+    for p in out.rglob("*"):
+        assert stat.S_IMODE(p.stat().st_mode) == (0o750 if p.is_dir() else 0o640), p
