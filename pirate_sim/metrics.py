@@ -169,9 +169,7 @@ def _win_rates_strategy(a: Accumulator, conf: float = stats.CONFIDENCE):
 
 
 def _balance(a: Accumulator, conf: float = stats.CONFIDENCE):
-    # the bootstrap needs more replicates for the tail quantiles of a small error rate
-    reps = int(min(max(2000, 40 / (1 - conf)), 400_000))
-    return {"seat_balance": stats.max_gap_bootstrap(a.wins_seat, a.n, conf, reps)}
+    return {"seat_balance": stats.max_gap_simultaneous(a.wins_seat, a.n, conf)}
 
 
 def _first(a: Accumulator, conf: float = stats.CONFIDENCE):
@@ -196,7 +194,7 @@ def _ends(a: Accumulator, conf: float = stats.CONFIDENCE):
 
 def _length(a: Accumulator, conf: float = stats.CONFIDENCE):
     return {
-        "length.mean": stats.mean_ci(a.turns_sum, a.turns_sumsq, a.n, conf),
+        "length.mean": stats.mean_ci(a.turns_sum, a.turns_sumsq, a.n, conf, floor=0.0),
         "length.median": stats.quantile_from_hist(a.turns_hist, 0.5, conf),
         "length.p10": stats.quantile_from_hist(a.turns_hist, 0.1, conf),
         "length.p90": stats.quantile_from_hist(a.turns_hist, 0.9, conf),
@@ -214,7 +212,7 @@ def _events(a: Accumulator, conf: float = stats.CONFIDENCE):
     for j, col in enumerate(a.game.seat_columns):
         if not col.counter or col.labels:
             continue
-        out[f"events.{col.name}"] = stats.mean_ci(a.game_sum[j], a.game_sumsq[j], a.n, conf)
+        out[f"events.{col.name}"] = stats.mean_ci(a.game_sum[j], a.game_sumsq[j], a.n, conf, floor=0.0)
     return out
 
 
@@ -224,7 +222,8 @@ def _events_seat(a: Accumulator, conf: float = stats.CONFIDENCE):
         if col.labels:
             continue
         for i in range(a.n_seats):
-            out[f"seat{i}.{col.name}"] = stats.mean_ci(a.seat_sum[i, j], a.seat_sumsq[i, j], a.n, conf)
+            out[f"seat{i}.{col.name}"] = stats.mean_ci(a.seat_sum[i, j], a.seat_sumsq[i, j], a.n, conf,
+                                                       floor=0.0 if col.counter else -np.inf)
     return out
 
 
@@ -239,7 +238,8 @@ def _categorical(a: Accumulator, conf: float = stats.CONFIDENCE):
 
 
 def _ratios(a: Accumulator, conf: float = stats.CONFIDENCE):
-    return {f"ratio.{name}": stats.ratio_ci(*sums, a.n, conf) for name, sums in a.ratio_sums.items()}
+    # declared ratios are of two counters: never negative
+    return {f"ratio.{name}": stats.ratio_ci(*sums, a.n, conf, floor=0.0) for name, sums in a.ratio_sums.items()}
 
 
 METRICS: tuple[MetricFamily, ...] = (
@@ -247,7 +247,8 @@ METRICS: tuple[MetricFamily, ...] = (
     MetricFamily("win_rate.<strategy>", "share of seat-games won by a strategy (pooled over its seats)",
                  "Wilson score", _win_rates_strategy),
     MetricFamily("seat_balance", "largest gap between two seats' win rates (0 = perfectly balanced)",
-                 "parametric bootstrap of the multinomial winner counts (basic interval)", _balance),
+                 "simultaneous (Bonferroni) adjusted-Wald intervals of every pairwise win-rate difference",
+                 _balance),
     MetricFamily("first_player_win_rate", "share of decided games won by the seat that moved first",
                  "Wilson score", _first),
     MetricFamily("first_player_advantage", "first_player_win_rate minus 1/seats (0 = no advantage)",

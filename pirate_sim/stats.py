@@ -3,8 +3,8 @@
 Wilson intervals for proportions (good coverage down to a handful of successes),
 normal intervals for means of many games (the central limit theorem is safe at the
 sample sizes a simulation produces), distribution-free order-statistic intervals for
-quantiles, and a parametric bootstrap for statistics of several proportions (the
-largest gap between seats' win rates).
+quantiles, and simultaneous (Bonferroni) intervals of pairwise differences for the
+largest gap between seats' win rates.
 """
 
 from __future__ import annotations
@@ -64,31 +64,41 @@ def wilson(successes: float, n: float, confidence: float = CONFIDENCE) -> Estima
     return Estimate(p, min(lo, p), max(hi, p), int(n), "wilson")  # guard rounding at p = 0 or 1
 
 
-def mean_ci(total: float, total_sq: float, n: float, confidence: float = CONFIDENCE) -> Estimate:
-    """Normal interval for a mean from its running sums (sum, sum of squares, count)."""
+def mean_ci(total: float, total_sq: float, n: float, confidence: float = CONFIDENCE,
+            floor: float = -math.inf) -> Estimate:
+    """Normal interval for a mean from its running sums (sum, sum of squares, count).
+
+    ``floor``: the smallest value the quantity can take (0 for counts): the interval is
+    cut there, never reaching below what is possible.  One game gives a value but no
+    interval (NaN bounds: no spread to estimate).
+    """
     if n <= 0:
         return Estimate(float("nan"), float("nan"), float("nan"), 0, "normal")
     mean = total / n
-    var = max(total_sq / n - mean * mean, 0.0) * (n / (n - 1) if n > 1 else 0.0)
-    half = z_value(confidence) * math.sqrt(var / n) if n > 1 else float("inf")
-    return Estimate(mean, mean - half, mean + half, int(n), "normal")
+    if n < 2:
+        return Estimate(mean, float("nan"), float("nan"), int(n), "normal")
+    var = max(total_sq / n - mean * mean, 0.0) * (n / (n - 1))
+    half = z_value(confidence) * math.sqrt(var / n)
+    return Estimate(mean, max(mean - half, floor), mean + half, int(n), "normal")
 
 
 def ratio_ci(s_num: float, s_den: float, s_num2: float, s_den2: float, s_numden: float, n: float,
-             confidence: float = CONFIDENCE) -> Estimate:
+             confidence: float = CONFIDENCE, floor: float = -math.inf) -> Estimate:
     """Ratio of two per-game totals, sum(x)/sum(y), with a delta-method normal interval.
 
     Games are the independent units, so ``var(R) = var(x - R y) / (n mean(y)^2)``.
     """
-    if n < 2 or s_den <= 0:
+    if s_den <= 0:
         return Estimate(float("nan"), float("nan"), float("nan"), int(n), "delta")
     r = s_num / s_den
+    if n < 2:
+        return Estimate(r, float("nan"), float("nan"), int(n), "delta")
     my = s_den / n
     # sample variance of the residual x - r y from its running sums
     ss = s_num2 - 2 * r * s_numden + r * r * s_den2
     var = max(ss / (n - 1), 0.0) / (n * my * my)
     half = z_value(confidence) * math.sqrt(var)
-    return Estimate(r, r - half, r + half, int(n), "delta")
+    return Estimate(r, max(r - half, floor), r + half, int(n), "delta")
 
 
 def quantile_from_hist(hist: np.ndarray, q: float, confidence: float = CONFIDENCE) -> Estimate:
@@ -113,28 +123,36 @@ def quantile_from_hist(hist: np.ndarray, q: float, confidence: float = CONFIDENC
                     value_at_rank(math.ceil(n * q + half)), int(n), "order-statistic")
 
 
-def max_gap_bootstrap(counts: np.ndarray, n: int, confidence: float = CONFIDENCE,
-                      reps: int = 2000, seed: int = 0) -> Estimate:
-    """Largest gap between per-seat proportions, with a parametric bootstrap interval.
+def max_gap_simultaneous(counts: np.ndarray, n: int, confidence: float = CONFIDENCE) -> Estimate:
+    """Largest gap between per-seat proportions, max_ij |p_i - p_j|, with an interval from
+    simultaneous intervals of every pairwise difference.
 
-    ``counts[i]`` is how many of ``n`` games seat i won (at most one winner per game,
-    so the counts are one multinomial draw).
+    ``counts[i]`` is how many of ``n`` games seat i won (at most one winner per game, so
+    the counts are one multinomial draw and p_i - p_j has variance
+    (p_i + p_j - (p_i - p_j)^2) / n).  Each of the K = k(k-1)/2 differences gets an
+    adjusted Wald interval at level 1 - (1 - confidence)/K (Bonferroni), with one win
+    added to each of the two cells and two games to n (Bonett & Price's adjustment for a
+    difference of multinomial cells: sensible from a single game on).  If every pairwise
+    interval holds, which happens with probability at least ``confidence``, the largest
+    gap lies between the largest distance from 0 to a pairwise interval and the largest
+    |endpoint|: so the interval covers the true gap at least that often, at 0 (perfect
+    balance) included, where a bootstrap of the maximum does not.
     """
     counts = np.asarray(counts, dtype=np.float64)
-    if n <= 0 or counts.size < 2:
-        return Estimate(float("nan"), float("nan"), float("nan"), 0, "bootstrap")
+    k = counts.size
+    if n <= 0 or k < 2:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0, "simultaneous")
     p = counts / n
     gap = float(p.max() - p.min())
-    probs = np.append(p, max(0.0, 1.0 - p.sum()))
-    probs = probs / probs.sum()
-    rng = np.random.default_rng(seed)
-    draws = rng.multinomial(int(n), probs, size=reps)[:, :-1] / n
-    gaps = draws.max(axis=1) - draws.min(axis=1)
-    # basic (reverse-percentile) bootstrap corrects the upward bias of a maximum
-    a = (1 - confidence) / 2
-    lo_q, hi_q = np.quantile(gaps, [a, 1 - a])
-    lo, hi = max(0.0, 2 * gap - hi_q), max(0.0, 2 * gap - lo_q)
-    return Estimate(gap, min(lo, gap), max(hi, gap), int(n), "bootstrap")
+    i, j = np.triu_indices(k, 1)
+    z = z_value(1 - (1 - confidence) / i.size)
+    pi, pj = (counts[i] + 1) / (n + 2), (counts[j] + 1) / (n + 2)
+    d = np.abs(pi - pj)
+    half = z * np.sqrt(np.maximum(pi + pj - (pi - pj) ** 2, 0.0) / (n + 2))
+    half += 1.0 / (n + 2)  # continuity correction: the counts move in whole games
+    lo = float(np.max(np.maximum(d - half, 0.0)))
+    hi = float(min(np.max(d + half), 1.0))
+    return Estimate(gap, min(lo, gap), max(hi, gap), int(n), "simultaneous")
 
 
 def proportion_diff(k1: float, n1: float, k2: float, n2: float, confidence: float = CONFIDENCE) -> Estimate:

@@ -203,3 +203,35 @@ def test_example_spec_parses_when_pirates_peak_exists():
 def test_check_help_has_example():
     r = CliRunner().invoke(main, ["check", "--help"])
     assert r.exit_code == 0 and "Example:" in r.output and "exit" in r.output.lower()
+
+
+# ------------------------------------------------------------ seat_balance bounds and undefined metrics
+def _duel_spec(tmp_path, body, cutoff, max_games=64000):
+    (tmp_path / "duel.toml").write_text(
+        'game = "dice_duel"\n[run]\nseed = 3\nchunk_size = 2000\n'
+        f'[rules]\ntarget = 10\nfirst_player_cutoff = {cutoff}\n')
+    return _spec(tmp_path, body, max_games=max_games)
+
+
+@pytest.mark.parametrize("cutoff, body, code", [
+    (3, '[[bound]]\nmetric = "seat_balance"\nmax = 0.1\n', 0),  # exactly balanced: decided "holds"
+    (6, '[[bound]]\nmetric = "seat_balance"\nmax = 0.1\n', 1),  # seat 0 always starts: gap ~0.32
+    (3, '[[bound]]\nmetric = "seat_balance"\nmin = 0.05\n', 1),  # balance excludes a gap of 5 points
+    (3, '[[bound]]\nmetric = "seat_balance"\nmax = 0.001\n', 3),  # true 0 but too tight for 64k games
+])
+def test_seat_balance_bounds_decide_as_the_truth_says(tmp_path, cutoff, body, code):
+    r = _invoke(_duel_spec(tmp_path, body, cutoff), "-o", tmp_path / "out")
+    assert r.exit_code == code, r.output
+
+
+def test_undefined_metric_rejects_the_spec_at_the_first_look(tmp_path, monkeypatch):
+    # one turn a game, target 60: nobody ever wins, so the first player's win rate is undefined
+    (tmp_path / "duel.toml").write_text('game = "dice_duel"\n[rules]\ntarget = 60\nturn_cap = 1\n')
+    spec = _spec(tmp_path, '[[bound]]\nmetric = "first_player_win_rate"\nmax = 0.6\n', max_games=1_000_000)
+    played = []
+    real = ck._play
+    monkeypatch.setattr(ck, "_play", lambda *a: played.append(a[4]) or real(*a))
+    r = _invoke(spec, "-o", tmp_path / "out")
+    assert r.exit_code == 2, r.output
+    assert "bound[0].metric" in r.output and "undefined" in r.output and "Traceback" not in r.output
+    assert played == [2000]  # before: a million games, then "undecided"

@@ -2,7 +2,9 @@
 
 "Dice duel": each turn the moving seat rolls one die and adds it to its score; the
 first seat to reach ``target`` wins.  The very first die decides who starts: a roll of
-``first_player_cutoff`` or less gives seat 0 the first move.  Used by engine tests
+``first_player_cutoff`` or less gives seat 0 the first move.  With the cutoff at
+:data:`BALANCED_CUTOFF` each seat starts half the time, so the seats are perfectly
+balanced (true seat_balance exactly 0); any other cutoff gives a known gap.  Used by engine tests
 (runner, results, metrics coverage, check exit codes) so they do not depend on a real
 game's rules.
 """
@@ -16,6 +18,8 @@ from numba import njit, prange
 
 from pirate_sim.games.base import Column, Compiled, Game, OddsRow, Param, Strategy
 from pirate_sim.rng import RNG_WORDS, dice_rolled_nb, roll_die_nb, seed_game_nb
+
+BALANCED_CUTOFF = 3  # seat 0 starts on 1-3 of a d6: half the time, so the seats are exactly even
 
 ToyParams = namedtuple("ToyParams", ["target", "first_player_cutoff", "turn_cap"])
 
@@ -59,7 +63,7 @@ class DiceDuel(Game):
     version = "1"
     params = (
         Param("target", 10, "int", "score that wins", 1, 1000),
-        Param("first_player_cutoff", 3, "int", "die roll at or below which seat 0 starts", 0, 6),
+        Param("first_player_cutoff", BALANCED_CUTOFF, "int", "die roll at or below which seat 0 starts", 0, 6),
         Param("turn_cap", 1000, "int", "turns before the game is truncated", 1, 100000),
     )
     strategies = (Strategy("roller", 0, "rolls the die"),)

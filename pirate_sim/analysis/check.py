@@ -426,6 +426,8 @@ def run_check(spec: Spec, extra_bounds: list[Bound] = (), max_games: int | None 
                 break
             _play(s, acc, compiled, acc.n, n_look, progress, sc.name)
             est = metrics.compute(acc, conf_each)
+            if n_look == looks[0]:
+                _reject_undefined(spec, sc.name, mine, est, acc.n)
             for b in mine:
                 if b.verdict != "undecided":
                     continue
@@ -437,6 +439,17 @@ def run_check(spec: Spec, extra_bounds: list[Bound] = (), max_games: int | None 
         games[sc.name] = acc.n
         seconds[sc.name] = time.perf_counter() - t0
     return CheckResult(spec, bounds, conf_each, looks, games, seconds, top)
+
+
+def _reject_undefined(spec: Spec, scenario: str, bounds: list[Bound], est, games: int) -> None:
+    """A bound on a metric no game defines (e.g. the win rate of a label no seat ever shows)
+    can never be decided: reject the spec at the first look instead of playing the budget."""
+    for b in bounds:
+        e = est[b.metric]
+        if e.value != e.value:
+            raise SpecError(spec.source, f"{b.id}.metric",
+                            f"{b.metric} is undefined for scenario {scenario!r}: none of the first {games:,} games "
+                            f"defines it (no game shows what it measures); remove the bound or change the scenario")
 
 
 def bound_message(b: Bound) -> str:
