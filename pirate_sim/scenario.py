@@ -115,7 +115,13 @@ def from_dict(raw: dict, source: str = "<memory>", overrides=()) -> Scenario:
         apply_override(raw, item, source)
     unknown = [k for k in raw if k not in TOP_KEYS]
     if unknown:
-        raise ScenarioError(source, unknown[0], "unknown key" + _suggest(unknown[0], TOP_KEYS))
+        hint = _suggest(unknown[0], TOP_KEYS)
+        if not hint and isinstance(raw.get("game"), str) and raw["game"] in GAME_MODULES:
+            rules = [f"rules.{p.key}" for p in get_game(raw["game"]).params]  # a rule without its rules. prefix
+            flat = [f"{unknown[0]}.{k}" for k in _flatten(raw[unknown[0]])] if isinstance(raw[unknown[0]], dict) \
+                else [unknown[0]]
+            hint = _suggest(f"rules.{flat[0]}", rules)
+        raise ScenarioError(source, unknown[0], "unknown key" + hint)
     if "game" not in raw:
         raise ScenarioError(source, "game", f"missing; one of {', '.join(GAME_MODULES)}")
     name = raw["game"]
@@ -164,6 +170,9 @@ def apply_override(raw: dict, item: str, source: str) -> None:
     key, _, text = item.partition("=")
     key = key.strip()
     parts = key.split(".")
+    if not all(p.strip() for p in parts):
+        raise ScenarioError(source, f"--set {item}", "expected key.path=VALUE with a key such as "
+                            "rules.squid.escape_total or seats.1.strategy")
     value = parse_value(text.strip())
     node: Any = raw
     for i, part in enumerate(parts[:-1]):
@@ -222,8 +231,13 @@ def _validate_rules(game: Game, table: Any, source: str) -> dict[str, Any]:
     known = {p.key: p for p in game.params}
     for k in flat:
         if k not in known:
+            under = [key for key in known if key.startswith(f"{k}.")]
+            if under:  # a group of rules given a value: name the rules of the group
+                raise ScenarioError(source, f"rules.{k}", f"a group of {game.title} rules, not one rule; set one of "
+                                    + ", ".join(f"rules.{key}" for key in under))
             # a list-valued param written as a table would also land here
-            raise ScenarioError(source, f"rules.{k}", f"unknown {game.title} rule" + _suggest(k, known))
+            raise ScenarioError(source, f"rules.{k}", f"unknown {game.title} rule"
+                                + _suggest(f"rules.{k}", [f"rules.{key}" for key in known]))
     return {p.key: check_value(p, flat.get(p.key, p.default), source, f"rules.{p.key}") for p in game.params}
 
 

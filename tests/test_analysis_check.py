@@ -170,7 +170,7 @@ def test_spec_unknown_parameter_in_set(toy_scenario_file):
                     '[[bound]]\nmetric = "length.mean"\nmax = 9\n')
     r = _invoke(spec)
     assert r.exit_code == 2
-    assert "scenario[0].set" in r.output and "did you mean 'target'" in r.output
+    assert "scenario[0].set" in r.output and "did you mean 'rules.target'" in r.output
 
 
 def test_spec_missing_scenario_file_and_spec(toy_scenario_file, tmp_path):

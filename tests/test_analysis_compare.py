@@ -104,7 +104,7 @@ def test_cli_compare_two_files_and_metrics_filter(toy_scenario_file, tmp_path):
 
 
 @pytest.mark.parametrize("args, needle", [
-    (["--set", "rules.targt=3"], "did you mean 'target'"),
+    (["--set", "rules.targt=3"], "did you mean 'rules.target'"),
     (["--set", "rules.target=12", "--metrics", "lenght.mean"], "did you mean 'length.mean'"),
     ([], "needs a second scenario"),
 ])

@@ -113,7 +113,7 @@ def test_cli_sweep(toy_scenario_file, tmp_path):
 
 
 @pytest.mark.parametrize("vary, needle", [
-    ("rules.targt=8,10", "did you mean 'target'"),
+    ("rules.targt=8,10", "did you mean 'rules.target'"),
     ("rules.target=8:12:-1", "step must be positive"),
     ("rules.target=0,5", "below the minimum"),
     ("rules.target", "expected KEY=v1,v2"),

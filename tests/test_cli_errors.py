@@ -208,3 +208,16 @@ def test_pngs_and_summaries_follow_the_umask(tmp_path, toy_scenario_file):
         os.umask(old)
     for p in out.rglob("*"):
         assert stat.S_IMODE(p.stat().st_mode) == (0o750 if p.is_dir() else 0o640), p
+
+
+@pytest.mark.parametrize("bad, needle", [
+    ("=11", "expected key.path=VALUE"),
+    ("rules.squid=11", "set one of rules.squid.dice, rules.squid.escape_total"),
+    ("rules.squid.escape_totl=11", "did you mean 'rules.squid.escape_total'?"),
+    ("squid.escape_total=11", "did you mean 'rules.squid.escape_total'?"),
+])
+def test_set_suggestions_name_real_keys(bad, needle):
+    from pathlib import Path
+
+    peak = Path(__file__).resolve().parents[1] / "scenarios/pirates_peak/default.toml"
+    assert needle in _one_error_line(_invoke("scenario", "check", peak, "--set", bad))

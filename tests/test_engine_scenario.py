@@ -33,7 +33,7 @@ def test_malformed_toml(tmp_path):
 
 def test_unknown_key_suggests_nearest(tmp_path):
     e = _err(tmp_path, BASE.replace("target = 10", "targte = 10"))
-    assert e.key == "rules.targte" and "did you mean 'target'" in str(e)
+    assert e.key == "rules.targte" and "did you mean 'rules.target'" in str(e)
 
 
 def test_wrong_type(tmp_path):
