@@ -40,8 +40,12 @@ lint: $(STAMP)
 	$(BIN)/python -m pip install --quiet ruff
 	$(BIN)/ruff check pirate_sim tests
 
+# numba's cache files outside the virtual environment (-delete would turn on -depth, which
+# GNU find refuses to combine with -prune: it deleted nothing, so rm does the deleting)
+NUMBA_CACHE = find . -path ./$(VENV) -prune -o -type f \( -name '*.nbi' -o -name '*.nbc' \)
+
 clean-cache:
-	find . -path ./$(VENV) -prune -o -name '*.nbi' -print -delete -o -name '*.nbc' -print -delete | wc -l
+	@n=$$($(NUMBA_CACHE) -print | wc -l) && $(NUMBA_CACHE) -exec rm -f {} + && echo "removed $$n numba cache files"
 
 clean: clean-cache
 	rm -rf $(VENV) .pytest_cache .hypothesis
