@@ -221,3 +221,43 @@ def test_set_suggestions_name_real_keys(bad, needle):
 
     peak = Path(__file__).resolve().parents[1] / "scenarios/pirates_peak/default.toml"
     assert needle in _one_error_line(_invoke("scenario", "check", peak, "--set", bad))
+
+
+HOSTILE_TITLE = r"Bounty $5 and $6, $\frac{a}{b$ \ [red]red[/] 海賊 🏴‍☠️"
+
+
+def test_report_and_compare_titles_are_literal(tmp_path):
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    scen = tmp_path / "t[x].toml"
+    scen.write_text(f"game = 'dice_duel'\ntitle = '''{HOSTILE_TITLE}'''\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = _invoke("run", scen, "-n", 2000, "-o", tmp_path / "r", "-q")
+        assert res.exit_code == 0 and HOSTILE_TITLE in " ".join(res.output.split()), res.output
+        res = _invoke("report", tmp_path / "r")
+        assert res.exit_code == 0, res.output  # before: mathtext ParseException traceback
+        res = _invoke("compare", scen, "--set", "rules.target=12", "-n", 500, "-o", tmp_path / "c", "-q")
+        assert res.exit_code == 0, res.output
+    assert not [w for w in caught if "Glyph" in str(w.message)]
+    text = plt.figure().text(0, 0, HOSTILE_TITLE)
+    assert text._preprocess_math(text.get_text()) == (HOSTILE_TITLE, False)  # drawn as typed, no mathtext
+    plt.close("all")
+
+
+@pytest.mark.parametrize("path, games", [
+    ("scenarios/pirates_peak/default.toml", 1),
+    ("scenarios/pirates_peak/default.toml", 2),
+    pytest.param("scenarios/ice_pirates/default.toml", 1, marks=pytest.mark.slow),
+    pytest.param("scenarios/ice_pirates/default.toml", 2, marks=pytest.mark.slow),
+])
+def test_report_of_a_one_or_two_game_run(tmp_path, path, games):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    out = tmp_path / "r"
+    assert _invoke("run", root / path, "-n", games, "-o", out, "-q").exit_code == 0
+    res = _invoke("report", out)  # before: NaN axis limits, a ValueError traceback (Pirate's Peak, 1 game)
+    assert res.exit_code == 0 and "Traceback" not in res.output, res.output

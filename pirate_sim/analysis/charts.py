@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import matplotlib
+from ..plotting import setup as _setup_matplotlib
 
-matplotlib.use("Agg")
+_setup_matplotlib()
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402

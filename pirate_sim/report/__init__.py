@@ -15,9 +15,9 @@ import datetime as _dt
 from dataclasses import dataclass
 from pathlib import Path
 
-import matplotlib
+from ..plotting import setup as _setup_matplotlib
 
-matplotlib.use("Agg")
+_setup_matplotlib()
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402

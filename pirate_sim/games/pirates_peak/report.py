@@ -354,9 +354,9 @@ def draw_squid(data: dict):
         f"{ex['sacrifice_after']})/p = {ex['attempts_sacrifice_asap']:.2f}",
     )
     a2.set_xticks(pos, labels, fontsize=8)
-    a2.set_ylim(
-        0, max(np.nanmax(vals + err[1]) if len(vals) else 0, ex["attempts_no_sacrifice"]) * 1.3
-    )
+    tops = np.asarray(vals + err[1], dtype=float)
+    tops = tops[np.isfinite(tops)]  # a run of a game or two has no interval (NaN) to draw
+    a2.set_ylim(0, max(tops.max() if tops.size else 0, ex["attempts_no_sacrifice"]) * 1.3)
     a2.set(title="Mean attempts per encounter (95% CI)", ylabel="attempts per encounter")
     a2.legend(fontsize=7, loc="upper right")
 
