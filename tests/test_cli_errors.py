@@ -261,3 +261,13 @@ def test_report_of_a_one_or_two_game_run(tmp_path, path, games):
     assert _invoke("run", root / path, "-n", games, "-o", out, "-q").exit_code == 0
     res = _invoke("report", out)  # before: NaN axis limits, a ValueError traceback (Pirate's Peak, 1 game)
     assert res.exit_code == 0 and "Traceback" not in res.output, res.output
+
+
+def test_a_huge_run_is_estimated_and_stopped_before_filling_the_disk(tmp_path, toy_scenario_file, monkeypatch):
+    import shutil
+
+    monkeypatch.setattr(shutil, "disk_usage", lambda p: shutil._ntuple_diskusage(10**9, 10**9 - 10**6, 10**6))
+    res = _invoke("run", toy_scenario_file, "-n", 10**12, "--set", "run.chunk_size=1000", "-o", tmp_path / "r", "-q")
+    assert res.exit_code == 2 and "Traceback" not in res.output  # before: MemoryError or a year of playing
+    assert "estimate: about" in res.output and "days" in res.output
+    assert "on disk and only 1.0 MB is free" in res.output.splitlines()[-1]
