@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import warnings
 
-import matplotlib
+GLYPH_WARNING = r"Glyph \d+ .*missing from"  # matplotlib's warning for a character its font lacks
 
 
 def setup() -> None:
+    import matplotlib
+
     matplotlib.use("Agg")
     matplotlib.rcParams["text.parse_math"] = False
-    warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from", category=UserWarning)
+    warnings.filterwarnings("ignore", message=GLYPH_WARNING, category=UserWarning)

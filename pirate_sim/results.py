@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import platform
+import shlex
 import shutil
 import tempfile
 from contextlib import contextmanager
@@ -195,12 +196,19 @@ def library_versions() -> dict[str, str]:
     }
 
 
+def _read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ResultsError(f"{path}: unreadable ({str(exc).splitlines()[0]})") from None
+
+
 def read_manifest(out_dir: Path) -> dict:
-    return json.loads((Path(out_dir) / MANIFEST).read_text())
+    return _read_json(Path(out_dir) / MANIFEST)
 
 
 def read_summary(out_dir: Path) -> dict:
-    return json.loads((Path(out_dir) / SUMMARY).read_text())
+    return _read_json(Path(out_dir) / SUMMARY)
 
 
 def is_results_dir(path: Path) -> bool:
@@ -255,12 +263,11 @@ def read_part(out_dir: Path, man: dict, kind: str, chunk: int, columns=None) -> 
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise ResultsError(f"{path}: part missing (the run is damaged; `pirate-sim run ... --resume` "
-                           f"replays it)") from None
+        raise ResultsError(f"{path}: part missing") from None
     rec = _part_record(man, kind, chunk)
     if rec is not None and (len(data) != rec["bytes"] or hashlib.sha256(data).hexdigest() != rec["sha256"]):
         raise ResultsError(f"{path}: damaged part ({len(data):,} bytes, the manifest records "
-                           f"{rec['bytes']:,} with another checksum); `pirate-sim run ... --resume` replays it")
+                           f"{rec['bytes']:,} with another checksum)")
     try:
         table = pq.read_table(pa.BufferReader(data), columns=columns)
         meta = {k.decode(): v.decode() for k, v in (pq.read_schema(pa.BufferReader(data)).metadata or {}).items()}
@@ -297,8 +304,8 @@ def verify(out_dir: Path) -> list[str]:
         return [f"{out_dir}: not a pirate-sim results directory (no {MANIFEST})"]
     try:
         man = read_manifest(out_dir)
-    except (ValueError, OSError) as exc:
-        return [f"{out_dir / MANIFEST}: unreadable ({exc})"]
+    except ResultsError as exc:
+        return [str(exc)]
     problems = []
     for c in range(man["chunks_done"]):
         for kind in ("games", "seats"):
@@ -313,7 +320,7 @@ def verify(out_dir: Path) -> list[str]:
     if man.get("complete") and (out_dir / SUMMARY).exists():
         try:
             n = read_summary(out_dir)["games"]
-        except (ValueError, OSError, KeyError) as exc:
+        except (ResultsError, KeyError) as exc:
             problems.append(f"{out_dir / SUMMARY}: unreadable ({exc})")
         else:
             if n != man["games"]:
@@ -329,13 +336,18 @@ def check_run(out_dir: Path) -> dict:
     man = read_manifest(out_dir)
     if not man.get("complete"):
         raise ResultsError(f"{out_dir}: the run is unfinished ({man['chunks_done']}/{man['chunks_total']} chunks); "
-                           f"finish it with `pirate-sim run {man.get('scenario_source', 'SCENARIO')} "
-                           f"-o {out_dir} --resume`")
+                           f"finish it with: {resume_command(out_dir, man)}")
     problems = verify(out_dir)
     if problems:
-        more = f" (and {len(problems) - 1} more problems; see `pirate-sim verify {out_dir}`)" if len(problems) > 1 else ""
-        raise ResultsError(problems[0] + more)
+        more = f" and {len(problems) - 1} more problems" if len(problems) > 1 else ""
+        raise ResultsError(f"{problems[0]}{more}; replay the damaged chunks with: {resume_command(out_dir, man)}")
     return man
+
+
+def resume_command(out_dir: Path, man: dict) -> str:
+    """The command that finishes or repairs this run, quoted to work when pasted."""
+    words = ["pirate-sim", "run", man.get("scenario_source") or "SCENARIO.toml", "-o", str(out_dir), "--resume"]
+    return " ".join(shlex.quote(w) for w in words)
 
 
 # --------------------------------------------------------------------------- locks and output directories

@@ -82,10 +82,7 @@ def resume_settings(out_dir: Path) -> dict:
     out_dir = Path(out_dir)
     if not results.is_results_dir(out_dir):
         raise RunError(f"{out_dir}: no run to resume (no {MANIFEST}); start it without --resume")
-    try:
-        man = results.read_manifest(out_dir)
-    except ValueError as exc:
-        raise RunError(f"{out_dir / MANIFEST}: unreadable ({exc}); start again with --force") from None
+    man = results.read_manifest(out_dir)
     return {"games": man["games"], "chunk_size": man["chunk_size"], "seed": man["seed"],
             "overrides": list(man.get("overrides", [])), "options": dict(man.get("options", {})),
             "source": man.get("scenario_source", ""), "complete": bool(man.get("complete"))}

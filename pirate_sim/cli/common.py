@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+import warnings
 from pathlib import Path
 
 import click
@@ -20,6 +21,7 @@ from rich.markup import escape
 
 from .. import scenario as scen
 from ..errors import UserError
+from ..plotting import GLYPH_WARNING
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -64,7 +66,9 @@ class CommandGroup(click.Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
-            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=GLYPH_WARNING, category=UserWarning)
+                rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.Abort:
             fail("aborted", code=1)
         except click.ClickException as exc:

@@ -58,8 +58,11 @@ def verify_cmd(results_dir):
     if problems:
         for p in problems:
             click.echo(f"damaged: {p}", err=True)
-        click.echo(f"{rd}: {len(problems)} problems; `pirate-sim run SCENARIO -o {rd} --resume` replays damaged "
-                   f"chunks", err=True)
+        try:
+            hint = f"; replay the damaged chunks with: {results.resume_command(rd, results.read_manifest(rd))}"
+        except results.ResultsError:
+            hint = "; the manifest itself is unreadable: start the run again with --force"
+        click.echo(f"{rd}: {len(problems)} problems{hint}", err=True)
         sys.exit(1)
     state = "complete" if man.get("complete") else f"unfinished ({man['chunks_done']}/{man['chunks_total']} chunks)"
     console.print(f"ok: {esc(rd)}: {man['chunks_done']} chunks intact, {state}, {man['games']:,} games")
