@@ -215,3 +215,22 @@ def test_staged_dir_replaces_whole_or_not_at_all(tmp_path):
         (st / "c.png").write_text("new")
     assert sorted(p.name for p in out.iterdir()) == ["c.png"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]  # nothing staged left behind
+
+
+def test_two_processes_cannot_write_one_directory(tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "r"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from pirate_sim import results\n"
+         f"with results.lock_dir({str(out)!r}):\n    print('locked', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(ResultsError, match="in use by another pirate-sim command"):
+            runner.run(_scen(), out)  # before: both runs succeeded, parts of two scenarios mixed
+    finally:
+        holder.kill()
+        holder.wait()
+    runner.run(_scen(), out)  # the lock dies with its process
