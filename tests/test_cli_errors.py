@@ -290,3 +290,22 @@ def test_report_hints_work_when_pasted(tmp_path, toy_scenario_file, monkeypatch)
     assert "part-00002.parquet" in line
     assert _invoke(*_paste(line), "-q").exit_code == 0
     assert _invoke("report", out).exit_code == 0
+
+
+def test_permission_denied_is_one_line_before_playing(tmp_path, toy_scenario_file, monkeypatch):
+    import errno
+    from pathlib import Path
+
+    from pirate_sim import runner
+
+    real_mkdir = Path.mkdir
+
+    def denied(self, *a, **k):
+        if "locked" in str(self):
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real_mkdir(self, *a, **k)
+
+    monkeypatch.setattr(Path, "mkdir", denied)
+    monkeypatch.setattr(runner, "_run_locked", lambda *a, **k: pytest.fail("played without a writable output"))
+    line = _one_error_line(_invoke("run", toy_scenario_file, "-n", 100, "-o", tmp_path / "locked" / "r", "-q"))
+    assert "locked" in line and "Permission denied" in line
