@@ -191,7 +191,7 @@ def tune_report(res, base) -> list[Path]:
                 ax.barh(y, [imp[n] for n in names], color="#8e44ad")
                 ax.set_yticks(y)
                 ax.set_yticklabels([_short(n) for n in names], fontsize=8)
-                ax.set_xlabel("importance (optuna fANOVA: share of the objective's variance over the trials)")
+                ax.set_xlabel("importance (optuna's default evaluator, PED-ANOVA; shares sum to 1)")
                 ax.set_ylabel("parameter")
                 ax.set_title(f"{head}\nparameter importance for {res.objectives[k].metric}", fontsize=9)
                 files.append(_save(fig, out / f"tune_importance_{k}.png", pdf))

@@ -4,7 +4,7 @@
   Pareto front (no trial on it can improve one objective without worsening the other).
 * Objectives: ``METRIC=min``, ``METRIC=max`` or ``METRIC=VALUE`` (get the metric as close
   as possible to VALUE, e.g. ``first_player_win_rate=0.5``).  Constraints:
-  ``METRIC<=X`` / ``METRIC>=X``; optuna's ``constraints_func`` steers the search to
+  ``METRIC<=X`` / ``METRIC>=X``; optuna's trial constraints steer the search to
   feasible values and a trial that violates one is never the winner.
 * Noise is the enemy of optimisers.  Every trial plays the same games 0..G-1 of the base
   seed (common random numbers), so two trials differ by their rules, not by their dice.
@@ -199,13 +199,10 @@ def tune(base: Scenario, base_path: str, base_overrides: list[str], factors: lis
     t0 = time.perf_counter()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
-    cons = (lambda t: t.user_attrs["constraints"]) if constraints else None
     if len(objectives) == 1:
-        sampler = optuna.samplers.TPESampler(seed=seed % 2**32, constraints_func=cons,
-                                             n_startup_trials=max(2, min(10, trials // 4)))
+        sampler = optuna.samplers.TPESampler(seed=seed % 2**32, n_startup_trials=max(2, min(10, trials // 4)))
     else:
-        sampler = optuna.samplers.NSGAIISampler(seed=seed % 2**32, constraints_func=cons,
-                                                population_size=max(4, min(50, trials // 4)))
+        sampler = optuna.samplers.NSGAIISampler(seed=seed % 2**32, population_size=max(4, min(50, trials // 4)))
     study = optuna.create_study(directions=[o.direction for o in objectives], sampler=sampler)
     cache: dict[str, Point] = {}
     screen_scores: list[np.ndarray] = []  # per trial, oriented so that smaller is better
@@ -255,7 +252,8 @@ def tune(base: Scenario, base_path: str, base_overrides: list[str], factors: lis
             screen_scores.append(score)
         vals = {m: p.estimates[m].value for m in wanted}
         trial.set_user_attr("config", key)
-        trial.set_user_attr("constraints", [c.excess(vals[c.metric]) for c in constraints])
+        for c in constraints:  # optuna steers both samplers to trials whose constraint values are <= 0
+            trial.set_constraint(c.text, c.excess(vals[c.metric]))
         if progress:
             progress("trial", trial.number + 1, trials)
         out = [o.score(vals[o.metric]) for o in objectives]
@@ -311,8 +309,12 @@ def tune(base: Scenario, base_path: str, base_overrides: list[str], factors: lis
     importances = []
     for k in range(len(objectives)):
         try:
-            imp = optuna.importance.get_param_importances(
-                study, target=(lambda t, _k=k: t.values[_k]) if len(objectives) > 1 else None)
+            # optuna's default evaluator (PED-ANOVA) rates what makes the target *low*: orient it
+            sign = objectives[k].sign
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # its note that it rates low targets: oriented above
+                imp = optuna.importance.get_param_importances(
+                    study, target=lambda t, _k=k, _s=sign: _s * t.values[_k])
             importances.append({name: float(v) for name, v in imp.items()})
         except (RuntimeError, ValueError, ZeroDivisionError):
             importances.append({})

@@ -198,7 +198,8 @@ def tune_cmd(scenario_path, varies, objectives, constraints, trials, games, rech
             prog.stop()
             fail(str(exc))
     console.print((out / "summary.txt").read_text().rstrip())
-    console.print(f"results: {out} (best.toml, trials.parquet, summary.txt, tune.pdf)")
+    what = "best.toml, " if res.best_values is not None else "no winner, "
+    console.print(f"results: {out} ({what}trials.parquet, recheck.parquet, summary.txt, tune.pdf)")
 
 
 COMMANDS = (sensitivity_cmd, tune_cmd)
