@@ -126,8 +126,8 @@ def sensitivity_report(res, per_point: pd.DataFrame, base) -> list[Path]:
                 top = list(sub.sort_values("rank")["parameter"][:2])
                 fig, ax = plt.subplots(figsize=(8, 5.2))
                 _surface(fig, ax, per_point, by_key[top[0]], by_key[top[1]], m)
-                ax.set_title(f"{head}\nresponse surface of {m} over its top two parameters "
-                             f"(cell: mean over the design points in it, their count)", fontsize=9)
+                ax.set_title(f"{head}\nresponse surface of {m} over its top two parameters\n"
+                             f"(cell: mean of the design points in it; their count)", fontsize=9)
                 files.append(_save(fig, out / f"surface_{_safe(m)}.png", pdf))
         fig, ax = plt.subplots(figsize=(8, max(2.6, 0.4 * len(res.noise) + 1.6)))
         y = np.arange(len(res.noise))[::-1]
