@@ -224,3 +224,14 @@ def test_docs_cover_both_commands():
     for needle in ("pirate-sim sensitivity", "pirate-sim tune", "common random numbers", "best.toml", "--resume",
                    "Pareto", "noise"):
         assert needle in text, needle
+
+
+def test_undefined_metric_gets_no_indices(duel, tmp_path):
+    """With one turn and a far target nobody wins: the first-player rate among decided games is undefined."""
+    base, factors = space.parse_factors(["rules.target=50:60", "rules.decor=0:1"], duel, ["rules.turn_cap=1"])
+    res = sa.sensitivity(base, duel, ["rules.turn_cap=1"], factors, ["first_player_win_rate", "win_rate.seat0"],
+                         "morris", 2, 100, tmp_path / "u", threads=1)
+    idx = res.indices.set_index("metric")
+    assert bool(idx.loc["first_player_win_rate", "undefined"].all())
+    assert bool(idx.loc["win_rate.seat0", "constant"].all())
+    assert "undefined at some design points" in (tmp_path / "u" / "summary.txt").read_text()

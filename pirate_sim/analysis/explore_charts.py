@@ -111,7 +111,7 @@ def sensitivity_report(res, per_point: pd.DataFrame, base) -> list[Path]:
     with PdfPages(out / "sensitivity.pdf") as pdf:
         for m in res.metric_names:
             sub = res.indices[res.indices["metric"] == m]
-            if sub.empty or bool(sub["constant"].any()):
+            if sub.empty or bool(sub["constant"].any() or sub["undefined"].any()):
                 continue
             fig, ax = plt.subplots(figsize=(8, 5.2))
             if d.method == "morris":

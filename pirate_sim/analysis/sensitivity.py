@@ -217,15 +217,18 @@ def analyse(factors: list[Factor], design: Design, y: np.ndarray, metric: str) -
     """SALib's estimators for one metric: one row per parameter."""
     prob = problem(factors)
     rows = []
-    if not np.isfinite(y).all() or is_constant(y):
-        # a constant (or undefined) metric: nothing to apportion; every parameter explains nothing
+    undefined = not np.isfinite(y).all()
+    if undefined or is_constant(y):
+        # nothing to apportion: a constant metric (every parameter explains nothing) or one that
+        # some points cannot define (e.g. a rate among decided games where none was decided)
+        fill = math.nan if undefined else 0.0
         for f in factors:
             base = {"metric": metric, "parameter": f.key}
             if design.method == "morris":
-                base.update(mu=0.0, mu_star=0.0, mu_star_conf=0.0, sigma=0.0)
+                base.update(mu=fill, mu_star=fill, mu_star_conf=fill, sigma=fill)
             else:
-                base.update(S1=0.0, S1_conf=0.0, ST=0.0, ST_conf=0.0)
-            base.update(constant=True, rank=len(rows) + 1)
+                base.update(S1=fill, S1_conf=fill, ST=fill, ST_conf=fill)
+            base.update(constant=not undefined, undefined=undefined, rank=len(rows) + 1)
             rows.append(base)
         return rows
     if design.method == "morris":
@@ -238,7 +241,7 @@ def analyse(factors: list[Factor], design: Design, y: np.ndarray, metric: str) -
         for i, f in enumerate(factors):
             rows.append({"metric": metric, "parameter": f.key, "mu": float(r["mu"][i]),
                          "mu_star": float(r["mu_star"][i]), "mu_star_conf": float(r["mu_star_conf"][i]),
-                         "sigma": float(r["sigma"][i]), "constant": False})
+                         "sigma": float(r["sigma"][i]), "constant": False, "undefined": False})
     else:
         from SALib.analyze import sobol
 
@@ -249,7 +252,7 @@ def analyse(factors: list[Factor], design: Design, y: np.ndarray, metric: str) -
         for i, f in enumerate(factors):
             rows.append({"metric": metric, "parameter": f.key, "S1": float(r["S1"][i]),
                          "S1_conf": float(r["S1_conf"][i]), "ST": float(r["ST"][i]),
-                         "ST_conf": float(r["ST_conf"][i]), "constant": False})
+                         "ST_conf": float(r["ST_conf"][i]), "constant": False, "undefined": False})
     key = "mu_star" if design.method == "morris" else "ST"
     order = sorted(range(len(rows)), key=lambda j: -rows[j][key])
     for rank, j in enumerate(order, 1):
@@ -357,6 +360,9 @@ def summary_text(res: SensitivityResult, base: Scenario) -> str:
         lines += ["", f"{m}:"]
         if bool(sub["constant"].any()):
             lines.append("  constant over the design: no parameter moves it")
+            continue
+        if bool(sub["undefined"].any()):
+            lines.append("  undefined at some design points (e.g. no decided games there): no indices")
             continue
         if d.method == "morris":
             lines.append(f"  {'rank':>4}  {'parameter':34s} {'mu*':>10} {'±95%':>9} {'sigma':>10} {'mu':>10}")

@@ -28,7 +28,7 @@ from typing import Any, Callable
 from .. import metrics, runner
 from .. import scenario as scen
 from ..metrics import Accumulator
-from ..scenario import Scenario, ScenarioError
+from ..scenario import Scenario
 from .sweep import FORBIDDEN_KEYS, GridError, _num, _split_top, value_text
 
 _RANGE = re.compile(r"^\s*(-?[\d_.eE+-]+)\s*:\s*(-?[\d_.eE+-]+)\s*$")
@@ -228,5 +228,3 @@ def resolve_metrics(patterns: list[str], base: Scenario, option: str = "--metric
     except KeyError as exc:
         raise GridError(f"{option}: {exc.args[0]}") from None
 
-
-__all__ = ["Factor", "PointSpec", "evaluate_point", "parse_factors", "resolve_metrics", "ScenarioError"]

@@ -39,7 +39,7 @@ from .. import scenario as scen
 from ..metrics import Accumulator
 from ..results import atomic_write_json, atomic_write_text
 from ..scenario import Scenario
-from .space import Factor, PointSpec, config_key, evaluate_point, overrides_of, resolve_metrics
+from .space import Factor, PointSpec, config_key, evaluate_point, overrides_of
 from .sweep import GridError, table_value, value_text
 
 PROMOTE = 4  # a promising trial plays this many times the screening games
@@ -439,6 +439,7 @@ def summary_text(res: TuneResult, base: Scenario, games: int, promote: int, rech
     h = res.history
     done = h[h["state"] == "COMPLETE"]
     method = "TPE" if len(res.objectives) == 1 else "NSGA-II"
+    extended = int(done.drop_duplicates("config")["promoted"].sum()) if "promoted" in done else 0
     lines = [
         f"pirate-sim tune: {base.title} ({base.game.name} rules {base.game.version})",
         f"objective{'s' if len(res.objectives) > 1 else ''}: {'; '.join(o.text for o in res.objectives)} ({method})",
@@ -448,8 +449,8 @@ def summary_text(res: TuneResult, base: Scenario, games: int, promote: int, rech
     lines += [f"  {f.describe()}" for f in res.factors]
     lines += [
         f"trials: {len(h)} ({done['config'].nunique()} distinct configurations), {games:,} games each on seed "
-        f"{base.seed} (common random numbers); {int(done['promoted'].sum()) if 'promoted' in done else 0} "
-        f"promising trials extended to {games * promote:,} games",
+        f"{base.seed} (common random numbers); {extended} configurations extended to {games * promote:,} games "
+        f"(promising ones during the search, the best {FINAL_PROMOTE} at the end)",
         f"cost: {res.games_played:,} games in {res.seconds:.1f} s (re-checks included)",
         "",
     ]
@@ -489,6 +490,3 @@ def summary_text(res: TuneResult, base: Scenario, games: int, promote: int, rech
                 lines.append(f"importance for {o.metric}: " + ", ".join(f"{k} {v:.2f}" for k, v in imp.items()))
     return "\n".join(lines) + "\n"
 
-
-__all__ = ["Objective", "Constraint", "parse_objective", "parse_constraint", "tune", "TuneError",
-           "resolve_metrics"]
