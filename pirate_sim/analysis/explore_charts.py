@@ -162,9 +162,13 @@ def tune_report(res, base) -> list[Path]:
                 ax.scatter(done["trial"][~feas], done[col][~feas], s=14, marker="x", color="#c0392b",
                            label="violates a constraint")
             if len(res.objectives) == 1 and feas.any():
-                vals = np.where(feas, done[col].to_numpy(float), np.nan)
-                better = np.fmin.accumulate(vals * obj.sign) * obj.sign
-                ax.step(done["trial"], better, where="post", color="black", lw=1, label="best so far")
+                value = done[col].to_numpy(float)
+                score = np.array([obj.sign * obj.score(v) if f else np.inf for v, f in zip(value, feas)])
+                best_at = [int(np.argmin(score[: i + 1])) for i in range(len(score))]
+                best = [value[j] if np.isfinite(score[j]) else np.nan for j in best_at]
+                ax.step(done["trial"], best, where="post", color="black", lw=1, label="best so far")
+            if obj.goal == "target":
+                ax.axhline(obj.target, color="#27ae60", lw=0.8, ls="--", label=f"target {obj.target:g}")
             ax.set_xlabel("trial")
             ax.set_ylabel(f"{obj.metric} ({obj.text})")
             ax.set_title(f"{head}\nobjective by trial", fontsize=9)
