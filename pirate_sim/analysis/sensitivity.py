@@ -95,7 +95,9 @@ def make_design(factors: list[Factor], method: str, points: int, seed: int) -> D
     else:
         from SALib.sample import sobol as sample
 
-        unit = sample.sample(prob, points, calc_second_order=False, scramble=True, seed=seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # its note on N not a power of two: the CLI says it once
+            unit = sample.sample(prob, points, calc_second_order=False, scramble=True, seed=seed)
     values = [{f.key: f.value(float(u)) for f, u in zip(factors, row)} for row in unit]
     ids: dict[str, str] = {}
     configs: dict[str, dict] = {}

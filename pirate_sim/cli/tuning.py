@@ -79,6 +79,9 @@ def sensitivity_cmd(scenario_path, varies, metric_patterns, method, points, game
     rows = sa.design_rows(factors, method, n_points)
     if rows > sa.MAX_DESIGN:
         fail(f"--points {n_points}: {rows:,} design points, more than {sa.MAX_DESIGN:,}")
+    if method == "sobol" and n_points & (n_points - 1):
+        err_console.print(f"[bold yellow]warning:[/] --points {n_points} is not a power of two; Sobol' sequences "
+                          f"keep their balance properties only for 2^m base samples")
     out = Path(out_dir) if out_dir else Path("results") / f"{Path(scenario_path).stem}-sensitivity"
     try:
         with progress(quiet) as prog:
