@@ -108,6 +108,8 @@ def trace_cmd(scenario_path, game_index, seed, overrides):
       pirate-sim trace scenarios/pirates_peak/default.toml --game 41 --seed 7
     """
     s = load_scenario(scenario_path, overrides, seed)
+    click.echo(f"{s.game.title} (rules v{s.game.version}): game {game_index} of seed {s.seed}, "
+               f"scenario {s.source}" + (f" with {' '.join(overrides)}" if overrides else ""))
     for line in s.game.trace(s.compile(), s.seed, game_index):
         click.echo(line)
 

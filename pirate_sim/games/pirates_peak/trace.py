@@ -48,7 +48,8 @@ def format_events(state, compiled) -> list[str]:
         elif code == r.EV_ROLL:
             lines.append(f"{pre}rolls {a}, sails {b} spaces")
         elif code == r.EV_MOVE:
-            lines.append(f"{pre}moves {a} -> {b} ({_space(state, b)})")
+            lines.append(f"{pre}moves {a} -> {b} ({_space(state, b)})" if a != b
+                         else f"{pre}does not move: stays on {b} ({_space(state, b)})")
         elif code == r.EV_FLIP:
             what = (
                 "the Pirate's Peak card"
