@@ -80,3 +80,29 @@ def test_exact_comparisons_agree_on_every_bundled_scenario(game, path, tmp_path)
         bad += [f"{name}: {c.label} z = {c.z:+.1f}" for c in comparisons(fig) if not abs(c.z) <= EXACT_Z_LIMIT]
         plt.close(fig)
     assert not bad, "\n".join(bad)
+
+
+def test_compare_and_sweep_pages_pass(toy_scenario_file, tmp_path):
+    from pirate_sim.analysis import charts
+    from pirate_sim.analysis import compare as cmp
+    from pirate_sim.analysis import sweep as sw
+
+    a = scenario.load(toy_scenario_file)
+    b = scenario.load(toy_scenario_file, ["rules.target=11"])
+    res = cmp.compare(a, b, games=GAMES)
+    pages = charts.compare_figures(res)
+    assert pages and pages[0][0].startswith("compare_rates")
+    problems, _ = check_pages(pages)
+    axes = [sw.parse_vary("rules.target=8:12:2"), sw.parse_vary("rules.first_player_cutoff=2,4")]
+    for varies in (axes[:1], axes):
+        points = sw.build_grid(toy_scenario_file, [], varies, games=500)
+        out = sw.sweep(points, varies, tmp_path / f"sweep{len(varies)}")
+        keys = [k for k, _ in varies]
+        chosen = [m for m in dict.fromkeys(out.tidy["metric"]) if m.startswith(("win_rate.seat", "length.mean",
+                                                                               "truncation_rate"))]
+        figs = charts.sweep_figures(out.tidy, keys, dict(varies), chosen, "toy sweep")
+        if len(varies) == 1:  # one varied parameter: the seats' win rates share one chart
+            assert "sweep_win_rate.seats" in [n for n, _f in figs]
+        more, _ = check_pages(figs)
+        problems += more
+    assert not problems, "\n".join(problems)

@@ -94,14 +94,16 @@ def scenario_check(path, overrides):
     t.add_column("key")
     t.add_column("value")
     if any(changed):
-        t.add_column("default (where changed)", style="dim")
+        t.add_column("default", style="dim")  # filled only where the value differs from it
     t.add_column("meaning", style="dim")
     for (key, value, default, doc), ch in zip(rows, changed):
         cells = [key, scen._toml_value(value)] + ([scen._toml_value(default) if ch else ""] if any(changed) else [])
         t.add_row(*cells, doc)
     console.print(t)
-    if not any(changed):
-        console.print("every rule at its default")
+    if any(changed):
+        console.print(f"{sum(changed)} value(s) differ from the default (the 'default' column shows it)")
+    else:
+        console.print("every value at its default")
     console.print(f"[green]ok[/]: {path} is a valid {s.game.title} scenario with {s.n_seats} seats")
 
 

@@ -145,6 +145,22 @@ def squid_exact(rules: dict) -> dict[str, Any]:
     }
 
 
+def resolve_seats(seats: list[dict] | None) -> list[dict] | None:
+    """Each seat's parameters with its strategy's defaults filled in (a scenario names only
+    what it changes, e.g. a gunner sacrifices crew by default)."""
+    if seats is None:
+        return None
+    from .strategies import STRATEGIES
+
+    by_name = {st.name: st for st in STRATEGIES}
+    out = []
+    for seat in seats:
+        full = {p.key: p.default for p in getattr(by_name.get(seat.get("strategy")), "params", ())}
+        full.update(seat)
+        out.append(full)
+    return out
+
+
 def _sacrifice_policy(seat: dict | None) -> str:
     if not seat:
         return "?"
@@ -193,6 +209,7 @@ def squid_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[s
     the encounters is the usual estimate for lengths cut off by an independent end; it is
     exact in expectation when the chance per attempt is constant (no sacrifices).
     """
+    seats = resolve_seats(seats)
     parts = Parts.of(seats_df)
     ex = squid_exact(rules)
     ratio = ratio_moments("squid_attempts", "squid_encounters")
@@ -230,7 +247,8 @@ def squid_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[s
                 "unresolved": int(d["squid_encounters"] - d["squid_escapes"] - d["squid_sacrifices"]),
                 "attempts_per_encounter": ratio_ci(d, "squid_attempts", "squid_encounters"),
                 "attempts_per_ended": ratio_ci(d, "squid_attempts", ENDED),
-                "attempts_exact": squid_exact_per_seat(ex, policy),
+                # a seat that did sacrifice is no geometric case, whatever its parameters say
+                "attempts_exact": squid_exact_per_seat(ex, policy) if d["squid_sacrifices"] == 0 else float("nan"),
             }
         )
     out["per_seat"] = per
@@ -397,6 +415,7 @@ def traps_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[s
     success per turn vs the seat's guess, turns per stay vs 1/p.  Ghost Ship: means per
     seat-game and per game.
     """
+    seats = resolve_seats(seats)
     parts = Parts.of(seats_df)
     full = _full_rules(rules)
     L = int(full["whirlpool.max_attempts"])
