@@ -72,8 +72,8 @@ def footnote(fig, text: str) -> None:
     fig.text(0.5, 0.01, text, ha="center", fontsize=7.5, style="italic")
 
 
-def ci_bars(ax, labels, ests: list[Estimate], colour=COLOURS[0], horizontal=False, pct=True):
-    """Bars with 95% CI whiskers; values printed at the bar ends."""
+def ci_bars(ax, labels, ests: list[Estimate], colour=COLOURS[0], horizontal=False, pct=True, fmt="{:.1f}"):
+    """Bars with 95% CI whiskers; values printed beyond the whiskers (horizontal) or above the bars."""
     k = 100.0 if pct else 1.0
     vals = np.array([e.value for e in ests]) * k
     err = np.clip(np.array([[e.value - e.lo for e in ests], [e.hi - e.value for e in ests]]) * k, 0, None)
@@ -82,13 +82,13 @@ def ci_bars(ax, labels, ests: list[Estimate], colour=COLOURS[0], horizontal=Fals
         ax.barh(pos, vals, xerr=err, color=colour, capsize=3, alpha=0.85)
         ax.set_yticks(pos, labels)
         ax.invert_yaxis()
-        for p, v in zip(pos, vals):
-            ax.text(v, p, f" {v:.1f}{'%' if pct else ''}", va="center", fontsize=8)
+        for p, v, hi in zip(pos, vals, vals + err[1]):
+            ax.text(hi, p, f" {fmt.format(v)}{'%' if pct else ''}", va="center", fontsize=8)
     else:
         ax.bar(pos, vals, yerr=err, color=colour, capsize=4, alpha=0.85)
         ax.set_xticks(pos, labels, rotation=20 if len(labels) > 4 else 0, ha="right" if len(labels) > 4 else "center")
         for p, v in zip(pos, vals):
-            ax.text(p, v, f"{v:.1f}{'%' if pct else ''}\n", ha="center", va="bottom", fontsize=8)
+            ax.text(p, v, f"{fmt.format(v)}{'%' if pct else ''}\n", ha="center", va="bottom", fontsize=8)
 
 
 def _clip(text: str, width: int) -> str:
@@ -327,7 +327,8 @@ def _events(ctx: ReportContext):
     fig, axes = plt.subplots(len(groups), 1, figsize=(8.5, 11), squeeze=False,
                              gridspec_kw={"height_ratios": [s + 1.5 for s in sizes]})
     for ax, (unit, ks) in zip(axes[:, 0], groups):
-        ci_bars(ax, [k[7:] for k in ks], [ctx.est[k] for k in ks], horizontal=True, pct=False, colour=COLOURS[3])
+        ci_bars(ax, [k[7:] for k in ks], [ctx.est[k] for k in ks], horizontal=True, pct=False, colour=COLOURS[3],
+                fmt="{:.3g}")
         ax.set(xlabel=unit, ylabel="event")
         ax.set_xlim(0, ax.get_xlim()[1] * 1.15)  # room for the value labels
         ax.tick_params(axis="y", labelsize=7.5 if len(ks) > 12 else 9)
