@@ -259,22 +259,6 @@ def _length(ctx: ReportContext):
     return fig
 
 
-def _length(ctx: ReportContext):
-    fig, ax = plt.subplots(figsize=FIGSIZE)
-    h = ctx.acc.turns_hist
-    x = np.arange(h.size)
-    ax.bar(x, h / max(h.sum(), 1) * 100, width=1.0, color=COLOURS[0], alpha=0.8)
-    for key, ls in (("length.mean", "-"), ("length.median", "--"), ("length.p10", ":"), ("length.p90", ":")):
-        e = ctx.est[key]
-        ax.axvline(e.value, color=COLOURS[1], ls=ls, lw=1.2, label=f"{key[7:]} {e.value:.1f} [{e.lo:.1f}..{e.hi:.1f}]")
-    nz = np.nonzero(h)[0]
-    if nz.size:
-        ax.set_xlim(max(nz[0] - 2, 0), nz[-1] + 2)
-    ax.set(title="Game length distribution", xlabel="turns (one turn = one seat's move)", ylabel="games (%)")
-    ax.legend(fontsize=8)
-    return fig
-
-
 def _endings(ctx: ReportContext):
     fig, ax = plt.subplots(figsize=FIGSIZE)
     keys = [f"end.{r}" for r in ctx.game.end_reasons]

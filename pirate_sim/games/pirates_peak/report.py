@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ...report import footnote
-from ...report.parts import Counts, Parts, tally
+from ...report.parts import Parts, tally
 from ...stats import Estimate, mean_ci, wilson
 from ...stats import ratio_ci as delta_ratio_ci
 from . import rules as R
