@@ -66,6 +66,21 @@ def test_every_page_of_the_default_scenario_passes(game, tmp_path):
     assert not problems, "\n".join(problems)
 
 
+def _seating_games():
+    return [g for g in sorted(GAME_MODULES) if {"first_player", "strategy_seating"} <= {p.key for p in get_game(g).params}]
+
+
+@pytest.mark.parametrize("game", _seating_games())
+def test_pages_of_a_rotated_seating_pass(game, tmp_path):
+    """Strategies and the first move rotate over the seats: no page may claim a seat's strategy."""
+    paths = bundled(game)
+    mixed = next((p for p in paths if len({str(x["strategy"]) for x in scenario.load(p).seats}) > 1), paths[0])
+    s = scenario.load(mixed, [f"run.games={GAMES}", "rules.first_player=rotate", "rules.strategy_seating=rotate"])
+    runner.run(s, tmp_path / "run")
+    problems, _ = check_pages(report_pages(report_context(tmp_path / "run", quick=True)))
+    assert not problems, "\n".join(problems)
+
+
 def _other_scenarios():
     return [(g, p) for g in sorted(GAME_MODULES) for p in bundled(g)[1:]]
 

@@ -188,9 +188,12 @@ def _win_rates(ctx: ReportContext):
     fig, axes = plt.subplots(1, 1 if mirror else 2, figsize=FIGSIZE, squeeze=False)
     a1 = axes[0, 0]
     seats = [k for k in ctx.est if k.startswith("win_rate.seat")]
-    ci_bars(a1, [f"seat {k[13:]}\n{names[int(k[13:])]}" for k in seats], [ctx.est[k] for k in seats])
+    rotating = ctx.rules.get("strategy_seating") == "rotate"
+    ci_bars(a1, [f"seat {k[13:]}" + ("" if rotating else f"\n{names[int(k[13:])]}") for k in seats],
+            [ctx.est[k] for k in seats])
     a1.axhline(100 / ctx.acc.n_seats, ls="--", color="grey", lw=1, label="fair share")
-    a1.set(title="Win rate by seat", ylabel="games won (%)", xlabel="seat and strategy")
+    a1.set(title="Win rate by seat", ylabel="games won (%)",
+           xlabel="seat (strategies rotate over the seats)" if rotating else "seat and strategy")
     a1.set_ylim(0, a1.get_ylim()[1] * 1.12)  # room for the value labels
     a1.legend(fontsize=8, loc="lower right")
     if not mirror:
@@ -358,7 +361,8 @@ def _scores(ctx: ReportContext):
     fig, (a1, a2) = plt.subplots(1, 2, figsize=FIGSIZE)
     for i, h in enumerate(d["seat"]):
         h.hist(a1, d["bins"], histtype="step", lw=1.5, color=COLOURS[i % len(COLOURS)], density=True,
-               label=f"seat {i} ({ctx.acc.strategy_names[i]}), mean {h.mean():.1f}")
+               label=f"seat {i}" + ("" if ctx.rules.get("strategy_seating") == "rotate"
+                                    else f" ({ctx.acc.strategy_names[i]})") + f", mean {h.mean():.1f}")
     name = col.replace("_", " ")
     title = (name if name.startswith("final") else f"final {name}").capitalize() + " by seat"
     xlabel = f"{name} (middle 99% of seat-games shown)"

@@ -49,8 +49,11 @@ class ExactComparison:
         return (self.observed - self.exact) / se
 
 
-def declare_exact(fig, label: str, est: Estimate, exact: float) -> ExactComparison:
-    """Record on ``fig`` that it draws ``est`` beside the exact value ``exact``."""
+def declare_exact(fig, label: str, est: Estimate, exact: float) -> ExactComparison | None:
+    """Record on ``fig`` that it draws ``est`` beside the exact value ``exact`` (an exact value
+    that is not a number, e.g. none for a seat whose strategy varies, records nothing)."""
+    if not np.isfinite(exact):
+        return None
     c = ExactComparison(label, float(est.value), float(est.lo), float(est.hi), float(exact))
     comparisons(fig).append(c)
     return c

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ...report import footnote
+from ...seating import rotates
 from ...report.parts import Parts, tally
 from ...stats import Estimate, mean_ci, wilson
 from ...stats import ratio_ci as delta_ratio_ci
@@ -89,13 +90,15 @@ def ratio_ci(t, num: str, den: str) -> Estimate:
 
 def _seat_labels(t, seats: list[dict] | None) -> list[tuple[int, str]]:
     """(seat, strategy) in seat order; ``t`` is a tally grouped by ``seat`` and ``strategy``."""
-    names = dict(zip(t.index.get_level_values("seat"), t.index.get_level_values("strategy")))
+    names: dict[int, list[str]] = {}
+    for seat, strategy in zip(t.index.get_level_values("seat"), t.index.get_level_values("strategy")):
+        names.setdefault(int(seat), []).append(str(strategy))
     out = []
-    for i in sorted(int(x) for x in names):
-        if seats and i < len(seats):
+    for i in sorted(names):
+        if seats and i < len(seats) and seats[i]:
             name = str(seats[i]["strategy"])
-        else:
-            name = str(names[i])
+        else:  # strategies rotate over the seats: every one that sat here
+            name = "/".join(dict.fromkeys(names[i]))
         out.append((i, name))
     return out
 
@@ -155,6 +158,9 @@ def resolve_seats(seats: list[dict] | None) -> list[dict] | None:
     by_name = {st.name: st for st in STRATEGIES}
     out = []
     for seat in seats:
+        if seat is None:  # a seat without one strategy (they rotate): nothing to fill
+            out.append(None)
+            continue
         full = {p.key: p.default for p in getattr(by_name.get(seat.get("strategy")), "params", ())}
         full.update(seat)
         out.append(full)
@@ -275,7 +281,9 @@ def _pair_bars(ax, labels, obs: list[Estimate], exact: list[float], colour, pct=
         ax.text(p_ + w / 2, v if np.isfinite(v) else 0, fmt.format(v) + unit if np.isfinite(v) else "no exact\nvalue",
                 ha="center", va="bottom", fontsize=7.5, color="dimgrey")
     ax.set_xticks(pos, labels, fontsize=8)
-    top = np.nanmax(np.concatenate([vals + err[1], ex])) if len(labels) else 1.0
+    both = np.concatenate([vals + err[1], ex])
+    both = both[np.isfinite(both)]
+    top = both.max() if both.size else 1.0
     if np.isfinite(top) and top > 0:
         ax.set_ylim(0, top * 1.3)
     ax.legend(fontsize=7.5, loc="upper right")
@@ -365,9 +373,12 @@ def draw_squid(data: dict):
 
 
 def _fog_p(seat: dict | None, tolerance: int) -> float:
-    """Exact fog success per turn for the seat's guess (random strategy: a uniform guess)."""
+    """Exact fog success per turn for the seat's guess (random strategy: a uniform guess;
+    no seat parameters, e.g. strategies rotating over the seats: none)."""
     ex = fog_exact(tolerance)
-    if seat is None or seat.get("strategy") == "random" or "fog_guess" not in seat:
+    if seat is None:
+        return float("nan")
+    if seat.get("strategy") == "random" or "fog_guess" not in seat:
         return float(sum(ex) / 6)
     g = int(seat["fog_guess"])
     return float(ex[g - 1]) if 1 <= g <= 6 else float("nan")
@@ -462,11 +473,11 @@ def traps_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[s
             "seat": i,
             "strategy": name,
             "n": int(d["n"]),
-            "fog_guess": "random"
-            if seat is None or seat.get("strategy") == "random"
+            "fog_guess": "mixed" if seat is None
+            else "random" if seat.get("strategy") == "random"
             else seat.get("fog_guess", "?"),
             "fog_p_exact": p_f,
-            "fog_turns_exact": 1 / p_f if p_f > 0 else float("inf"),
+            "fog_turns_exact": 1 / p_f if p_f > 0 else float("nan"),  # no exact value without a guess
             "fog_success": wilson(int(d["fog_escapes"]), int(d["fog_turns"])),
             "fog_turns_per_stay": ratio_ci(d, "fog_turns", "fog_escapes"),
         }
@@ -760,6 +771,8 @@ def _scenario_seats(ctx) -> list[dict] | None:
 def report_figures(game, ctx) -> list:
     """The three Pirate's Peak pages for :meth:`PiratesPeak.report_figures`."""
     seats = _scenario_seats(ctx)
+    if seats and rotates(ctx.rules) and any(x != resolve_seats(seats)[0] for x in resolve_seats(seats)[1:]):
+        seats = [None] * len(seats)  # every seat plays each entry in turn: no one seat's parameters
     parts = ctx.parts("seats")  # each page folds over the parts, reading only its columns
     return [
         ("pirates_peak_squid", draw_squid(squid_data(parts, ctx.rules, seats))),
