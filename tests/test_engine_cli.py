@@ -101,3 +101,17 @@ def test_games_odds_and_bench():
     assert res.exit_code == 0, res.output
     b = json.loads(res.output)[0]
     assert b["games_per_s_1"] > 0 and b["dice_per_game"] > 1 and b["jit_speedup"] > 1
+
+
+def test_first_run_says_it_is_compiling(monkeypatch, capsys):
+    from pirate_sim.cli import common
+    from pirate_sim.games import get_game
+
+    game = get_game("pirates_peak")
+    monkeypatch.setattr(common, "kernels_cached", lambda g: False)
+    common.say_compiling(game)
+    assert "compiling Pirate's Peak kernels (first run only" in capsys.readouterr().err
+    common.say_compiling(game, quiet=True)
+    monkeypatch.setattr(common, "kernels_cached", lambda g: True)
+    common.say_compiling(game)
+    assert capsys.readouterr().err == ""

@@ -33,6 +33,7 @@ SIDE_GAMES = 4000  # games per player count in the players page's side simulatio
 QUICK_SIDE_GAMES = 200  # the same in tests' quick reports (ReportContext.quick)
 SIDE_PLAYERS = (2, 3, 4, 5, 6)
 RAID_SAMPLES = 2000  # Monte Carlo samples per raid case (only the exact column is drawn)
+QUICK_RAID_SAMPLES = 100  # the same in tests' quick reports
 UPGRADES = tuple(f"upg_{u}" for u in R.UPGRADE_NAMES) + ("extra_crew",)
 NOTE_ASSOC = ("Association, not causation: ships that take upgrades differ in strategy and "
               "situation (strong players take more upgrades).")
@@ -391,9 +392,11 @@ def report_figures(game, ctx) -> list:
     figs.append(("ice_pirates_upgrade_value",
                  draw_upgrade_value(upgrade_value_data(ctx.parts("seats")), ctx.acc.n_seats)))
     seed = int(ctx.manifest.get("seed", 0))
-    figs.append(("ice_pirates_raid_odds", draw_raid_odds(raid_odds_data(game, ctx.rules, RAID_SAMPLES, seed),
+    quick = getattr(ctx, "quick", False)
+    samples = QUICK_RAID_SAMPLES if quick else RAID_SAMPLES
+    figs.append(("ice_pirates_raid_odds", draw_raid_odds(raid_odds_data(game, ctx.rules, samples, seed),
                                                         ctx.rules)))
     seats = load(ctx.results_dir / SCENARIO).seats
-    side = QUICK_SIDE_GAMES if getattr(ctx, "quick", False) else SIDE_GAMES
+    side = QUICK_SIDE_GAMES if quick else SIDE_GAMES
     figs.append(("ice_pirates_players", draw_players(players_data(ctx.rules, seats, seed, side), side, ctx.rules)))
     return figs
