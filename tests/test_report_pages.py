@@ -110,7 +110,7 @@ def test_compare_and_sweep_pages_pass(toy_scenario_file, tmp_path):
     assert pages and pages[0][0].startswith("compare_rates")
     problems, _ = check_pages(pages)
     axes = [sw.parse_vary("rules.target=8:12:2"), sw.parse_vary("rules.first_player_cutoff=2,4")]
-    for varies in (axes[:1], axes):
+    for varies in (axes[:1], [sw.parse_vary("rules.target=8,12"), axes[1]]):
         points = sw.build_grid(toy_scenario_file, [], varies, games=500)
         out = sw.sweep(points, varies, tmp_path / f"sweep{len(varies)}")
         keys = [k for k, _ in varies]

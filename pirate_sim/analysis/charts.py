@@ -309,7 +309,7 @@ def sweep_figures(df, keys: list[str], key_values: dict[str, list], metrics_to_p
             ax.set_title(f"{title}\n{name} against {k0} (bands/bars: 95% CI)", fontsize=10)
             ax.grid(alpha=0.3)
             if others or together:
-                ax.legend(fontsize=7, loc="best")
+                ax.legend(fontsize=7, loc="upper right")
             stem = _safe(gkey.replace("#", "s")) if together else _safe(m)
             _layout(fig)
             pages.append((f"sweep_{stem}", fig))

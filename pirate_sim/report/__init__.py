@@ -316,7 +316,7 @@ def _events(ctx: ReportContext):
     for ax, (unit, ks) in zip(axes[:, 0], groups):
         ci_bars(ax, [k[7:] for k in ks], [ctx.est[k] for k in ks], horizontal=True, pct=False, colour=COLOURS[3],
                 fmt="{:.3g}")
-        ax.set(xlabel=unit, ylabel="event")
+        ax.set(xlabel=unit, ylabel="gold moved" if unit.startswith("gold") else "event")
         ax.set_xlim(0, ax.get_xlim()[1] * 1.15)  # room for the value labels
         ax.tick_params(axis="y", labelsize=7.5 if len(ks) > 12 else 9)
     fig.suptitle(f"Event rates: mean per game ({seats_together(ctx.acc.n_seats)}, 95% CI)")
