@@ -45,3 +45,12 @@ def test_rotated_strategies_replay_the_fixed_seating_game_by_game():
     even, odd = np.arange(N) % 2 == 0, np.arange(N) % 2 == 1
     assert (rot_g[even] == fix_g[even]).all() and (rot_s[even] == fix_s[even]).all()
     assert (rot_g[odd] == swp_g[odd]).all() and (rot_s[odd] == swp_s[odd]).all()
+
+
+def test_trace_names_the_strategy_each_seat_plays_in_that_game():
+    rr = r.defaults()
+    rr.update(first_player="rotate", strategy_seating="rotate")
+    c = GAME.compile(rr, [{"strategy": "treasure_digger"}, {"strategy": "racer"}])
+    lines = GAME.trace(c, 3, 5)  # game 5: entries swapped, seat 1 starts
+    assert lines[0].startswith("Setup: seat 0 (racer)") and lines[1].startswith("Setup: seat 1 (treasure_digger)")
+    assert "Setup: seat 1 (treasure_digger) goes first (rules.first_player: rotation)" in lines

@@ -152,7 +152,7 @@ class PiratesPeak(Game):
         from .trace import format_events
 
         state = play_one(compiled, new_rng(seed, game_index), ev_capacity=TRACE_EVENTS, game_index=game_index)
-        return format_events(state, compiled)
+        return format_events(state, compiled, game_index)
 
     def odds(self, mechanic: str, rules: dict[str, Any], samples: int, seed: int) -> list[OddsRow]:
         R, _, _ = compile_rules(rules)
