@@ -7,6 +7,16 @@ first seat to reach ``target`` wins.  The very first die decides who starts: a r
 balanced (true seat_balance exactly 0); any other cutoff gives a known gap.  Used by engine tests
 (runner, results, metrics coverage, check exit codes) so they do not depend on a real
 game's rules.
+
+Parameters with effects known in closed form, for the sensitivity and tuning tests
+(their defaults leave the game above unchanged):
+
+* ``start_die`` (sides of the start die) and ``first_player_bonus`` (added to the cutoff):
+  seat 0 starts with probability ``min(cutoff + bonus, start_die) / start_die``, so
+  ``win_rate.seat0 = (1 - q) + P(seat 0 starts) * (2q - 1)`` with ``q`` the first mover's
+  chance, linear (additive) in cutoff and bonus;
+* ``decor`` and ``banner``: read by nothing (a parameter with no effect at all);
+* the roller's ``reroll_ones``: a 1 is rolled again (a better player, never worse).
 """
 
 from __future__ import annotations
@@ -19,21 +29,25 @@ from numba import njit, prange
 from pirate_sim.games.base import Column, Compiled, Game, OddsRow, Param, Strategy
 from pirate_sim.rng import RNG_WORDS, dice_rolled_nb, roll_die_nb, seed_game_nb
 
-BALANCED_CUTOFF = 3  # seat 0 starts on 1-3 of a d6: half the time, so the seats are exactly even
+BALANCED_CUTOFF = 3  # seat 0 starts on 1-3 of the default d6: half the time, so the seats are exactly even
 
-ToyParams = namedtuple("ToyParams", ["target", "first_player_cutoff", "turn_cap"])
+ToyParams = namedtuple("ToyParams", ["target", "first_player_cutoff", "turn_cap", "start_die", "first_player_bonus",
+                                     "reroll0", "reroll1"])
 
 
 @njit(cache=True)
 def play_one_nb(p, rng, out_g, out_s):
-    start = 0 if roll_die_nb(rng, 6) <= p.first_player_cutoff else 1
+    start = 0 if roll_die_nb(rng, p.start_die) <= p.first_player_cutoff + p.first_player_bonus else 1
     score = np.zeros(2, np.int64)
     seat = start
     turns = 0
     winner = -1
     while turns < p.turn_cap:
         turns += 1
-        score[seat] += roll_die_nb(rng, 6)
+        face = roll_die_nb(rng, 6)
+        if face == 1 and (p.reroll1 if seat else p.reroll0):
+            face = roll_die_nb(rng, 6)
+        score[seat] += face
         out_s[seat, 1] += 1
         if score[seat] >= p.target:
             winner = seat
@@ -63,10 +77,15 @@ class DiceDuel(Game):
     version = "1"
     params = (
         Param("target", 10, "int", "score that wins", 1, 1000),
-        Param("first_player_cutoff", BALANCED_CUTOFF, "int", "die roll at or below which seat 0 starts", 0, 6),
+        Param("first_player_cutoff", BALANCED_CUTOFF, "int", "die roll at or below which seat 0 starts", 0, 60),
         Param("turn_cap", 1000, "int", "turns before the game is truncated", 1, 100000),
+        Param("start_die", 6, "int", "sides of the die that decides who starts", 1, 60),
+        Param("first_player_bonus", 0, "int", "added to first_player_cutoff", 0, 60),
+        Param("decor", 0.5, "float", "a number the rules never read (no effect)", 0.0, 1.0),
+        Param("banner", ["skull", "bones"], "str_list", "flag colours, cosmetic (no effect)", min_length=1),
     )
-    strategies = (Strategy("roller", 0, "rolls the die"),)
+    strategies = (Strategy("roller", 0, "rolls the die",
+                           (Param("reroll_ones", False, "bool", "roll a 1 again, once"),)),)
     default_seats = ("roller", "roller")
     end_reasons = ("reached_target", "truncated")
     odds_mechanics = {"start": "chance that seat 0 moves first"}
@@ -76,7 +95,9 @@ class DiceDuel(Game):
     score_column = "score"
 
     def compile(self, rules, seats):
-        return Compiled(ToyParams(rules["target"], rules["first_player_cutoff"], rules["turn_cap"]), (),
+        rr = [bool(s.get("reroll_ones", False)) for s in seats]
+        return Compiled(ToyParams(rules["target"], rules["first_player_cutoff"], rules["turn_cap"], rules["start_die"],
+                                  rules["first_player_bonus"], rr[0], rr[1]), (),
                         len(seats), tuple(s["strategy"] for s in seats))
 
     def play(self, compiled, seed, first_game, n_games):
@@ -91,7 +112,8 @@ class DiceDuel(Game):
 
     def odds(self, mechanic, rules, samples, seed):
         g, _ = self.play(self.compile(rules, [{"strategy": "roller"}] * 2), seed, 0, samples)
-        exact = rules["first_player_cutoff"] / 6
+        die = rules["start_die"]
+        exact = min(rules["first_player_cutoff"] + rules["first_player_bonus"], die) / die
         return [OddsRow("seat 0 starts", exact, float((g[:, 4] == 0).mean()), samples)]
 
     def dice_per_game(self, compiled, seed, n_games):

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .common import (EXIT_INTERRUPTED, console, default_out_dir, esc, fail, fmt_value, load_scenario,
-                     progress, set_option, shell_command)
+                     progress, say_compiling, set_option, shell_command)
 
 LONG_RUN_S = 60  # print a time and disk estimate for runs whose rest takes longer than this
 MAX_GAME_INDEX = 2**63 - 1  # game indices are int64 in the kernels and the Parquet files
@@ -76,6 +76,7 @@ def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, for
 
         stop = precision_reached(precision)
     total = s.run["games"]
+    say_compiling(s.game, quiet)
     with progress(quiet) as prog:
         task = prog.add_task(esc(s.game.title), total=total)
 
@@ -150,6 +151,8 @@ def trace_cmd(scenario_path, game_index, seed, overrides):
       pirate-sim trace scenarios/pirates_peak/default.toml --game 41 --seed 7
     """
     s = load_scenario(scenario_path, overrides, seed)
+    click.echo(f"{s.game.title} (rules v{s.game.version}): game {game_index} of seed {s.seed}, "
+               f"scenario {s.source}" + (f" with {' '.join(overrides)}" if overrides else ""))
     for line in s.game.trace(s.compile(), s.seed, game_index):
         click.echo(line)
 

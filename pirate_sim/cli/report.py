@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .common import console, esc
+from .common import console, err_console, esc
 
 
 @click.command("report")
@@ -32,9 +32,11 @@ def report_cmd(results_dir, out_dir, force):
     out = Path(out_dir) if out_dir else rd / "report"
     with results.lock_dir(rd, reader=True):
         results.check_run(rd)
-        with results.staged_dir(out, force) as stage:
-            _pdf, pngs = build_report(rd, stage)
-    console.print(f"wrote {esc(out / 'report.pdf')} and {len(pngs)} charts in {esc(out)}")
+        with results.staged_dir(out, force) as stage, \
+                err_console.status("report: reading the run", spinner="dots") as status:
+            _pdf, pngs = build_report(rd, stage, progress=lambda text: status.update(f"report: {esc(text)}"))
+    console.print(f"wrote {esc(out / 'report.pdf')}")
+    console.print(f"and {len(pngs)} charts: {esc(', '.join(p.name for p in pngs))} in {esc(out)}", soft_wrap=True)
 
 
 @click.command("verify")
