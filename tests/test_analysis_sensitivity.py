@@ -71,7 +71,7 @@ def test_factor_parsing(duel):
 
 
 @pytest.mark.parametrize("vary, needle", [
-    ("rules.targt=1:5", "did you mean 'target'"),
+    ("rules.targt=1:5", "did you mean 'rules.target'"),
     ("rules.target=0:5", "below the minimum"),
     ("rules.first_player_cutoff=2:61", "above the maximum"),
     ("rules.target=5:5", "must be above its start"),
@@ -183,7 +183,7 @@ def test_cli_sensitivity(duel, tmp_path):
 
 
 @pytest.mark.parametrize("extra, needle", [
-    (["--vary", "rules.targt=1:5"], "did you mean 'target'"),
+    (["--vary", "rules.targt=1:5"], "did you mean 'rules.target'"),
     (["--vary", "rules.target=0:5"], "below the minimum"),
     (["--vary", "rules.target=5:9", "--metric", "win_rate.seat9"], "unknown metric 'win_rate.seat9'"),
     (["--vary", "rules.target=5:9", "--metric", "length.mean", "--set", "rules.turn_cap=0"], "below the minimum"),

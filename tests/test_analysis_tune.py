@@ -123,7 +123,7 @@ def test_cli_tune(duel, tmp_path):
 
 
 @pytest.mark.parametrize("extra, needle", [
-    (["--vary", "rules.targt=1:5", "--objective", "seat_balance=min"], "did you mean 'target'"),
+    (["--vary", "rules.targt=1:5", "--objective", "seat_balance=min"], "did you mean 'rules.target'"),
     (["--vary", "rules.target=1:1001", "--objective", "seat_balance=min"], "above the maximum"),
     (["--vary", "seats.0.reroll=false,true", "--objective", "seat_balance=min"], "unknown parameter"),
     (["--vary", "rules.target=5:9", "--objective", "seat_balanse=min"], "did you mean 'seat_balance'"),

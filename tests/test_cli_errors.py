@@ -187,7 +187,7 @@ def test_report_force_replaces_whole_or_not_at_all(tmp_path, toy_scenario_file, 
     before = {p.name: p.read_bytes() for p in (out / "report").iterdir()}
     real = report.build_report
 
-    def half_then_fail(rd, od):
+    def half_then_fail(rd, od, **_kwargs):
         (od / "00_cover.png").write_bytes(b"half")
         raise OSError(28, "No space left on device", str(od / "01_win_rates.png"))
 
