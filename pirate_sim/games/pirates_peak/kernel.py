@@ -152,7 +152,22 @@ from .rules import (
     RU_CREWMAN_PRICE,
     RU_CUTLASS_BONUS,
     RU_DOCK_SPACES,
+    RU_CASTAWAY_CREW_GAINED,
+    RU_EXACT_DOCKING,
     RU_FIGHT_OVERTAKE,
+    RU_GHOST_CREW,
+    RU_HIT_LIFE_LOSS,
+    RU_INTERRUPT_LIFE_LOSS,
+    RU_MERMAID_CREW_LOST,
+    RU_PEAK_TAKEN_MASK,
+    RU_SEARCH_GOLD_PER_CREWMAN,
+    RU_SPIT_LIFE_LOSS,
+    RU_SQUID_LOW_LIFE_LOSS,
+    RU_SQUID_ON_ARRIVAL,
+    RU_SQUID_SACRIFICE_CREW,
+    RU_STEEL_CANNON_RANGE,
+    RU_SUMMON_NEEDS_SECOND,
+    RU_WHIRLPOOL_FIRE,
     RU_FOG_TOLERANCE,
     RU_GHOST_CREW_ROLL,
     RU_GHOST_SUMMON_FACE,
@@ -357,11 +372,13 @@ def end_game_nb(w, reason, winner):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def lose_life_nb(w, s):
-    """One life point lost; the last one loses the game at once."""
-    if w[ROW_SHIP + s, SH_LIFE] > 0:
-        w[ROW_SHIP + s, SH_LIFE] -= 1
-    w[ROW_CNT + s, C_LIFE_LOST] += 1
+def lose_life_nb(w, s, n):
+    """``n`` life points lost (none: nothing happens); the last one loses the game at once."""
+    if n <= 0:
+        return
+    lost = min(n, w[ROW_SHIP + s, SH_LIFE])
+    w[ROW_SHIP + s, SH_LIFE] -= lost
+    w[ROW_CNT + s, C_LIFE_LOST] += lost
     log_nb(w, EV_LIFE, s, w[ROW_SHIP + s, SH_LIFE], 0, 0, 0)
     if w[ROW_SHIP + s, SH_LIFE] <= 0:
         end_game_nb(w, END_SUNK, 1 - s)
@@ -447,15 +464,23 @@ def can_fire_nb(sd, w, a):
         return False  # the Starting Dock card protects both ways
     ca = w[ROW_TRACK, xa]
     ct = w[ROW_TRACK, xt]
-    if ca == ISLAND or ct == ISLAND or ca == WHIRLPOOL or ct == WHIRLPOOL or ca == FOG or ct == FOG:
+    if ca == ISLAND or ct == ISLAND or ca == FOG or ct == FOG:
         return False
-    if w[ROW_SHIP + a, SH_TRAP] == TRAP_WHIRLPOOL or w[ROW_SHIP + t, SH_TRAP] == TRAP_WHIRLPOOL:
+    if sd[SD_RULES, RU_WHIRLPOOL_FIRE] == 0 and (
+        ca == WHIRLPOOL
+        or ct == WHIRLPOOL
+        or w[ROW_SHIP + a, SH_TRAP] == TRAP_WHIRLPOOL
+        or w[ROW_SHIP + t, SH_TRAP] == TRAP_WHIRLPOOL
+    ):
         return False
     if w[ROW_SHIP + a, SH_TRAP] == TRAP_FOG or w[ROW_SHIP + t, SH_TRAP] == TRAP_FOG:
         return False
+    reach = sd[SD_RULES, RU_CANNON_RANGE]
     if w[ROW_SHIP + a, SH_TREASURE] == STEEL_CANNON:
-        return True
-    return abs(w[ROW_CARD, xa] - w[ROW_CARD, xt]) <= sd[SD_RULES, RU_CANNON_RANGE]
+        reach = sd[SD_RULES, RU_STEEL_CANNON_RANGE]
+        if reach < 0:
+            return True  # no range limit
+    return abs(w[ROW_CARD, xa] - w[ROW_CARD, xt]) <= reach
 
 
 @njit(cache=True, _nrt=False)
@@ -467,7 +492,7 @@ def peak_arrive_nb(sd, rng, w, s):
     w[ROW_ST, G_PEAK_ARRIVALS] = order
     w[ROW_CNT + s, C_PEAK_ORDER] = order
     t = 0
-    if order <= 2:
+    if order <= 2 and (w[ROW_ST, G_PEAK_MASK] | 1) != 15:  # a treasure is left (bits 1..3)
         t = policy_treasure_nb(sd, rng, w, s, w[ROW_ST, G_PEAK_MASK])
         w[ROW_ST, G_PEAK_MASK] |= 1 << t
         w[ROW_SHIP + s, SH_TREASURE] = t
@@ -586,14 +611,18 @@ def ghost_fight_nb(sd, rng, w, s):
     w[ROW_ST, G_GHOST_X] = -1  # removed once fought
     cut = sd[SD_RULES, RU_CUTLASS_BONUS] if w[ROW_SHIP + s, SH_TREASURE] == GOLDEN_CUTLASS else 0
     net = 0
-    for _ in range(w[ROW_SHIP + s, SH_CREW]):
-        r = roll_die_nb(rng, 6) + cut
-        g = sd[SD_RULES, RU_GHOST_CREW_ROLL]
-        if r > g:
-            pay_nb(w, s, r - g)
-            net += r - g
-        elif r < g:
-            loss = min(g - r, w[ROW_SHIP + s, SH_GOLD])
+    crew = w[ROW_SHIP + s, SH_CREW]
+    ghosts = crew if sd[SD_RULES, RU_GHOST_CREW] < 0 else sd[SD_RULES, RU_GHOST_CREW]
+    g = sd[SD_RULES, RU_GHOST_CREW_ROLL]
+    for i in range(max(crew, ghosts)):
+        # paired crewmen win the difference; an unmatched one takes its roll (ship fight)
+        r = roll_die_nb(rng, 6) + cut if i < crew else 0
+        gi = g if i < ghosts else 0
+        if r > gi:
+            pay_nb(w, s, r - gi)
+            net += r - gi
+        elif r < gi:
+            loss = min(gi - r, w[ROW_SHIP + s, SH_GOLD])
             w[ROW_SHIP + s, SH_GOLD] -= loss
             w[ROW_ST, G_SEA_BANK] += loss
             w[ROW_CNT + s, C_SEA_BANK_LOSS] += loss
@@ -627,10 +656,13 @@ def search_nb(sd, rng, w, s):
             pay_nb(w, s, gold)
         if outcome == 1:
             w[ROW_CNT + o, C_HITS] += 1
-            lose_life_nb(w, s)
+            lose_life_nb(w, s, sd[SD_RULES, RU_INTERRUPT_LIFE_LOSS])
     else:
         r = roll_die_nb(rng, 6)
-        gold = sd[SD_RULES, RU_SEARCH_MULTIPLIER] * r + w[ROW_SHIP + s, SH_CREW]
+        gold = (
+            sd[SD_RULES, RU_SEARCH_MULTIPLIER] * r
+            + sd[SD_RULES, RU_SEARCH_GOLD_PER_CREWMAN] * w[ROW_SHIP + s, SH_CREW]
+        )
         pay_nb(w, s, gold)
         log_nb(w, EV_SEARCH, s, r, gold, x, 0)
     w[ROW_CNT + s, C_SEARCHES] += 1
@@ -653,13 +685,16 @@ def fire_nb(sd, rng, w, a):
     log_nb(w, EV_FIRE, a, ar, dr, 1 if hit else 0, 0)
     if hit:
         w[ROW_CNT + a, C_HITS] += 1
-        lose_life_nb(w, t)
+        lose_life_nb(w, t, sd[SD_RULES, RU_HIT_LIFE_LOSS])
 
 
 @njit(cache=True, _nrt=False)
 def castaway_nb(sd, w, s):
-    if w[ROW_SHIP + s, SH_CREW] < sd[SD_RULES, RU_MAX_CREW]:
-        w[ROW_SHIP + s, SH_CREW] += 1
+    """The castaway joins (castaway.crew_gained crewmen, as many as there is room for)."""
+    room = sd[SD_RULES, RU_MAX_CREW] - w[ROW_SHIP + s, SH_CREW]
+    gain = min(sd[SD_RULES, RU_CASTAWAY_CREW_GAINED], room)
+    if gain > 0:
+        w[ROW_SHIP + s, SH_CREW] += gain
         w[ROW_CNT + s, C_CASTAWAYS] += 1
         log_nb(w, EV_CASTAWAY, s, w[ROW_SHIP + s, SH_CREW], 0, 0, 0)
 
@@ -716,7 +751,12 @@ def sail_nb(sd, rng, w, s, steps):
     p = w[ROW_ST, G_PEAK_X]
     # docking needs the exact roll; bypassed islands do not count as spaces.  Only a
     # dock within steps + (islands laid) progress can be overshot: skip the scan otherwise
-    if p >= 0 and d0 >= p and dock_d - d0 - w[ROW_ST, G_ISLANDS] < steps:
+    if (
+        p >= 0
+        and d0 >= p
+        and dock_d - d0 - w[ROW_ST, G_ISLANDS] < steps
+        and sd[SD_RULES, RU_EXACT_DOCKING] != 0
+    ):
         dist = 0
         dd = d0
         while dd < dock_d and dist <= steps:
@@ -808,9 +848,10 @@ def land_nb(sd, rng, w, s, code):
         if policy_search_on_landing_nb(sd, rng, w, s):
             search_nb(sd, rng, w, s)
     elif code == MERMAIDS:
-        if w[ROW_SHIP + s, SH_CREW] > 0:
-            w[ROW_SHIP + s, SH_CREW] -= 1
-            w[ROW_CNT + s, C_MERMAID] += 1
+        lost = min(sd[SD_RULES, RU_MERMAID_CREW_LOST], w[ROW_SHIP + s, SH_CREW])
+        if lost > 0:
+            w[ROW_SHIP + s, SH_CREW] -= lost
+            w[ROW_CNT + s, C_MERMAID] += lost
             log_nb(w, EV_MERMAID, s, w[ROW_SHIP + s, SH_CREW], 0, 0, 0)
     elif code == CASTAWAY:
         castaway_nb(sd, w, s)
@@ -836,6 +877,58 @@ def can_summon_nb(sd, w, s):
 
 
 # ================================================================ one turn
+
+
+@njit(cache=True, _nrt=False)
+def squid_turn_nb(sd, rng, w, s):
+    """One attempt of seat s against the Giant Squid holding it (and the sacrifice offer).
+    Returns the spaces the ship moves at once (the instant total), else 0."""
+    total = squid_attempt_nb(rng, sd[SD_RULES, RU_SQUID_DICE])
+    w[ROW_CNT + s, C_SQUID_ATT] += 1
+    w[ROW_SHIP + s, SH_TRAP_COUNT] += 1
+    if total >= sd[SD_RULES, RU_SQUID_INSTANT_TOTAL]:
+        w[ROW_CNT + s, C_SQUID_ESC] += 1
+        w[ROW_CNT + s, C_SQUID_INSTANT] += 1
+        w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
+        log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 2, 0)
+        return sd[SD_RULES, RU_SQUID_INSTANT_MOVE]
+    elif total >= sd[SD_RULES, RU_SQUID_ESCAPE_TOTAL]:
+        w[ROW_CNT + s, C_SQUID_ESC] += 1
+        w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE  # sails on next turn
+        log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 1, 0)
+    else:
+        low = total <= sd[SD_RULES, RU_SQUID_LIFE_LOSS_TOTAL]
+        log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 3 if low else 0, 0)
+        if low:
+            w[ROW_CNT + s, C_SQUID_LIFE] += min(
+                sd[SD_RULES, RU_SQUID_LOW_LIFE_LOSS], w[ROW_SHIP + s, SH_LIFE]
+            )
+            lose_life_nb(w, s, sd[SD_RULES, RU_SQUID_LOW_LIFE_LOSS])
+        if (
+            w[ROW_ST, G_OVER] == 0
+            and w[ROW_SHIP + s, SH_TRAP_COUNT] >= sd[SD_RULES, RU_SQUID_SACRIFICE_AFTER]
+            and w[ROW_SHIP + s, SH_CREW] >= sd[SD_RULES, RU_SQUID_SACRIFICE_CREW]
+            and policy_sacrifice_nb(sd, rng, w, s)
+        ):
+            w[ROW_SHIP + s, SH_CREW] -= sd[SD_RULES, RU_SQUID_SACRIFICE_CREW]
+            w[ROW_CNT + s, C_SQUID_SAC] += 1
+            w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE  # moves ahead on its next turn
+            log_nb(w, EV_SACRIFICE, s, w[ROW_SHIP + s, SH_CREW], 0, 0, 0)
+    return 0
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def arrival_attempt_nb(sd, rng, w, s):
+    """With squid.first_attempt = arrival, a ship the squid caught during its own turn
+    (no attempt made yet) makes its first attempt at once; returns the spaces to move."""
+    if (
+        sd[SD_RULES, RU_SQUID_ON_ARRIVAL] != 0
+        and w[ROW_ST, G_OVER] == 0
+        and w[ROW_SHIP + s, SH_TRAP] == TRAP_SQUID
+        and w[ROW_SHIP + s, SH_TRAP_COUNT] == 0
+    ):
+        return squid_turn_nb(sd, rng, w, s)
+    return 0
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -870,41 +963,12 @@ def turn_steps_nb(sd, rng, w, s):
             w[ROW_CNT + s, C_WHIRL_SPIT] += 1
             w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
             w[ROW_SHIP + s, SH_TRAP_COUNT] = 0
-            lose_life_nb(w, s)
+            lose_life_nb(w, s, sd[SD_RULES, RU_SPIT_LIFE_LOSS])
             if w[ROW_ST, G_OVER] == 0:
                 return sd[SD_RULES, RU_WHIRLPOOL_SPIT_SPACES]
         return 0
     if trap == TRAP_SQUID:
-        total = squid_attempt_nb(rng, sd[SD_RULES, RU_SQUID_DICE])
-        w[ROW_CNT + s, C_SQUID_ATT] += 1
-        w[ROW_SHIP + s, SH_TRAP_COUNT] += 1
-        if total >= sd[SD_RULES, RU_SQUID_INSTANT_TOTAL]:
-            w[ROW_CNT + s, C_SQUID_ESC] += 1
-            w[ROW_CNT + s, C_SQUID_INSTANT] += 1
-            w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
-            log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 2, 0)
-            return sd[SD_RULES, RU_SQUID_INSTANT_MOVE]
-        elif total >= sd[SD_RULES, RU_SQUID_ESCAPE_TOTAL]:
-            w[ROW_CNT + s, C_SQUID_ESC] += 1
-            w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE  # sails on next turn
-            log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 1, 0)
-        else:
-            low = total <= sd[SD_RULES, RU_SQUID_LIFE_LOSS_TOTAL]
-            log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 3 if low else 0, 0)
-            if low:
-                w[ROW_CNT + s, C_SQUID_LIFE] += 1
-                lose_life_nb(w, s)
-            if (
-                w[ROW_ST, G_OVER] == 0
-                and w[ROW_SHIP + s, SH_TRAP_COUNT] >= sd[SD_RULES, RU_SQUID_SACRIFICE_AFTER]
-                and w[ROW_SHIP + s, SH_CREW] > 0
-                and policy_sacrifice_nb(sd, rng, w, s)
-            ):
-                w[ROW_SHIP + s, SH_CREW] -= 1
-                w[ROW_CNT + s, C_SQUID_SAC] += 1
-                w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE  # moves ahead on its next turn
-                log_nb(w, EV_SACRIFICE, s, w[ROW_SHIP + s, SH_CREW], 0, 0, 0)
-        return 0
+        return squid_turn_nb(sd, rng, w, s)
     if trap == TRAP_FOG:
         guess = policy_fog_guess_nb(sd, rng, w, s)
         r, ok = fog_attempt_nb(rng, guess, sd[SD_RULES, RU_FOG_TOLERANCE])
@@ -945,7 +1009,8 @@ def turn_steps_nb(sd, rng, w, s):
         and can_summon_nb(sd, w, s)
         and policy_summon_nb(sd, rng, w, s)
     ):
-        r2 = roll_die_nb(rng, 6)
+        # the rulebook's second roll of the face summons (ghost.summon_needs_second)
+        r2 = roll_die_nb(rng, 6) if sd[SD_RULES, RU_SUMMON_NEEDS_SECOND] != 0 else r
         if r2 == sd[SD_RULES, RU_GHOST_SUMMON_FACE]:
             w[ROW_ST, G_GHOST_X] = x
             w[ROW_CNT + s, C_GHOST_SUMMONS] += 1
@@ -971,8 +1036,9 @@ def turn_steps_nb(sd, rng, w, s):
 def play_turn_nb(sd, rng, w, s):
     """Seat s plays one turn: a trap attempt, or its declaration (sail / search / fire)."""
     steps = turn_steps_nb(sd, rng, w, s)
-    if steps > 0:
+    while steps > 0:
         sail_nb(sd, rng, w, s, steps)
+        steps = arrival_attempt_nb(sd, rng, w, s)
 
 
 # ================================================================ one game
@@ -986,6 +1052,7 @@ def reset_nb(sd, w):
     w[ROW_ST, G_WINNER] = -1
     w[ROW_ST, G_PEAK_X] = -1
     w[ROW_ST, G_GHOST_X] = -1
+    w[ROW_ST, G_PEAK_MASK] = sd[SD_RULES, RU_PEAK_TAKEN_MASK]  # treasures not offered
     for s in range(2):
         for i in range(w.shape[1]):
             w[ROW_SHIP + s, i] = 0
@@ -1073,8 +1140,9 @@ def play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k):
             break
         # play_turn_nb spelled out: one level less of numba inlining (compile time)
         steps = turn_steps_nb(sd, rng, w, cur)
-        if steps > 0:
+        while steps > 0:
             sail_nb(sd, rng, w, cur, steps)
+            steps = arrival_attempt_nb(sd, rng, w, cur)
         cur = 1 - cur
     finish_nb(rng, w, out_games, out_seats, k)
 

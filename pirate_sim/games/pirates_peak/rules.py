@@ -397,6 +397,122 @@ PARAMS: tuple[Param, ...] = (
         "Passing the other ship on the same leg is a collision too "
         "(default: only landing on its spot; assumption).",
     ),
+    Param(
+        "search.gold_per_crewman",
+        1,
+        "int",
+        "Gold each crewman adds to a search (rulebook: +1 per crewman).",
+        0,
+        20,
+    ),
+    Param(
+        "cannon.hit_life_loss",
+        1,
+        "int",
+        "Life points a cannonball hit on the ship takes off (rulebook: 1).",
+        0,
+        20,
+    ),
+    Param(
+        "cannon.interrupt_life_loss",
+        1,
+        "int",
+        "Life points the searcher loses when the attacker rolls higher (rulebook: 1).",
+        0,
+        20,
+    ),
+    Param(
+        "whirlpool.spit_life_loss",
+        1,
+        "int",
+        "Life points lost when spat out of a whirlpool (rulebook: 1).",
+        0,
+        20,
+    ),
+    Param(
+        "squid.low_roll_life_loss",
+        1,
+        "int",
+        "Life points a squid total at or below squid.life_loss_total costs (assumption: 1).",
+        0,
+        20,
+    ),
+    Param(
+        "mermaids.crew_lost",
+        1,
+        "int",
+        "Crewmen lured away when landing on the mermaids (rulebook: 1).",
+        0,
+        20,
+    ),
+    Param(
+        "castaway.crew_gained",
+        1,
+        "int",
+        "Crewmen gained from a castaway, up to ship.max_crew (rulebook: 1).",
+        0,
+        20,
+    ),
+    Param(
+        "squid.sacrifice_crew",
+        1,
+        "int",
+        "Crewmen a squid sacrifice costs; a ship needs that many aboard (rulebook: 1).",
+        0,
+        20,
+    ),
+    Param(
+        "ghost.summon_needs_second",
+        True,
+        "bool",
+        "A summoning needs a second roll of the summon face (rulebook); false: the first "
+        "summon face summons at once, then the ship rolls to move.",
+    ),
+    Param(
+        "ghost.crew",
+        -1,
+        "int",
+        "Ghost Ship crewmen (-1: as many as its attacker, rulebook); unmatched crewmen "
+        "of either side take their roll, as in a ship fight.",
+        -1,
+        20,
+    ),
+    Param(
+        "peak.treasures",
+        list(TREASURE_LABELS[1:]),
+        "str_list",
+        "Treasures laid on the Pirate's Peak (rulebook: all three); the first ship there "
+        "picks from them all, the second from the rest.",
+    ),
+    Param(
+        "treasure.steel_cannon_range",
+        -1,
+        "int",
+        "Cards apart the Steel Cannon reaches (-1: no limit, rulebook).",
+        -1,
+        50,
+    ),
+    Param(
+        "dock.exact_roll",
+        True,
+        "bool",
+        "Docking needs the exact roll (rulebook); false: any roll reaching the dock docks.",
+    ),
+    Param(
+        "squid.first_attempt",
+        "next_turn",
+        "choice",
+        "When a ship caught by the Giant Squid makes its first attempt: on its next turn "
+        "(assumption) or at once on arrival, in the turn it is caught.",
+        choices=("next_turn", "arrival"),
+    ),
+    Param(
+        "cannon.whirlpool_fire",
+        False,
+        "bool",
+        "Cannons may fire from or into a whirlpool (default: no, like fog; assumption, "
+        "the rulebook forbids fighting there).",
+    ),
 )
 
 # Kernel rules: a NamedTuple of int64 scalars, field names as the designer says them.
@@ -439,6 +555,21 @@ Rules = namedtuple(
         "shortcut_spaces",
         "crew_sale_price",
         "fight_overtake",
+        "search_gold_per_crewman",
+        "hit_life_loss",
+        "interrupt_life_loss",
+        "spit_life_loss",
+        "squid_low_life_loss",
+        "mermaid_crew_lost",
+        "castaway_crew_gained",
+        "squid_sacrifice_crew",
+        "summon_needs_second",
+        "ghost_crew",
+        "peak_taken_mask",
+        "steel_cannon_range",
+        "exact_docking",
+        "squid_on_arrival",
+        "whirlpool_fire",
     ],
 )
 
@@ -482,6 +613,21 @@ RU_GUST_MULTIPLIER = 32
 RU_SHORTCUT_SPACES = 33
 RU_CREW_SALE_PRICE = 34
 RU_FIGHT_OVERTAKE = 35
+RU_SEARCH_GOLD_PER_CREWMAN = 36
+RU_HIT_LIFE_LOSS = 37
+RU_INTERRUPT_LIFE_LOSS = 38
+RU_SPIT_LIFE_LOSS = 39
+RU_SQUID_LOW_LIFE_LOSS = 40
+RU_MERMAID_CREW_LOST = 41
+RU_CASTAWAY_CREW_GAINED = 42
+RU_SQUID_SACRIFICE_CREW = 43
+RU_SUMMON_NEEDS_SECOND = 44
+RU_GHOST_CREW = 45
+RU_PEAK_TAKEN_MASK = 46
+RU_STEEL_CANNON_RANGE = 47
+RU_EXACT_DOCKING = 48
+RU_SQUID_ON_ARRIVAL = 49
+RU_WHIRLPOOL_FIRE = 50
 N_RULES = len(Rules._fields)
 assert all(globals()["RU_" + f.upper()] == i for i, f in enumerate(Rules._fields))
 
