@@ -179,3 +179,40 @@ def test_cannon_fire_into_a_whirlpool(allowed):
     assert ship(st, 0, "balls") == (1 if allowed else 2)
     assert ship(st, 1, "life") == (4 if allowed else 5)
 
+
+
+def test_an_empty_supply_pays_what_it_has_left():
+    st = table([". X . . . . . .", OPEN8], gold__supply=30)  # 10 in the box after starting gold
+    K.set_ship(st, 0, pos=2, crew=2)
+    st.st[r.G_SEA_BANK] = 3
+    st.st[r.G_TURNS] = 40
+    play(st, 0, [2, 6])  # finds 2 x 6 + 2 = 14: 3 from the Sea Bank, the box's 10, 1 unpaid
+    assert ship(st, 0, "gold") == 10 + 13 and st.st[r.G_SEA_BANK] == 0
+    assert cnt(st, 0, "unpaid_gold") == 1 and cnt(st, 0, "search_gold") == 13
+    assert st.st[r.G_SUPPLY] == -10 and st.st[r.G_SUPPLY_DRY] == 41
+    K.set_ship(st, 1, pos=36, crew=3)  # the Peak is space 19, the dock progress 38
+    play(st, 1, [2])  # docks: its crewmen sell for nothing, the box is empty
+    assert ship(st, 1, "gold") == 10 and cnt(st, 1, "unpaid_gold") == 3
+    assert st.st[r.G_SUPPLY_DRY] == 41  # the turn it first ran dry
+
+
+def test_purchases_refill_the_supply():
+    st = table([". I . X . . . .", OPEN8], seats=("treasure_digger", "racer"), gold__supply=20)
+    K.set_ship(st, 0, pos=2, crew=1)
+    play(st, 0, [5])  # stops at the island: 2 crewmen for 6 gold go into the empty box
+    assert st.st[r.G_SUPPLY] == 6
+    play(st, 0, [2, 3])  # lands on the X and searches: 2 x 3 + 3 = 9, the box pays 6
+    assert ship(st, 0, "gold") == 4 + 6 and cnt(st, 0, "unpaid_gold") == 3
+
+
+def test_gold_supply_must_hold_the_starting_gold():
+    with pytest.raises(ValueError, match="^gold.supply: 15 is less than"):
+        make([OPEN8], gold__supply=15)
+
+
+def test_unlimited_supply_never_runs_dry():
+    st = table([". X . . . . . ."], gold__supply=-1)
+    K.set_ship(st, 0, pos=2, crew=4)
+    st.st[r.G_SUPPLY] = -10_000
+    play(st, 0, [2, 6])
+    assert ship(st, 0, "gold") == 10 + 16 and st.st[r.G_SUPPLY_DRY] == 0

@@ -47,6 +47,14 @@ def compile_rules(rules: dict[str, Any]):
         raise ValueError(f"peak.treasures: a treasure is listed twice in {offered}")
     # the Peak starts with the treasures not offered marked as taken (bit t: treasure t)
     taken_mask = sum(1 << t for t in range(1, 4) if r.TREASURE_LABELS[t] not in offered)
+    supply = int(full["gold.supply"])
+    if supply >= 0:
+        supply -= 2 * int(full["start.gold"])  # the players take their starting gold from it
+        if supply < 0:
+            raise ValueError(
+                f"gold.supply: {full['gold.supply']} is less than the two players' starting "
+                f"gold ({2 * int(full['start.gold'])})"
+            )
     max_track = full["dock.spaces"] + int(card_len.sum()) + 4
     work_width = max(max_track, r.N_ST, r.N_SHIP, r.N_SEAT_COLS, n_journey + 1, r.EV_WIDTH)
     R = r.Rules(
@@ -101,6 +109,7 @@ def compile_rules(rules: dict[str, Any]):
         exact_docking=int(bool(full["dock.exact_roll"])),
         squid_on_arrival=int(full["squid.first_attempt"] == "arrival"),
         whirlpool_fire=int(bool(full["cannon.whirlpool_fire"])),
+        gold_supply=supply,
     )
     return R, cards, card_len
 

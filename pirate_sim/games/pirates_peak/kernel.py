@@ -65,6 +65,7 @@ from .rules import (
     C_SQUID_LIFE,
     C_SQUID_SAC,
     C_TREASURE,
+    C_UNPAID,
     C_WHIRL_ATT,
     C_WHIRL_ENC,
     C_WHIRL_ESC,
@@ -124,6 +125,7 @@ from .rules import (
     G_RESHUFFLES,
     G_SEA_BANK,
     G_SUPPLY,
+    G_SUPPLY_DRY,
     G_TURNS,
     G_WINNER,
     GC_DICE,
@@ -131,6 +133,8 @@ from .rules import (
     GC_RESHUFFLES,
     GC_SEA_BANK,
     GC_SUPPLY,
+    GC_SUPPLY_DRY,
+    GAME_COLUMNS,
     GOLDEN_CUTLASS,
     GUST,
     ISLAND,
@@ -156,6 +160,7 @@ from .rules import (
     RU_EXACT_DOCKING,
     RU_FIGHT_OVERTAKE,
     RU_GHOST_CREW,
+    RU_GOLD_SUPPLY,
     RU_HIT_LIFE_LOSS,
     RU_INTERRUPT_LIFE_LOSS,
     RU_MERMAID_CREW_LOST,
@@ -385,12 +390,35 @@ def lose_life_nb(w, s, n):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def pay_nb(w, s, amount):
-    """Pay ``amount`` gold to seat s: from the Sea Bank while it has gold, then the supply."""
+def from_supply_nb(sd, w, s, amount):
+    """Take up to ``amount`` gold out of the supply for seat s; returns what it held.
+
+    The box holds ``gold.supply`` gold (RU_GOLD_SUPPLY: what is left after the starting
+    gold; -1 unlimited); G_SUPPLY is its net take.  An empty supply pays what it has left:
+    the rest is not paid (counted as unpaid_gold, and the turn it first ran dry)."""
+    box = sd[SD_RULES, RU_GOLD_SUPPLY]
+    paid = amount
+    if box >= 0:
+        paid = max(0, min(amount, box + w[ROW_ST, G_SUPPLY]))
+        if paid < amount:
+            w[ROW_CNT + s, C_UNPAID] += amount - paid
+            if w[ROW_ST, G_SUPPLY_DRY] == 0:
+                w[ROW_ST, G_SUPPLY_DRY] = max(1, w[ROW_ST, G_TURNS])
+    w[ROW_ST, G_SUPPLY] -= paid
+    return paid
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def pay_nb(sd, w, s, amount):
+    """Pay ``amount`` gold to seat s: from the Sea Bank while it has gold, then the supply
+    (while it has gold).  Returns the gold paid."""
     from_bank = min(amount, w[ROW_ST, G_SEA_BANK])
     w[ROW_ST, G_SEA_BANK] -= from_bank
-    w[ROW_ST, G_SUPPLY] -= amount - from_bank
-    w[ROW_SHIP + s, SH_GOLD] += amount
+    paid = from_bank
+    if amount > from_bank:
+        paid += from_supply_nb(sd, w, s, amount - from_bank)
+    w[ROW_SHIP + s, SH_GOLD] += paid
+    return paid
 
 
 @njit(cache=True, _nrt=False)
@@ -619,8 +647,7 @@ def ghost_fight_nb(sd, rng, w, s):
         r = roll_die_nb(rng, 6) + cut if i < crew else 0
         gi = g if i < ghosts else 0
         if r > gi:
-            pay_nb(w, s, r - gi)
-            net += r - gi
+            net += pay_nb(sd, w, s, r - gi)
         elif r < gi:
             loss = min(gi - r, w[ROW_SHIP + s, SH_GOLD])
             w[ROW_SHIP + s, SH_GOLD] -= loss
@@ -653,7 +680,7 @@ def search_nb(sd, rng, w, s):
         sr, ar, gold, outcome = interrupt_roll_nb(rng, sd[SD_RULES, RU_PARTIAL_MULTIPLIER])
         log_nb(w, EV_INTERRUPT, s, sr, ar, gold, outcome)
         if gold > 0:
-            pay_nb(w, s, gold)
+            gold = pay_nb(sd, w, s, gold)
         if outcome == 1:
             w[ROW_CNT + o, C_HITS] += 1
             lose_life_nb(w, s, sd[SD_RULES, RU_INTERRUPT_LIFE_LOSS])
@@ -663,7 +690,7 @@ def search_nb(sd, rng, w, s):
             sd[SD_RULES, RU_SEARCH_MULTIPLIER] * r
             + sd[SD_RULES, RU_SEARCH_GOLD_PER_CREWMAN] * w[ROW_SHIP + s, SH_CREW]
         )
-        pay_nb(w, s, gold)
+        gold = pay_nb(sd, w, s, gold)
         log_nb(w, EV_SEARCH, s, r, gold, x, 0)
     w[ROW_CNT + s, C_SEARCHES] += 1
     w[ROW_CNT + s, C_SEARCH_GOLD] += gold
@@ -712,8 +739,7 @@ def dock_nb(sd, w, s):
     w[ROW_SHIP + s, SH_DOCKED] = 1
     w[ROW_CNT + s, C_DOCKED_FIRST] = 1
     sold = w[ROW_SHIP + s, SH_CREW]
-    w[ROW_SHIP + s, SH_GOLD] += sold * sd[SD_RULES, RU_CREW_SALE_PRICE]
-    w[ROW_ST, G_SUPPLY] -= sold * sd[SD_RULES, RU_CREW_SALE_PRICE]
+    w[ROW_SHIP + s, SH_GOLD] += from_supply_nb(sd, w, s, sold * sd[SD_RULES, RU_CREW_SALE_PRICE])
     w[ROW_SHIP + s, SH_CREW] = 0
     log_nb(w, EV_DOCK, s, sold, w[ROW_SHIP + s, SH_GOLD], 0, 0)
     g0 = w[ROW_SHIP + 0, SH_GOLD]
@@ -1128,6 +1154,7 @@ def finish_nb(rng, w, out_games, out_seats, k):
     out_games[k, GC_RESHUFFLES] = w[ROW_ST, G_RESHUFFLES]
     out_games[k, GC_SEA_BANK] = w[ROW_ST, G_SEA_BANK]
     out_games[k, GC_SUPPLY] = w[ROW_ST, G_SUPPLY]
+    out_games[k, GC_SUPPLY_DRY] = w[ROW_ST, G_SUPPLY_DRY]
 
 
 @njit(cache=True, _nrt=False)
@@ -1182,7 +1209,7 @@ class State:
         self.sd = compiled.extra["sd"]
         self.w = np.zeros((ROW_EV + ev_capacity, self.R.work_width), dtype=np.int32)
         self.deck_order = np.asarray(deck_order if deck_order is not None else [], dtype=np.int32)
-        self.out_games = np.zeros((1, 10), dtype=np.int32)
+        self.out_games = np.zeros((1, 5 + len(GAME_COLUMNS)), dtype=np.int32)  # 5 standard columns
         self.out_seats = np.zeros((1, 2, N_SEAT_COLS), dtype=np.int32)
 
     @property

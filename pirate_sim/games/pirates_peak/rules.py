@@ -11,7 +11,7 @@ from collections import namedtuple
 
 from ..base import Param
 
-VERSION = "1.2.0"
+VERSION = "1.3.0"
 
 # ----------------------------------------------------------------- board spaces
 # A journey card is a row of spaces; the legend maps scenario characters to codes.
@@ -122,7 +122,7 @@ G_FLIPPED = 6  # sea cards flipped (the Peak card counts when it is laid)
 G_DECK_PTR = 7  # next card of `deck` to flip
 G_GHOST_X = 8  # physical space of the Ghost Ship, -1 none
 G_SEA_BANK = 9  # gold in the Sea Bank (ghost losses; pays searches first)
-G_SUPPLY = 10  # net gold of the unlimited supply (purchases in, payouts out)
+G_SUPPLY = 10  # net gold the supply took (purchases in, payouts out); see gold.supply
 G_PEAK_MASK = 11  # bit t set: treasure t taken
 G_PEAK_ARRIVALS = 12  # ships that have stopped at the Peak
 G_N_EV = 13  # events written to the log
@@ -130,7 +130,8 @@ G_FIRST = 14  # seat that moved first
 G_RESHUFFLES = 15  # times the Peak card came too early and went back
 G_OUT_CARDS = 16  # journey cards on the outward leg (set when the Peak is laid)
 G_ISLANDS = 17  # island spaces laid so far (bounds the homeward overshoot scan)
-N_ST = 18
+G_SUPPLY_DRY = 18  # turn the box's supply first could not pay in full (0: never)
+N_ST = 19
 
 END_REASONS = ("most_gold", "tie_on_gold", "ship_sunk", "truncated")
 END_MOST_GOLD = 0
@@ -202,6 +203,7 @@ N_SP = 17
 
 # ----------------------------------------------------------------- parameters
 # Rulebook values are the defaults.  Keys are relative to the scenario's [rules] table.
+BOX_GOLD = 100  # the rulebook's box: "100 gold pieces (in total value)"
 PARAMS: tuple[Param, ...] = (
     Param(
         "turn_cap",
@@ -212,6 +214,15 @@ PARAMS: tuple[Param, ...] = (
         100000,
     ),
     Param("start.gold", 10, "int", "Gold each player starts with (rulebook: 10).", 0, 1000),
+    Param(
+        "gold.supply",
+        BOX_GOLD,
+        "int",
+        "Gold in the box, the starting gold included (rulebook: 100); payouts stop when it "
+        "is empty (-1: unlimited).",
+        -1,
+        1_000_000,
+    ),
     Param("shop.cannonball_price", 2, "int", "Gold per cannonball (setup and islands).", 0, 100),
     Param("shop.crewman_price", 3, "int", "Gold per crewman (setup and islands).", 0, 100),
     Param("ship.max_cannonballs", 3, "int", "Cannonballs a ship can hold.", 0, 20),
@@ -570,6 +581,7 @@ Rules = namedtuple(
         "exact_docking",
         "squid_on_arrival",
         "whirlpool_fire",
+        "gold_supply",
     ],
 )
 
@@ -628,6 +640,7 @@ RU_STEEL_CANNON_RANGE = 47
 RU_EXACT_DOCKING = 48
 RU_SQUID_ON_ARRIVAL = 49
 RU_WHIRLPOOL_FIRE = 50
+RU_GOLD_SUPPLY = 51  # gold left in the box after the starting gold (-1: unlimited)
 N_RULES = len(Rules._fields)
 assert all(globals()["RU_" + f.upper()] == i for i, f in enumerate(Rules._fields))
 
@@ -702,6 +715,7 @@ SEAT_COLUMNS = (
     ("life_lost", "int16", "Life points lost (any cause)", True),
     ("turns_skipped", "int16", "Turns spent because of an interrupting shot", True),
     ("overshoots", "int16", "Sailing rolls lost because they overshot the dock", True),
+    ("unpaid_gold", "int16", "Gold owed to this seat that the empty supply could not pay", True),
 )
 (
     C_FINAL_GOLD,
@@ -744,6 +758,7 @@ SEAT_COLUMNS = (
     C_LIFE_LOST,
     C_SKIPPED,
     C_OVERSHOOTS,
+    C_UNPAID,
 ) = range(len(SEAT_COLUMNS))
 N_SEAT_COLS = len(SEAT_COLUMNS)
 
@@ -758,9 +773,17 @@ GAME_COLUMNS = (
     ),
     ("peak_reshuffles", "int8", "Times the Peak card came too early and was shuffled back", True),
     ("sea_bank_gold", "int32", "Gold in the Sea Bank at the end", False),
-    ("supply_gold", "int32", "Net gold the unlimited supply gained (negative: paid out)", False),
+    ("supply_gold", "int32", "Net gold the supply gained (negative: paid out)", False),
+    (
+        "supply_dry_turn",
+        "int16",
+        "Turn the box's gold supply first could not pay in full (0: it never ran dry)",
+        False,
+    ),
 )
-GC_DICE, GC_OUT_CARDS, GC_RESHUFFLES, GC_SEA_BANK, GC_SUPPLY = range(5, 5 + len(GAME_COLUMNS))
+GC_DICE, GC_OUT_CARDS, GC_RESHUFFLES, GC_SEA_BANK, GC_SUPPLY, GC_SUPPLY_DRY = range(
+    5, 5 + len(GAME_COLUMNS)
+)
 
 # ----------------------------------------------------------------- the work array
 # All mutable state of a table is ONE int32[ROW_EV + ev_capacity, width] array ``w``
