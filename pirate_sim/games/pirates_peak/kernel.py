@@ -222,7 +222,12 @@ from .rules import (
     SH_TRAP_COUNT,
     SH_TREASURE,
     SHORTCUT,
+    NEVER,
+    SP_CAUTION_LIFE,
     SP_FIRE_AT_SHIP,
+    SP_FIRE_BEHIND,
+    SP_FIRE_OPP_LIFE,
+    SP_HOLD_BEHIND,
     SP_INTERRUPT,
     SQUID,
     STEEL_CANNON,
@@ -1014,6 +1019,9 @@ def turn_steps_nb(sd, rng, w, s):
     if (
         sd[SD_CODES, s] == STRAT_RANDOM
         or sd[SD_SP + s, SP_FIRE_AT_SHIP] > 0
+        or sd[SD_SP + s, SP_FIRE_OPP_LIFE] > 0
+        or sd[SD_SP + s, SP_FIRE_BEHIND] < NEVER
+        or sd[SD_SP + s, SP_HOLD_BEHIND] < NEVER
         or (
             can_search == 0
             and w[ROW_SHIP + s, SH_DIG_X] == x
@@ -1021,7 +1029,11 @@ def turn_steps_nb(sd, rng, w, s):
         )
     ):
         can_fire = 1 if can_fire_nb(sd, w, s) else 0
-    act = policy_declare_nb(sd, rng, w, s, can_search, can_fire)
+    # under fire: low on life with the opponent's cannon in range (a cautious ship's check)
+    threat = 0
+    if can_search != 0 and w[ROW_SHIP + s, SH_LIFE] <= sd[SD_SP + s, SP_CAUTION_LIFE]:
+        threat = 1 if can_fire_nb(sd, w, 1 - s) else 0
+    act = policy_declare_nb(sd, rng, w, s, can_search, can_fire, threat)
     log_nb(w, EV_DECLARE, s, act, 0, 0, 0)
     if act == ACT_SEARCH:
         search_nb(sd, rng, w, s)

@@ -179,6 +179,7 @@ STRAT_RANDOM = 0
 STRAT_DIGGER = 1
 STRAT_RACER = 2
 STRAT_GUNNER = 3
+STRAT_EXPERT = 4
 
 # Per-seat policy parameter slots (float64[n_seats, N_SP]); each strategy exposes some
 # of them as its own Params and fixes the rest (see strategies.py).
@@ -199,7 +200,14 @@ SP_TREASURE_FIRST = 13  # preferred Peak treasure (1..3), then the next ones in 
 SP_SHORTCUT = 14  # 1: take the short route
 SP_STOP_CASTAWAY = 15  # 1: stop early at a castaway when there is room
 SP_LEAD_TO_RACE = 16  # gold lead over the opponent from which the ship races home (no digging)
-N_SP = 17
+SP_FIRE_OPP_LIFE = 17  # fire at the opponent in range once it has at most this many life points
+SP_FIRE_BEHIND = 18  # fire at the opponent in range when trailing it by at least this much gold
+SP_BALL_RESERVE = 19  # cannonballs kept for interrupts: declared shots only above this
+SP_CAUTION_LIFE = 20  # at or below this life, no search the opponent's cannon can interrupt
+SP_RACE_LIFE = 21  # at or below this life, race home whenever ahead in gold
+SP_HOLD_BEHIND = 22  # trailing by this much near the dock: search or fire rather than sail home
+N_SP = 23
+NEVER = 1_000_000  # a gold threshold no game reaches (the rule is off)
 
 # ----------------------------------------------------------------- parameters
 # Rulebook values are the defaults.  Keys are relative to the scenario's [rules] table.
