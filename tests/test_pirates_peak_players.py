@@ -133,3 +133,18 @@ def test_judgement_parameters_reach_the_kernel():
     assert sp[0, r.SP_FIRE_BEHIND] == r.NEVER and sp[0, r.SP_CAUTION_LIFE] == 2
     assert sp[1, r.SP_HOLD_BEHIND] == 7 and sp[1, r.SP_BALL_RESERVE] == 1
     assert np.all(sp[:, r.SP_HOLD_BEHIND] > 0)
+
+
+def test_expert_is_bundled_with_the_searched_settings():
+    from pirate_sim.games.pirates_peak.strategies import EXPERT, EXPERT_DEFAULTS
+
+    assert EXPERT in GAME.strategies and EXPERT.code == r.STRAT_EXPERT
+    assert {p.key: p.default for p in EXPERT.params} == EXPERT_DEFAULTS
+
+
+def test_expert_beats_every_bundled_player():
+    from pirate_sim.games.pirates_peak.pairings import play_pairing
+
+    for other in ("random", "treasure_digger", "racer", "gunner"):
+        p = play_pairing(GAME, r.defaults(), "expert", other, 1500, seed=5)
+        assert p.share_a.lo > 0.55, (other, p.share_a)

@@ -524,7 +524,71 @@ GUNNER = Strategy(
         *_judgement(),
     ),
 )
-STRATEGIES = (RANDOM, TREASURE_DIGGER, RACER, GUNNER)
+# The expert's defaults: the best settings found by docs/expert_search.py (random search
+# and successive halving on common random numbers against the other bundled players).
+EXPERT_DEFAULTS = {
+    "buy_crew": 3,
+    "buy_cannonballs": 1,
+    "dig_repeats": 3,
+    "stop_on_x": True,
+    "island_crew": 4,
+    "island_cannonballs": 3,
+    "gold_reserve": 0,
+    "search_on_landing": True,
+    "interrupt_searches": True,
+    "fire_at_ship": False,
+    "lead_to_race": 1000,
+    "summon_ghost": "always",
+    "sacrifice_crew": True,
+    "take_shortcut": True,
+    "stop_at_castaway": True,
+    "fog_guess": 3,
+    "treasure_first": "golden_cutlass",
+    "fire_at_life": 1,
+    "fire_when_behind": 0,
+    "cannonball_reserve": 0,
+    "caution_life": 1,
+    "race_life": 0,
+    "hold_when_behind": 0,
+}
+
+
+def _expert_params(d):
+    return (
+        Param("buy_crew", d["buy_crew"], "int", "Crewmen to own after setup purchases.", 0, 20),
+        Param("buy_cannonballs", d["buy_cannonballs"], "int", "Cannonballs to own after setup purchases.", 0, 20),
+        Param("dig_repeats", d["dig_repeats"], "int", "Searches at one X before sailing on (while digging).", 1, 10),
+        Param("stop_on_x", d["stop_on_x"], "bool", "Stop early on an X the move passes (while digging)."),
+        Param("island_crew", d["island_crew"], "int", "Crewmen to own after an island stop.", 0, 20),
+        Param("island_cannonballs", d["island_cannonballs"], "int", "Cannonballs to own after an island stop.",
+              0, 20),
+        Param("gold_reserve", d["gold_reserve"], "int", "Gold never spent at islands.", 0, 1000),
+        Param("search_on_landing", d["search_on_landing"], "bool", "Search at once when landing exactly on an X."),
+        _p_interrupt(d["interrupt_searches"]),
+        Param("fire_at_ship", d["fire_at_ship"], "bool", "Fire at the opponent's ship whenever in range."),
+        Param("lead_to_race", d["lead_to_race"], "int",
+              "Gold lead over the opponent from which it races home without digging.", -1000, 1000),
+        Param("summon_ghost", d["summon_ghost"], "choice", "Try to summon the Ghost Ship on a 1.",
+              choices=_SUMMON_CHOICES),
+        Param("sacrifice_crew", d["sacrifice_crew"], "bool", "Sacrifice a crewman to the squid when allowed."),
+        Param("take_shortcut", d["take_shortcut"], "bool", "Take the short route after landing on a shortcut."),
+        Param("stop_at_castaway", d["stop_at_castaway"], "bool", "Stop early at a castaway when there is room."),
+        _p_fog(d["fog_guess"]),
+        _p_treasure(d["treasure_first"]),
+        *_judgement(**{k: d[k] for k in ("fire_at_life", "fire_when_behind", "cannonball_reserve",
+                                         "caution_life", "race_life", "hold_when_behind")}),
+    )
+
+
+EXPERT = Strategy(
+    "expert",
+    4,
+    "The strongest settings found by search (docs/expert_search.py) over every policy "
+    "parameter: digs like the digger, interrupts the opponent's searches, and uses the "
+    "judgement parameters as tuned.",
+    _expert_params(EXPERT_DEFAULTS),
+)
+STRATEGIES = (RANDOM, TREASURE_DIGGER, RACER, GUNNER, EXPERT)
 
 
 def seat_row(seat: dict) -> tuple[int, np.ndarray]:
