@@ -73,7 +73,7 @@ def fitness(cand: dict, games: int, rules: dict) -> float:
 
 def halving(cands: list[dict], games: int, rules: dict, label: str) -> list[tuple[float, dict]]:
     """Successive halving down to four; returns their (fitness, candidate), best first."""
-    pool = list(cands)
+    pool = list({tuple(sorted(c.items())): c for c in cands}.values())  # no clones
     while True:
         t = time.time()
         scored = sorted(((fitness(c, games, rules), c) for c in pool), key=lambda x: -x[0])

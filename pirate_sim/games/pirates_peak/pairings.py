@@ -39,6 +39,8 @@ class Pairing:
     wins_b: int
     ties: int  # ties and truncated games
     games: int  # both seatings together
+    share_a_seat0: Estimate  # a's share with a in seat 0 ...
+    share_a_seat1: Estimate  # ... and in seat 1 (who moves first is rolled for in both)
 
 
 def _score(g, seat_of_a: int) -> np.ndarray:
@@ -54,7 +56,8 @@ def play_pairing(game, rules: dict, a: str, b: str, games: int, seed: int = SEED
     sb = dict({"strategy": b}, **seats.get(b, {}))
     g1, _ = game.play(game.compile(rules, [sa, sb]), seed, 0, games)
     g2, _ = game.play(game.compile(rules, [sb, sa]), seed, 0, games)
-    score = np.concatenate([_score(g1, 0), _score(g2, 1)])
+    s1, s2 = _score(g1, 0), _score(g2, 1)
+    score = np.concatenate([s1, s2])
     win = np.concatenate([g1[:, G_WINNER], g2[:, G_WINNER]])
     first = np.concatenate([g1[:, G_FIRST_SEAT], g2[:, G_FIRST_SEAT]])
     decided = win >= 0
@@ -68,6 +71,8 @@ def play_pairing(game, rules: dict, a: str, b: str, games: int, seed: int = SEED
         int((decided & ~a_won).sum()),
         int((~decided).sum()),
         len(score),
+        mean_ci(float(s1.sum()), float((s1**2).sum()), len(s1)),
+        mean_ci(float(s2.sum()), float((s2**2).sum()), len(s2)),
     )
 
 
@@ -101,6 +106,13 @@ def markdown(table: list[Pairing], names) -> str:
             e = share(table, r, c)
             cells.append("50.0" if r == c else f"{pct(100 * e.value)} ± {pct(100 * (e.hi - e.value))}")
         lines.append(f"| {r} | " + " | ".join(cells) + " |")
+    lines += ["", "| pairing | first-named in seat 0 | first-named in seat 1 |", "|---|---|---|"]
+    for p in table:
+        if p.a != p.b:
+            lines.append(f"| {p.a} vs {p.b} | {pct(100 * p.share_a_seat0.value)} ± "
+                         f"{pct(100 * (p.share_a_seat0.hi - p.share_a_seat0.value))} | "
+                         f"{pct(100 * p.share_a_seat1.value)} ± "
+                         f"{pct(100 * (p.share_a_seat1.hi - p.share_a_seat1.value))} |")
     lines += ["", "| pairing | first player wins (decided games) | advantage |", "|---|---|---|"]
     for p in table:
         f = p.first_wins

@@ -528,7 +528,7 @@ GUNNER = Strategy(
 # and successive halving on common random numbers against the other bundled players).
 EXPERT_DEFAULTS = {
     "buy_crew": 3,
-    "buy_cannonballs": 1,
+    "buy_cannonballs": 2,
     "dig_repeats": 3,
     "stop_on_x": True,
     "island_crew": 4,
@@ -546,10 +546,10 @@ EXPERT_DEFAULTS = {
     "treasure_first": "golden_cutlass",
     "fire_at_life": 1,
     "fire_when_behind": 0,
-    "cannonball_reserve": 0,
-    "caution_life": 1,
+    "cannonball_reserve": 1,
+    "caution_life": 0,
     "race_life": 0,
-    "hold_when_behind": 0,
+    "hold_when_behind": 5,
 }
 
 
