@@ -51,20 +51,19 @@ def test_cannonball_reserve_is_kept_for_interrupts(reserve, fired):
     assert ship(st, 1, "life") == (4 if fired else 5)
 
 
-@pytest.mark.parametrize("opp_life, fired", [(3, False), (2, True)])
-def test_fire_at_a_ship_low_on_life(opp_life, fired):
-    st = table([OPEN8, OPEN8], seats=("treasure_digger", "racer"), params=({"fire_at_life": 2}, None))
+@pytest.mark.parametrize(
+    "params, opp, fired",
+    [
+        ({"fire_at_life": 2}, {"life": 3}, False),
+        ({"fire_at_life": 2}, {"life": 2}, True),  # sinking it wins
+        ({"fire_when_behind": 5}, {"gold": 14}, False),
+        ({"fire_when_behind": 5}, {"gold": 15}, True),  # trailing by 5
+    ],
+)
+def test_fire_at_a_ship_low_on_life_or_when_trailing(params, opp, fired):
+    st = table([OPEN8, OPEN8], seats=("treasure_digger", "racer"), params=(params, None))
     K.set_ship(st, 0, pos=4, balls=1)
-    K.set_ship(st, 1, pos=12, life=opp_life)
-    play(st, 0, [5, 3] if fired else [2])
-    assert cnt(st, 0, "cannon_shots") == (1 if fired else 0)
-
-
-@pytest.mark.parametrize("opp_gold, fired", [(14, False), (15, True)])
-def test_fire_when_trailing_in_gold(opp_gold, fired):
-    st = table([OPEN8, OPEN8], seats=("treasure_digger", "racer"), params=({"fire_when_behind": 5}, None))
-    K.set_ship(st, 0, pos=4, balls=1)
-    K.set_ship(st, 1, pos=12, gold=opp_gold)
+    K.set_ship(st, 1, pos=12, **opp)
     play(st, 0, [5, 3] if fired else [2])
     assert cnt(st, 0, "cannon_shots") == (1 if fired else 0)
 
