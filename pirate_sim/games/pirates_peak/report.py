@@ -811,7 +811,7 @@ def draw_players(data: dict):
     from .pairings import share
 
     names = data["names"]
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(13.5, 6.2), gridspec_kw={"width_ratios": [1.1, 1]})
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=PAGE, gridspec_kw={"width_ratios": [1.1, 1]})
     m = np.array([[share(data["table"], r, c).value for c in names] for r in names]) * 100
     a1.imshow(m, cmap="RdBu", vmin=0, vmax=100)
     for i, r in enumerate(names):
@@ -823,18 +823,19 @@ def draw_players(data: dict):
     labels = [n.replace("_", "\n") for n in names]
     a1.set_xticks(range(len(names)), labels, fontsize=8)
     a1.set_yticks(range(len(names)), labels, fontsize=8)
-    a1.set(title="Row's share of the points against column (%, 95% CI)", xlabel="opponent")
+    a1.set(title="Row's share of the points against column\n(%, 95% CI)", xlabel="opponent", ylabel="player")
     pairs = data["table"]
     ci_bars(a2, [f"{p.a} vs {p.b}" for p in pairs], [p.first_wins for p in pairs], horizontal=True)
     a2.axvline(50, color="grey", ls="--", lw=1)
     a2.tick_params(axis="y", labelsize=7.5)
-    a2.set(title="First player's win rate by pairing (decided games, 95% CI)", xlabel="won by the first player (%)")
+    a2.set(title="First player's win rate by pairing\n(decided games, 95% CI)", xlabel="won by the first player (%)",
+           ylabel="pairing")
     fig.suptitle("How strong are the players: every bundled strategy against every other", fontsize=11)
     footnote(
         fig,
         f"Played when this report was made: {data['games']:,} games per seating of each pair, the run's "
-        "rules, each strategy's default settings (a win 1, a tie 1/2).  The first-player advantage "
+        "rules, each strategy's default settings (a win 1, a tie 1/2).\nThe first-player advantage "
         "depends on the pairing.  20,000-game tables: docs/rules/pirates_peak.md.",
     )
-    fig.tight_layout(rect=(0, 0.04, 1, 0.95))
+    fig.tight_layout(rect=(0, 0.06, 1, 0.95))
     return fig
