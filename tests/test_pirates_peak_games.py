@@ -38,6 +38,10 @@ def test_invariants_every_pairing(a, b):
     # gold is conserved: ships + Sea Bank + the supply's net take
     assert np.all(gold.sum(axis=1) + g[:, r.GC_SEA_BANK] + g[:, r.GC_SUPPLY] == start)
     assert np.all(gold >= 0) and np.all(g[:, r.GC_SEA_BANK] >= 0)
+    # the box never pays out more than it holds (100 gold, the starting gold included)
+    assert np.all(g[:, r.GC_SUPPLY] >= -(r.BOX_GOLD - start))
+    dry = g[:, r.GC_SUPPLY_DRY]
+    assert np.all((dry > 0) | (s[:, :, col("unpaid_gold")].sum(axis=1) == 0))
     assert np.all((s[:, :, col("crew_left")] >= 0) & (s[:, :, col("crew_left")] <= 4))
     assert np.all((s[:, :, col("cannonballs_left")] >= 0) & (s[:, :, col("cannonballs_left")] <= 3))
     life = s[:, :, col("life_points_left")]
@@ -100,18 +104,19 @@ def test_dice_per_game():
 
 
 # Golden values: seed 20261129, rulebook defaults, treasure_digger vs racer, games 0..499.
-# They change together with VERSION (rules.VERSION == "1.2.0"; 1.0.0 had wins0 499,
+# They change together with VERSION (rules.VERSION == "1.3.0"; 1.0.0 had wins0 499,
 # turns 47397, gold0 60783, gold1 14692, dice 64380 before the racer learned to dig;
 # 1.1.0 had wins0 338, turns 62384, gold0 76488, gold1 68110, dice 85039 before stopping
 # early on, or entering the squid or fog space of, the other ship became a collision, and
-# a fight's winner stopped jumping traps, islands and the Ghost Ship).
+# a fight's winner stopped jumping traps, islands and the Ghost Ship; 1.2.0 had wins0 353,
+# turns 62701, gold0 75303, gold1 62371, dice 96589 with an unlimited gold supply).
 GOLDEN = {
-    "version": "1.2.0",
-    "wins0": 353,
-    "turns": 62701,
-    "gold0": 75303,
-    "gold1": 62371,
-    "dice": 96589,
+    "version": "1.3.0",
+    "wins0": 277,
+    "turns": 61312,
+    "gold0": 28063,
+    "gold1": 21871,
+    "dice": 94832,
 }
 
 
@@ -205,7 +210,7 @@ if hs is not None:
     @given(
         data=hs.fixed_dictionaries(
             {
-                "start.gold": hs.integers(0, 40),
+                "start.gold": hs.integers(0, 40),  # gold.supply >= 80 holds both
                 "ship.max_crew": hs.integers(0, 6),
                 "ship.max_cannonballs": hs.integers(0, 5),
                 "ship.life_points": hs.integers(1, 6),
@@ -220,6 +225,18 @@ if hs is not None:
                 "gust.multiplier": hs.integers(1, 3),
                 "shortcut.spaces": hs.integers(0, 4),
                 "fight.overtake": hs.booleans(),
+                "gold.supply": hs.sampled_from([-1, 80, 100, 200]),
+                "search.gold_per_crewman": hs.integers(0, 3),
+                "cannon.hit_life_loss": hs.integers(0, 2),
+                "squid.low_roll_life_loss": hs.integers(0, 2),
+                "mermaids.crew_lost": hs.integers(0, 2),
+                "castaway.crew_gained": hs.integers(0, 2),
+                "squid.sacrifice_crew": hs.integers(0, 2),
+                "ghost.summon_needs_second": hs.booleans(),
+                "ghost.crew": hs.integers(-1, 4),
+                "dock.exact_roll": hs.booleans(),
+                "squid.first_attempt": hs.sampled_from(["next_turn", "arrival"]),
+                "cannon.whirlpool_fire": hs.booleans(),
                 "turn_cap": hs.integers(10, 400),
             }
         ),
@@ -234,6 +251,8 @@ if hs is not None:
         assert np.all(
             gold.sum(axis=1) + g[:, r.GC_SEA_BANK] + g[:, r.GC_SUPPLY] == 2 * rr["start.gold"]
         )
+        if rr["gold.supply"] >= 0:
+            assert np.all(g[:, r.GC_SUPPLY] >= -(rr["gold.supply"] - 2 * rr["start.gold"]))
         assert np.all(g[:, G_TURNS] <= rr["turn_cap"])
         assert np.all(s[:, :, col("crew_left")] <= rr["ship.max_crew"])
         assert np.all(s[:, :, col("cannonballs_left")] <= rr["ship.max_cannonballs"])

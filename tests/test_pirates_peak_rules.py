@@ -78,6 +78,7 @@ def test_purchase_caps_respected():
         seats=("treasure_digger", "gunner"),
         params=({"buy_crew": 9}, {"buy_cannonballs": 9, "buy_crew": 0}),
         start__gold=100,
+        gold__supply=-1,  # the box holds 100: not enough for two such purses
     )
     K.setup(st, scripted_rng([6, 1]))
     assert ship(st, 0, "crew") == 4 and ship(st, 1, "balls") == 3

@@ -108,9 +108,36 @@ def scenario_check(path, overrides):
 
 
 
-@click.command("odds")
+class _OddsCommand(click.Command):
+    """``odds GAME --help`` ends with that game's mechanics (all games' without GAME)."""
+
+    def parse_args(self, ctx, args):
+        # --help is eager: remember the GAME typed before it, for the help's last section
+        ctx.meta["odds_game"] = next((a for a in args if not a.startswith("-")), None)
+        return super().parse_args(ctx, args)
+
+    def format_epilog(self, ctx, formatter):
+        super().format_epilog(ctx, formatter)
+        game = ctx.meta.get("odds_game")
+        names = [game] if game in available_games() else available_games()
+        rows = [(f"{n} {m}", doc) for n in names for m, doc in get_game(n).odds_mechanics.items()]
+        with formatter.section("Mechanics"):
+            formatter.write_dl(rows)
+
+
+def _list_mechanics(g) -> None:
+    t = Table(title=f"{g.title}: odds mechanics", title_justify="left")
+    t.add_column("mechanic")
+    t.add_column("what it computes")
+    for m, doc in g.odds_mechanics.items():
+        t.add_row(m, doc)
+    console.print(t)
+    console.print(f"[dim]pirate-sim odds {g.name} MECHANIC: exact values beside the kernel's Monte Carlo[/]")
+
+
+@click.command("odds", cls=_OddsCommand)
 @click.argument("game")
-@click.argument("mechanic")
+@click.argument("mechanic", required=False)
 @set_option
 @click.option("--samples", type=click.IntRange(min=100), default=1_000_000, show_default=True,
               help="Monte Carlo samples per case.")
@@ -120,7 +147,11 @@ def odds_cmd(game, mechanic, overrides, samples, seed, as_json):
     """Exact probabilities of a sub-mechanic beside the game kernel's own Monte Carlo.
 
     \b
+    Without MECHANIC it lists the game's mechanics.
+
+    \b
     Example:
+      pirate-sim odds pirates_peak
       pirate-sim odds pirates_peak squid --set rules.squid.escape_total=11
       pirate-sim odds ice_pirates raid --json
     """
@@ -128,6 +159,9 @@ def odds_cmd(game, mechanic, overrides, samples, seed, as_json):
         g = get_game(game)
     except KeyError:
         fail(f"unknown game {game!r}" + scen._suggest(game, available_games()))
+    if mechanic is None:
+        _list_mechanics(g)
+        return
     if mechanic not in g.odds_mechanics:
         fail(f"unknown {g.title} mechanic {mechanic!r}" + scen._suggest(mechanic, g.odds_mechanics)
              + f"; one of {', '.join(g.odds_mechanics)}")

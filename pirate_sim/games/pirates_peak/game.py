@@ -37,6 +37,25 @@ def compile_rules(rules: dict[str, Any]):
         card_len[i] = len(codes)
     cards[n_journey, 0] = r.PEAK
     card_len[n_journey] = 1
+    offered = list(full["peak.treasures"])
+    for t in offered:
+        if t not in r.TREASURE_LABELS[1:]:
+            raise ValueError(
+                f"peak.treasures: unknown treasure {t!r} "
+                f"(known: {', '.join(r.TREASURE_LABELS[1:])})"
+            )
+    if len(set(offered)) != len(offered):
+        raise ValueError(f"peak.treasures: a treasure is listed twice in {offered}")
+    # the Peak starts with the treasures not offered marked as taken (bit t: treasure t)
+    taken_mask = sum(1 << t for t in range(1, 4) if r.TREASURE_LABELS[t] not in offered)
+    supply = int(full["gold.supply"])
+    if supply >= 0:
+        supply -= 2 * int(full["start.gold"])  # the players take their starting gold from it
+        if supply < 0:
+            raise ValueError(
+                f"gold.supply: {full['gold.supply']} is less than the two players' starting "
+                f"gold ({2 * int(full['start.gold'])})"
+            )
     max_track = full["dock.spaces"] + int(card_len.sum()) + 4
     work_width = max(max_track, r.N_ST, r.N_SHIP, r.N_SEAT_COLS, n_journey + 1, r.EV_WIDTH)
     R = r.Rules(
@@ -76,6 +95,22 @@ def compile_rules(rules: dict[str, Any]):
         shortcut_spaces=int(full["shortcut.spaces"]),
         crew_sale_price=int(full["end.crew_sale_price"]),
         fight_overtake=int(bool(full["fight.overtake"])),
+        search_gold_per_crewman=int(full["search.gold_per_crewman"]),
+        hit_life_loss=int(full["cannon.hit_life_loss"]),
+        interrupt_life_loss=int(full["cannon.interrupt_life_loss"]),
+        spit_life_loss=int(full["whirlpool.spit_life_loss"]),
+        squid_low_life_loss=int(full["squid.low_roll_life_loss"]),
+        mermaid_crew_lost=int(full["mermaids.crew_lost"]),
+        castaway_crew_gained=int(full["castaway.crew_gained"]),
+        squid_sacrifice_crew=int(full["squid.sacrifice_crew"]),
+        summon_needs_second=int(bool(full["ghost.summon_needs_second"])),
+        ghost_crew=int(full["ghost.crew"]),
+        peak_taken_mask=taken_mask,
+        steel_cannon_range=int(full["treasure.steel_cannon_range"]),
+        exact_docking=int(bool(full["dock.exact_roll"])),
+        squid_on_arrival=int(full["squid.first_attempt"] == "arrival"),
+        whirlpool_fire=int(bool(full["cannon.whirlpool_fire"])),
+        gold_supply=supply,
         first_player=first_player_code(full),
         strategy_seating=int(rotates(full)),
     )

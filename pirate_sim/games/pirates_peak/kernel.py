@@ -66,6 +66,7 @@ from .rules import (
     C_SQUID_LIFE,
     C_SQUID_SAC,
     C_TREASURE,
+    C_UNPAID,
     C_WHIRL_ATT,
     C_WHIRL_ENC,
     C_WHIRL_ESC,
@@ -125,6 +126,7 @@ from .rules import (
     G_RESHUFFLES,
     G_SEA_BANK,
     G_SUPPLY,
+    G_SUPPLY_DRY,
     G_TURNS,
     G_WINNER,
     GC_DICE,
@@ -132,6 +134,8 @@ from .rules import (
     GC_RESHUFFLES,
     GC_SEA_BANK,
     GC_SUPPLY,
+    GC_SUPPLY_DRY,
+    GAME_COLUMNS,
     GOLDEN_CUTLASS,
     GUST,
     ISLAND,
@@ -153,7 +157,23 @@ from .rules import (
     RU_CREWMAN_PRICE,
     RU_CUTLASS_BONUS,
     RU_DOCK_SPACES,
+    RU_CASTAWAY_CREW_GAINED,
+    RU_EXACT_DOCKING,
     RU_FIGHT_OVERTAKE,
+    RU_GHOST_CREW,
+    RU_GOLD_SUPPLY,
+    RU_HIT_LIFE_LOSS,
+    RU_INTERRUPT_LIFE_LOSS,
+    RU_MERMAID_CREW_LOST,
+    RU_PEAK_TAKEN_MASK,
+    RU_SEARCH_GOLD_PER_CREWMAN,
+    RU_SPIT_LIFE_LOSS,
+    RU_SQUID_LOW_LIFE_LOSS,
+    RU_SQUID_ON_ARRIVAL,
+    RU_SQUID_SACRIFICE_CREW,
+    RU_STEEL_CANNON_RANGE,
+    RU_SUMMON_NEEDS_SECOND,
+    RU_WHIRLPOOL_FIRE,
     RU_FIRST_PLAYER,
     RU_FOG_TOLERANCE,
     RU_GHOST_CREW_ROLL,
@@ -205,7 +225,12 @@ from .rules import (
     SH_TRAP_COUNT,
     SH_TREASURE,
     SHORTCUT,
+    NEVER,
+    SP_CAUTION_LIFE,
     SP_FIRE_AT_SHIP,
+    SP_FIRE_BEHIND,
+    SP_FIRE_OPP_LIFE,
+    SP_HOLD_BEHIND,
     SP_INTERRUPT,
     SQUID,
     STEEL_CANNON,
@@ -360,23 +385,48 @@ def end_game_nb(w, reason, winner):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def lose_life_nb(w, s):
-    """One life point lost; the last one loses the game at once."""
-    if w[ROW_SHIP + s, SH_LIFE] > 0:
-        w[ROW_SHIP + s, SH_LIFE] -= 1
-    w[ROW_CNT + s, C_LIFE_LOST] += 1
+def lose_life_nb(w, s, n):
+    """``n`` life points lost (none: nothing happens); the last one loses the game at once."""
+    if n <= 0:
+        return
+    lost = min(n, w[ROW_SHIP + s, SH_LIFE])
+    w[ROW_SHIP + s, SH_LIFE] -= lost
+    w[ROW_CNT + s, C_LIFE_LOST] += lost
     log_nb(w, EV_LIFE, s, w[ROW_SHIP + s, SH_LIFE], 0, 0, 0)
     if w[ROW_SHIP + s, SH_LIFE] <= 0:
         end_game_nb(w, END_SUNK, 1 - s)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def pay_nb(w, s, amount):
-    """Pay ``amount`` gold to seat s: from the Sea Bank while it has gold, then the supply."""
+def from_supply_nb(sd, w, s, amount):
+    """Take up to ``amount`` gold out of the supply for seat s; returns what it held.
+
+    The box holds ``gold.supply`` gold (RU_GOLD_SUPPLY: what is left after the starting
+    gold; -1 unlimited); G_SUPPLY is its net take.  An empty supply pays what it has left:
+    the rest is not paid (counted as unpaid_gold, and the turn it first ran dry)."""
+    box = sd[SD_RULES, RU_GOLD_SUPPLY]
+    paid = amount
+    if box >= 0:
+        paid = max(0, min(amount, box + w[ROW_ST, G_SUPPLY]))
+        if paid < amount:
+            w[ROW_CNT + s, C_UNPAID] += amount - paid
+            if w[ROW_ST, G_SUPPLY_DRY] == 0:
+                w[ROW_ST, G_SUPPLY_DRY] = max(1, w[ROW_ST, G_TURNS])
+    w[ROW_ST, G_SUPPLY] -= paid
+    return paid
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def pay_nb(sd, w, s, amount):
+    """Pay ``amount`` gold to seat s: from the Sea Bank while it has gold, then the supply
+    (while it has gold).  Returns the gold paid."""
     from_bank = min(amount, w[ROW_ST, G_SEA_BANK])
     w[ROW_ST, G_SEA_BANK] -= from_bank
-    w[ROW_ST, G_SUPPLY] -= amount - from_bank
-    w[ROW_SHIP + s, SH_GOLD] += amount
+    paid = from_bank
+    if amount > from_bank:
+        paid += from_supply_nb(sd, w, s, amount - from_bank)
+    w[ROW_SHIP + s, SH_GOLD] += paid
+    return paid
 
 
 @njit(cache=True, _nrt=False)
@@ -450,15 +500,23 @@ def can_fire_nb(sd, w, a):
         return False  # the Starting Dock card protects both ways
     ca = w[ROW_TRACK, xa]
     ct = w[ROW_TRACK, xt]
-    if ca == ISLAND or ct == ISLAND or ca == WHIRLPOOL or ct == WHIRLPOOL or ca == FOG or ct == FOG:
+    if ca == ISLAND or ct == ISLAND or ca == FOG or ct == FOG:
         return False
-    if w[ROW_SHIP + a, SH_TRAP] == TRAP_WHIRLPOOL or w[ROW_SHIP + t, SH_TRAP] == TRAP_WHIRLPOOL:
+    if sd[SD_RULES, RU_WHIRLPOOL_FIRE] == 0 and (
+        ca == WHIRLPOOL
+        or ct == WHIRLPOOL
+        or w[ROW_SHIP + a, SH_TRAP] == TRAP_WHIRLPOOL
+        or w[ROW_SHIP + t, SH_TRAP] == TRAP_WHIRLPOOL
+    ):
         return False
     if w[ROW_SHIP + a, SH_TRAP] == TRAP_FOG or w[ROW_SHIP + t, SH_TRAP] == TRAP_FOG:
         return False
+    reach = sd[SD_RULES, RU_CANNON_RANGE]
     if w[ROW_SHIP + a, SH_TREASURE] == STEEL_CANNON:
-        return True
-    return abs(w[ROW_CARD, xa] - w[ROW_CARD, xt]) <= sd[SD_RULES, RU_CANNON_RANGE]
+        reach = sd[SD_RULES, RU_STEEL_CANNON_RANGE]
+        if reach < 0:
+            return True  # no range limit
+    return abs(w[ROW_CARD, xa] - w[ROW_CARD, xt]) <= reach
 
 
 @njit(cache=True, _nrt=False)
@@ -470,7 +528,7 @@ def peak_arrive_nb(sd, rng, w, s):
     w[ROW_ST, G_PEAK_ARRIVALS] = order
     w[ROW_CNT + s, C_PEAK_ORDER] = order
     t = 0
-    if order <= 2:
+    if order <= 2 and (w[ROW_ST, G_PEAK_MASK] | 1) != 15:  # a treasure is left (bits 1..3)
         t = policy_treasure_nb(sd, rng, w, s, w[ROW_ST, G_PEAK_MASK])
         w[ROW_ST, G_PEAK_MASK] |= 1 << t
         w[ROW_SHIP + s, SH_TREASURE] = t
@@ -589,14 +647,17 @@ def ghost_fight_nb(sd, rng, w, s):
     w[ROW_ST, G_GHOST_X] = -1  # removed once fought
     cut = sd[SD_RULES, RU_CUTLASS_BONUS] if w[ROW_SHIP + s, SH_TREASURE] == GOLDEN_CUTLASS else 0
     net = 0
-    for _ in range(w[ROW_SHIP + s, SH_CREW]):
-        r = roll_die_nb(rng, 6) + cut
-        g = sd[SD_RULES, RU_GHOST_CREW_ROLL]
-        if r > g:
-            pay_nb(w, s, r - g)
-            net += r - g
-        elif r < g:
-            loss = min(g - r, w[ROW_SHIP + s, SH_GOLD])
+    crew = w[ROW_SHIP + s, SH_CREW]
+    ghosts = crew if sd[SD_RULES, RU_GHOST_CREW] < 0 else sd[SD_RULES, RU_GHOST_CREW]
+    g = sd[SD_RULES, RU_GHOST_CREW_ROLL]
+    for i in range(max(crew, ghosts)):
+        # paired crewmen win the difference; an unmatched one takes its roll (ship fight)
+        r = roll_die_nb(rng, 6) + cut if i < crew else 0
+        gi = g if i < ghosts else 0
+        if r > gi:
+            net += pay_nb(sd, w, s, r - gi)
+        elif r < gi:
+            loss = min(gi - r, w[ROW_SHIP + s, SH_GOLD])
             w[ROW_SHIP + s, SH_GOLD] -= loss
             w[ROW_ST, G_SEA_BANK] += loss
             w[ROW_CNT + s, C_SEA_BANK_LOSS] += loss
@@ -627,14 +688,17 @@ def search_nb(sd, rng, w, s):
         sr, ar, gold, outcome = interrupt_roll_nb(rng, sd[SD_RULES, RU_PARTIAL_MULTIPLIER])
         log_nb(w, EV_INTERRUPT, s, sr, ar, gold, outcome)
         if gold > 0:
-            pay_nb(w, s, gold)
+            gold = pay_nb(sd, w, s, gold)
         if outcome == 1:
             w[ROW_CNT + o, C_HITS] += 1
-            lose_life_nb(w, s)
+            lose_life_nb(w, s, sd[SD_RULES, RU_INTERRUPT_LIFE_LOSS])
     else:
         r = roll_die_nb(rng, 6)
-        gold = sd[SD_RULES, RU_SEARCH_MULTIPLIER] * r + w[ROW_SHIP + s, SH_CREW]
-        pay_nb(w, s, gold)
+        gold = (
+            sd[SD_RULES, RU_SEARCH_MULTIPLIER] * r
+            + sd[SD_RULES, RU_SEARCH_GOLD_PER_CREWMAN] * w[ROW_SHIP + s, SH_CREW]
+        )
+        gold = pay_nb(sd, w, s, gold)
         log_nb(w, EV_SEARCH, s, r, gold, x, 0)
     w[ROW_CNT + s, C_SEARCHES] += 1
     w[ROW_CNT + s, C_SEARCH_GOLD] += gold
@@ -656,13 +720,16 @@ def fire_nb(sd, rng, w, a):
     log_nb(w, EV_FIRE, a, ar, dr, 1 if hit else 0, 0)
     if hit:
         w[ROW_CNT + a, C_HITS] += 1
-        lose_life_nb(w, t)
+        lose_life_nb(w, t, sd[SD_RULES, RU_HIT_LIFE_LOSS])
 
 
 @njit(cache=True, _nrt=False)
 def castaway_nb(sd, w, s):
-    if w[ROW_SHIP + s, SH_CREW] < sd[SD_RULES, RU_MAX_CREW]:
-        w[ROW_SHIP + s, SH_CREW] += 1
+    """The castaway joins (castaway.crew_gained crewmen, as many as there is room for)."""
+    room = sd[SD_RULES, RU_MAX_CREW] - w[ROW_SHIP + s, SH_CREW]
+    gain = min(sd[SD_RULES, RU_CASTAWAY_CREW_GAINED], room)
+    if gain > 0:
+        w[ROW_SHIP + s, SH_CREW] += gain
         w[ROW_CNT + s, C_CASTAWAYS] += 1
         log_nb(w, EV_CASTAWAY, s, w[ROW_SHIP + s, SH_CREW], 0, 0, 0)
 
@@ -680,8 +747,7 @@ def dock_nb(sd, w, s):
     w[ROW_SHIP + s, SH_DOCKED] = 1
     w[ROW_CNT + s, C_DOCKED_FIRST] = 1
     sold = w[ROW_SHIP + s, SH_CREW]
-    w[ROW_SHIP + s, SH_GOLD] += sold * sd[SD_RULES, RU_CREW_SALE_PRICE]
-    w[ROW_ST, G_SUPPLY] -= sold * sd[SD_RULES, RU_CREW_SALE_PRICE]
+    w[ROW_SHIP + s, SH_GOLD] += from_supply_nb(sd, w, s, sold * sd[SD_RULES, RU_CREW_SALE_PRICE])
     w[ROW_SHIP + s, SH_CREW] = 0
     log_nb(w, EV_DOCK, s, sold, w[ROW_SHIP + s, SH_GOLD], 0, 0)
     g0 = w[ROW_SHIP + 0, SH_GOLD]
@@ -719,7 +785,12 @@ def sail_nb(sd, rng, w, s, steps):
     p = w[ROW_ST, G_PEAK_X]
     # docking needs the exact roll; bypassed islands do not count as spaces.  Only a
     # dock within steps + (islands laid) progress can be overshot: skip the scan otherwise
-    if p >= 0 and d0 >= p and dock_d - d0 - w[ROW_ST, G_ISLANDS] < steps:
+    if (
+        p >= 0
+        and d0 >= p
+        and dock_d - d0 - w[ROW_ST, G_ISLANDS] < steps
+        and sd[SD_RULES, RU_EXACT_DOCKING] != 0
+    ):
         dist = 0
         dd = d0
         while dd < dock_d and dist <= steps:
@@ -811,9 +882,10 @@ def land_nb(sd, rng, w, s, code):
         if policy_search_on_landing_nb(sd, rng, w, s):
             search_nb(sd, rng, w, s)
     elif code == MERMAIDS:
-        if w[ROW_SHIP + s, SH_CREW] > 0:
-            w[ROW_SHIP + s, SH_CREW] -= 1
-            w[ROW_CNT + s, C_MERMAID] += 1
+        lost = min(sd[SD_RULES, RU_MERMAID_CREW_LOST], w[ROW_SHIP + s, SH_CREW])
+        if lost > 0:
+            w[ROW_SHIP + s, SH_CREW] -= lost
+            w[ROW_CNT + s, C_MERMAID] += lost
             log_nb(w, EV_MERMAID, s, w[ROW_SHIP + s, SH_CREW], 0, 0, 0)
     elif code == CASTAWAY:
         castaway_nb(sd, w, s)
@@ -839,6 +911,58 @@ def can_summon_nb(sd, w, s):
 
 
 # ================================================================ one turn
+
+
+@njit(cache=True, _nrt=False)
+def squid_turn_nb(sd, rng, w, s):
+    """One attempt of seat s against the Giant Squid holding it (and the sacrifice offer).
+    Returns the spaces the ship moves at once (the instant total), else 0."""
+    total = squid_attempt_nb(rng, sd[SD_RULES, RU_SQUID_DICE])
+    w[ROW_CNT + s, C_SQUID_ATT] += 1
+    w[ROW_SHIP + s, SH_TRAP_COUNT] += 1
+    if total >= sd[SD_RULES, RU_SQUID_INSTANT_TOTAL]:
+        w[ROW_CNT + s, C_SQUID_ESC] += 1
+        w[ROW_CNT + s, C_SQUID_INSTANT] += 1
+        w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
+        log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 2, 0)
+        return sd[SD_RULES, RU_SQUID_INSTANT_MOVE]
+    elif total >= sd[SD_RULES, RU_SQUID_ESCAPE_TOTAL]:
+        w[ROW_CNT + s, C_SQUID_ESC] += 1
+        w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE  # sails on next turn
+        log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 1, 0)
+    else:
+        low = total <= sd[SD_RULES, RU_SQUID_LIFE_LOSS_TOTAL]
+        log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 3 if low else 0, 0)
+        if low:
+            w[ROW_CNT + s, C_SQUID_LIFE] += min(
+                sd[SD_RULES, RU_SQUID_LOW_LIFE_LOSS], w[ROW_SHIP + s, SH_LIFE]
+            )
+            lose_life_nb(w, s, sd[SD_RULES, RU_SQUID_LOW_LIFE_LOSS])
+        if (
+            w[ROW_ST, G_OVER] == 0
+            and w[ROW_SHIP + s, SH_TRAP_COUNT] >= sd[SD_RULES, RU_SQUID_SACRIFICE_AFTER]
+            and w[ROW_SHIP + s, SH_CREW] >= sd[SD_RULES, RU_SQUID_SACRIFICE_CREW]
+            and policy_sacrifice_nb(sd, rng, w, s)
+        ):
+            w[ROW_SHIP + s, SH_CREW] -= sd[SD_RULES, RU_SQUID_SACRIFICE_CREW]
+            w[ROW_CNT + s, C_SQUID_SAC] += 1
+            w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE  # moves ahead on its next turn
+            log_nb(w, EV_SACRIFICE, s, w[ROW_SHIP + s, SH_CREW], 0, 0, 0)
+    return 0
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def arrival_attempt_nb(sd, rng, w, s):
+    """With squid.first_attempt = arrival, a ship the squid caught during its own turn
+    (no attempt made yet) makes its first attempt at once; returns the spaces to move."""
+    if (
+        sd[SD_RULES, RU_SQUID_ON_ARRIVAL] != 0
+        and w[ROW_ST, G_OVER] == 0
+        and w[ROW_SHIP + s, SH_TRAP] == TRAP_SQUID
+        and w[ROW_SHIP + s, SH_TRAP_COUNT] == 0
+    ):
+        return squid_turn_nb(sd, rng, w, s)
+    return 0
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -873,41 +997,12 @@ def turn_steps_nb(sd, rng, w, s):
             w[ROW_CNT + s, C_WHIRL_SPIT] += 1
             w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
             w[ROW_SHIP + s, SH_TRAP_COUNT] = 0
-            lose_life_nb(w, s)
+            lose_life_nb(w, s, sd[SD_RULES, RU_SPIT_LIFE_LOSS])
             if w[ROW_ST, G_OVER] == 0:
                 return sd[SD_RULES, RU_WHIRLPOOL_SPIT_SPACES]
         return 0
     if trap == TRAP_SQUID:
-        total = squid_attempt_nb(rng, sd[SD_RULES, RU_SQUID_DICE])
-        w[ROW_CNT + s, C_SQUID_ATT] += 1
-        w[ROW_SHIP + s, SH_TRAP_COUNT] += 1
-        if total >= sd[SD_RULES, RU_SQUID_INSTANT_TOTAL]:
-            w[ROW_CNT + s, C_SQUID_ESC] += 1
-            w[ROW_CNT + s, C_SQUID_INSTANT] += 1
-            w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
-            log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 2, 0)
-            return sd[SD_RULES, RU_SQUID_INSTANT_MOVE]
-        elif total >= sd[SD_RULES, RU_SQUID_ESCAPE_TOTAL]:
-            w[ROW_CNT + s, C_SQUID_ESC] += 1
-            w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE  # sails on next turn
-            log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 1, 0)
-        else:
-            low = total <= sd[SD_RULES, RU_SQUID_LIFE_LOSS_TOTAL]
-            log_nb(w, EV_SQUID, s, total, w[ROW_SHIP + s, SH_TRAP_COUNT], 3 if low else 0, 0)
-            if low:
-                w[ROW_CNT + s, C_SQUID_LIFE] += 1
-                lose_life_nb(w, s)
-            if (
-                w[ROW_ST, G_OVER] == 0
-                and w[ROW_SHIP + s, SH_TRAP_COUNT] >= sd[SD_RULES, RU_SQUID_SACRIFICE_AFTER]
-                and w[ROW_SHIP + s, SH_CREW] > 0
-                and policy_sacrifice_nb(sd, rng, w, s)
-            ):
-                w[ROW_SHIP + s, SH_CREW] -= 1
-                w[ROW_CNT + s, C_SQUID_SAC] += 1
-                w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE  # moves ahead on its next turn
-                log_nb(w, EV_SACRIFICE, s, w[ROW_SHIP + s, SH_CREW], 0, 0, 0)
-        return 0
+        return squid_turn_nb(sd, rng, w, s)
     if trap == TRAP_FOG:
         guess = policy_fog_guess_nb(sd, rng, w, s)
         r, ok = fog_attempt_nb(rng, guess, sd[SD_RULES, RU_FOG_TOLERANCE])
@@ -927,6 +1022,9 @@ def turn_steps_nb(sd, rng, w, s):
     if (
         sd[SD_CODES, s] == STRAT_RANDOM
         or sd[SD_SP + s, SP_FIRE_AT_SHIP] > 0
+        or sd[SD_SP + s, SP_FIRE_OPP_LIFE] > 0
+        or sd[SD_SP + s, SP_FIRE_BEHIND] < NEVER
+        or sd[SD_SP + s, SP_HOLD_BEHIND] < NEVER
         or (
             can_search == 0
             and w[ROW_SHIP + s, SH_DIG_X] == x
@@ -934,7 +1032,11 @@ def turn_steps_nb(sd, rng, w, s):
         )
     ):
         can_fire = 1 if can_fire_nb(sd, w, s) else 0
-    act = policy_declare_nb(sd, rng, w, s, can_search, can_fire)
+    # under fire: low on life with the opponent's cannon in range (a cautious ship's check)
+    threat = 0
+    if can_search != 0 and w[ROW_SHIP + s, SH_LIFE] <= sd[SD_SP + s, SP_CAUTION_LIFE]:
+        threat = 1 if can_fire_nb(sd, w, 1 - s) else 0
+    act = policy_declare_nb(sd, rng, w, s, can_search, can_fire, threat)
     log_nb(w, EV_DECLARE, s, act, 0, 0, 0)
     if act == ACT_SEARCH:
         search_nb(sd, rng, w, s)
@@ -948,7 +1050,8 @@ def turn_steps_nb(sd, rng, w, s):
         and can_summon_nb(sd, w, s)
         and policy_summon_nb(sd, rng, w, s)
     ):
-        r2 = roll_die_nb(rng, 6)
+        # the rulebook's second roll of the face summons (ghost.summon_needs_second)
+        r2 = roll_die_nb(rng, 6) if sd[SD_RULES, RU_SUMMON_NEEDS_SECOND] != 0 else r
         if r2 == sd[SD_RULES, RU_GHOST_SUMMON_FACE]:
             w[ROW_ST, G_GHOST_X] = x
             w[ROW_CNT + s, C_GHOST_SUMMONS] += 1
@@ -974,8 +1077,9 @@ def turn_steps_nb(sd, rng, w, s):
 def play_turn_nb(sd, rng, w, s):
     """Seat s plays one turn: a trap attempt, or its declaration (sail / search / fire)."""
     steps = turn_steps_nb(sd, rng, w, s)
-    if steps > 0:
+    while steps > 0:
         sail_nb(sd, rng, w, s, steps)
+        steps = arrival_attempt_nb(sd, rng, w, s)
 
 
 # ================================================================ one game
@@ -989,6 +1093,7 @@ def reset_nb(sd, w):
     w[ROW_ST, G_WINNER] = -1
     w[ROW_ST, G_PEAK_X] = -1
     w[ROW_ST, G_GHOST_X] = -1
+    w[ROW_ST, G_PEAK_MASK] = sd[SD_RULES, RU_PEAK_TAKEN_MASK]  # treasures not offered
     for s in range(2):
         for i in range(w.shape[1]):
             w[ROW_SHIP + s, i] = 0
@@ -1082,6 +1187,7 @@ def finish_nb(rng, w, out_games, out_seats, k):
     out_games[k, GC_RESHUFFLES] = w[ROW_ST, G_RESHUFFLES]
     out_games[k, GC_SEA_BANK] = w[ROW_ST, G_SEA_BANK]
     out_games[k, GC_SUPPLY] = w[ROW_ST, G_SUPPLY]
+    out_games[k, GC_SUPPLY_DRY] = w[ROW_ST, G_SUPPLY_DRY]
 
 
 @njit(cache=True, _nrt=False)
@@ -1095,8 +1201,9 @@ def play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_index):
             break
         # play_turn_nb spelled out: one level less of numba inlining (compile time)
         steps = turn_steps_nb(sd, rng, w, cur)
-        if steps > 0:
+        while steps > 0:
             sail_nb(sd, rng, w, cur, steps)
+            steps = arrival_attempt_nb(sd, rng, w, cur)
         cur = 1 - cur
     finish_nb(rng, w, out_games, out_seats, k)
 
@@ -1139,7 +1246,7 @@ class State:
         self.sd = compiled.extra["sd"]
         self.w = np.zeros((ROW_EV + ev_capacity, self.R.work_width), dtype=np.int32)
         self.deck_order = np.asarray(deck_order if deck_order is not None else [], dtype=np.int32)
-        self.out_games = np.zeros((1, 10), dtype=np.int32)
+        self.out_games = np.zeros((1, 5 + len(GAME_COLUMNS)), dtype=np.int32)  # 5 standard columns
         self.out_seats = np.zeros((1, 2, N_SEAT_COLS), dtype=np.int32)
 
     @property

@@ -10,6 +10,9 @@ Each page is a pure *data* function (tested on its own) and a *drawing* function
   Ghost Ship summons and fights per seat-game.
 * ``pirates_peak_treasure``: which Peak treasure each seat takes when first / second to
   the Peak, and the win rate by treasure x Peak order.
+* ``pirates_peak_players``: how strong are the players: every bundled strategy against
+  every other (share of the points, 95% CI) and the first-player win rate by pairing,
+  played at report time with the run's rules (see ``players_data``).
 
 What the squid counters mean (kernel ``turn_steps_nb``): every attempt rolls
 ``squid.dice`` dice; ``squid_escapes`` counts attempts whose total reaches
@@ -778,4 +781,61 @@ def report_figures(game, ctx) -> list:
         ("pirates_peak_squid", draw_squid(squid_data(parts, ctx.rules, seats))),
         ("pirates_peak_traps", draw_traps(traps_data(parts, ctx.rules, seats))),
         ("pirates_peak_treasure", draw_treasure(treasure_data(parts, seats))),
+        ("pirates_peak_players", draw_players(players_data(game, ctx.rules))),
     ]
+
+
+# ------------------------------------------------------------------ how strong are the players
+
+PLAYERS_GAMES = 2000  # games per seating of each pair at report time: ~60k games, 1-2 s
+
+
+def players_data(game, rules: dict, games: int = PLAYERS_GAMES) -> dict[str, Any]:
+    """Every bundled strategy (default settings) against every other, with the run's rules.
+
+    Played when the report is made rather than stored: the table then always belongs to
+    the rules of the run it sits beside (a designer's variant gets its own), and a few
+    thousand games per pairing take a second or two.  The 20,000-game tables of the
+    rules page come from the same code (``python -m pirate_sim.games.pirates_peak.pairings``).
+    """
+    from .pairings import pairing_table
+
+    names = [s.name for s in game.strategies]
+    return {"names": names, "games": games, "table": pairing_table(game, _full_rules(rules), names, games)}
+
+
+def draw_players(data: dict):
+    import matplotlib.pyplot as plt
+
+    from ...report import ci_bars
+    from .pairings import share
+
+    names = data["names"]
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=PAGE, gridspec_kw={"width_ratios": [1.1, 1]})
+    m = np.array([[share(data["table"], r, c).value for c in names] for r in names]) * 100
+    a1.imshow(m, cmap="RdBu", vmin=0, vmax=100)
+    for i, r in enumerate(names):
+        for j, c in enumerate(names):
+            e = share(data["table"], r, c)
+            text = "50" if i == j else f"{100 * e.value:.1f}\n±{100 * (e.hi - e.value):.1f}"
+            a1.text(j, i, text, ha="center", va="center", fontsize=8,
+                    color="white" if abs(m[i, j] - 50) > 30 else "black")
+    labels = [n.replace("_", "\n") for n in names]
+    a1.set_xticks(range(len(names)), labels, fontsize=8)
+    a1.set_yticks(range(len(names)), labels, fontsize=8)
+    a1.set(title="Row's share of the points against column\n(%, 95% CI)", xlabel="opponent", ylabel="player")
+    pairs = data["table"]
+    ci_bars(a2, [f"{p.a} vs {p.b}" for p in pairs], [p.first_wins for p in pairs], horizontal=True)
+    a2.axvline(50, color="grey", ls="--", lw=1)
+    a2.tick_params(axis="y", labelsize=7.5)
+    a2.set(title="First player's win rate by pairing\n(decided games, 95% CI)", xlabel="won by the first player (%)",
+           ylabel="pairing")
+    fig.suptitle("How strong are the players: every bundled strategy against every other", fontsize=11)
+    footnote(
+        fig,
+        f"Played when this report was made: {data['games']:,} games per seating of each pair, the run's "
+        "rules, each strategy's default settings (a win 1, a tie 1/2).\nThe first-player advantage "
+        "depends on the pairing.  20,000-game tables: docs/rules/pirates_peak.md.",
+    )
+    fig.tight_layout(rect=(0, 0.06, 1, 0.95))
+    return fig

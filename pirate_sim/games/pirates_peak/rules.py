@@ -12,7 +12,7 @@ from collections import namedtuple
 from ...seating import seating_params
 from ..base import Param
 
-VERSION = "1.2.0"
+VERSION = "1.3.0"
 
 # ----------------------------------------------------------------- board spaces
 # A journey card is a row of spaces; the legend maps scenario characters to codes.
@@ -123,7 +123,7 @@ G_FLIPPED = 6  # sea cards flipped (the Peak card counts when it is laid)
 G_DECK_PTR = 7  # next card of `deck` to flip
 G_GHOST_X = 8  # physical space of the Ghost Ship, -1 none
 G_SEA_BANK = 9  # gold in the Sea Bank (ghost losses; pays searches first)
-G_SUPPLY = 10  # net gold of the unlimited supply (purchases in, payouts out)
+G_SUPPLY = 10  # net gold the supply took (purchases in, payouts out); see gold.supply
 G_PEAK_MASK = 11  # bit t set: treasure t taken
 G_PEAK_ARRIVALS = 12  # ships that have stopped at the Peak
 G_N_EV = 13  # events written to the log
@@ -131,7 +131,8 @@ G_FIRST = 14  # seat that moved first
 G_RESHUFFLES = 15  # times the Peak card came too early and went back
 G_OUT_CARDS = 16  # journey cards on the outward leg (set when the Peak is laid)
 G_ISLANDS = 17  # island spaces laid so far (bounds the homeward overshoot scan)
-N_ST = 18
+G_SUPPLY_DRY = 18  # turn the box's supply first could not pay in full (0: never)
+N_ST = 19
 
 END_REASONS = ("most_gold", "tie_on_gold", "ship_sunk", "truncated")
 END_MOST_GOLD = 0
@@ -179,6 +180,7 @@ STRAT_RANDOM = 0
 STRAT_DIGGER = 1
 STRAT_RACER = 2
 STRAT_GUNNER = 3
+STRAT_EXPERT = 4
 
 # Per-seat policy parameter slots (float64[n_seats, N_SP]); each strategy exposes some
 # of them as its own Params and fixes the rest (see strategies.py).
@@ -199,10 +201,18 @@ SP_TREASURE_FIRST = 13  # preferred Peak treasure (1..3), then the next ones in 
 SP_SHORTCUT = 14  # 1: take the short route
 SP_STOP_CASTAWAY = 15  # 1: stop early at a castaway when there is room
 SP_LEAD_TO_RACE = 16  # gold lead over the opponent from which the ship races home (no digging)
-N_SP = 17
+SP_FIRE_OPP_LIFE = 17  # fire at the opponent in range once it has at most this many life points
+SP_FIRE_BEHIND = 18  # fire at the opponent in range when trailing it by at least this much gold
+SP_BALL_RESERVE = 19  # cannonballs kept for interrupts: declared shots only above this
+SP_CAUTION_LIFE = 20  # at or below this life, no search the opponent's cannon can interrupt
+SP_RACE_LIFE = 21  # at or below this life, race home whenever ahead in gold
+SP_HOLD_BEHIND = 22  # trailing by this much near the dock: search or fire rather than sail home
+N_SP = 23
+NEVER = 1_000_000  # a gold threshold no game reaches (the rule is off)
 
 # ----------------------------------------------------------------- parameters
 # Rulebook values are the defaults.  Keys are relative to the scenario's [rules] table.
+BOX_GOLD = 100  # the rulebook's box: "100 gold pieces (in total value)"
 PARAMS: tuple[Param, ...] = (
     Param(
         "turn_cap",
@@ -213,6 +223,15 @@ PARAMS: tuple[Param, ...] = (
         100000,
     ),
     Param("start.gold", 10, "int", "Gold each player starts with (rulebook: 10).", 0, 1000),
+    Param(
+        "gold.supply",
+        BOX_GOLD,
+        "int",
+        "Gold in the box, the starting gold included (rulebook: 100); payouts stop when it "
+        "is empty (-1: unlimited).",
+        -1,
+        1_000_000,
+    ),
     Param("shop.cannonball_price", 2, "int", "Gold per cannonball (setup and islands).", 0, 100),
     Param("shop.crewman_price", 3, "int", "Gold per crewman (setup and islands).", 0, 100),
     Param("ship.max_cannonballs", 3, "int", "Cannonballs a ship can hold.", 0, 20),
@@ -398,6 +417,122 @@ PARAMS: tuple[Param, ...] = (
         "Passing the other ship on the same leg is a collision too "
         "(default: only landing on its spot; assumption).",
     ),
+    Param(
+        "search.gold_per_crewman",
+        1,
+        "int",
+        "Gold each crewman adds to a search (rulebook: +1 per crewman).",
+        0,
+        20,
+    ),
+    Param(
+        "cannon.hit_life_loss",
+        1,
+        "int",
+        "Life points a cannonball hit on the ship takes off (rulebook: 1).",
+        0,
+        20,
+    ),
+    Param(
+        "cannon.interrupt_life_loss",
+        1,
+        "int",
+        "Life points the searcher loses when the attacker rolls higher (rulebook: 1).",
+        0,
+        20,
+    ),
+    Param(
+        "whirlpool.spit_life_loss",
+        1,
+        "int",
+        "Life points lost when spat out of a whirlpool (rulebook: 1).",
+        0,
+        20,
+    ),
+    Param(
+        "squid.low_roll_life_loss",
+        1,
+        "int",
+        "Life points a squid total at or below squid.life_loss_total costs (assumption: 1).",
+        0,
+        20,
+    ),
+    Param(
+        "mermaids.crew_lost",
+        1,
+        "int",
+        "Crewmen lured away when landing on the mermaids (rulebook: 1).",
+        0,
+        20,
+    ),
+    Param(
+        "castaway.crew_gained",
+        1,
+        "int",
+        "Crewmen gained from a castaway, up to ship.max_crew (rulebook: 1).",
+        0,
+        20,
+    ),
+    Param(
+        "squid.sacrifice_crew",
+        1,
+        "int",
+        "Crewmen a squid sacrifice costs; a ship needs that many aboard (rulebook: 1).",
+        0,
+        20,
+    ),
+    Param(
+        "ghost.summon_needs_second",
+        True,
+        "bool",
+        "A summoning needs a second roll of the summon face (rulebook); false: the first "
+        "summon face summons at once, then the ship rolls to move.",
+    ),
+    Param(
+        "ghost.crew",
+        -1,
+        "int",
+        "Ghost Ship crewmen (-1: as many as its attacker, rulebook); unmatched crewmen "
+        "of either side take their roll, as in a ship fight.",
+        -1,
+        20,
+    ),
+    Param(
+        "peak.treasures",
+        list(TREASURE_LABELS[1:]),
+        "str_list",
+        "Treasures laid on the Pirate's Peak (rulebook: all three); the first ship there "
+        "picks from them all, the second from the rest.",
+    ),
+    Param(
+        "treasure.steel_cannon_range",
+        -1,
+        "int",
+        "Cards apart the Steel Cannon reaches (-1: no limit, rulebook).",
+        -1,
+        50,
+    ),
+    Param(
+        "dock.exact_roll",
+        True,
+        "bool",
+        "Docking needs the exact roll (rulebook); false: any roll reaching the dock docks.",
+    ),
+    Param(
+        "squid.first_attempt",
+        "next_turn",
+        "choice",
+        "When a ship caught by the Giant Squid makes its first attempt: on its next turn "
+        "(assumption) or at once on arrival, in the turn it is caught.",
+        choices=("next_turn", "arrival"),
+    ),
+    Param(
+        "cannon.whirlpool_fire",
+        False,
+        "bool",
+        "Cannons may fire from or into a whirlpool (default: no, like fog; assumption, "
+        "the rulebook forbids fighting there).",
+    ),
     *seating_params("rule", "both roll a die, the higher moves first, ties roll again (rulebook)"),
 )
 
@@ -441,6 +576,22 @@ Rules = namedtuple(
         "shortcut_spaces",
         "crew_sale_price",
         "fight_overtake",
+        "search_gold_per_crewman",
+        "hit_life_loss",
+        "interrupt_life_loss",
+        "spit_life_loss",
+        "squid_low_life_loss",
+        "mermaid_crew_lost",
+        "castaway_crew_gained",
+        "squid_sacrifice_crew",
+        "summon_needs_second",
+        "ghost_crew",
+        "peak_taken_mask",
+        "steel_cannon_range",
+        "exact_docking",
+        "squid_on_arrival",
+        "whirlpool_fire",
+        "gold_supply",
         "first_player",  # seating.FP_* code
         "strategy_seating",  # 1: strategies rotate over seats from game to game
     ],
@@ -486,8 +637,24 @@ RU_GUST_MULTIPLIER = 32
 RU_SHORTCUT_SPACES = 33
 RU_CREW_SALE_PRICE = 34
 RU_FIGHT_OVERTAKE = 35
-RU_FIRST_PLAYER = 36
-RU_STRATEGY_SEATING = 37
+RU_SEARCH_GOLD_PER_CREWMAN = 36
+RU_HIT_LIFE_LOSS = 37
+RU_INTERRUPT_LIFE_LOSS = 38
+RU_SPIT_LIFE_LOSS = 39
+RU_SQUID_LOW_LIFE_LOSS = 40
+RU_MERMAID_CREW_LOST = 41
+RU_CASTAWAY_CREW_GAINED = 42
+RU_SQUID_SACRIFICE_CREW = 43
+RU_SUMMON_NEEDS_SECOND = 44
+RU_GHOST_CREW = 45
+RU_PEAK_TAKEN_MASK = 46
+RU_STEEL_CANNON_RANGE = 47
+RU_EXACT_DOCKING = 48
+RU_SQUID_ON_ARRIVAL = 49
+RU_WHIRLPOOL_FIRE = 50
+RU_GOLD_SUPPLY = 51  # gold left in the box after the starting gold (-1: unlimited)
+RU_FIRST_PLAYER = 52
+RU_STRATEGY_SEATING = 53
 N_RULES = len(Rules._fields)
 assert all(globals()["RU_" + f.upper()] == i for i, f in enumerate(Rules._fields))
 
@@ -562,6 +729,7 @@ SEAT_COLUMNS = (
     ("life_lost", "int16", "Life points lost (any cause)", True),
     ("turns_skipped", "int16", "Turns spent because of an interrupting shot", True),
     ("overshoots", "int16", "Sailing rolls lost because they overshot the dock", True),
+    ("unpaid_gold", "int16", "Gold owed to this seat that the empty supply could not pay", True),
 )
 (
     C_FINAL_GOLD,
@@ -604,6 +772,7 @@ SEAT_COLUMNS = (
     C_LIFE_LOST,
     C_SKIPPED,
     C_OVERSHOOTS,
+    C_UNPAID,
 ) = range(len(SEAT_COLUMNS))
 N_SEAT_COLS = len(SEAT_COLUMNS)
 
@@ -618,9 +787,17 @@ GAME_COLUMNS = (
     ),
     ("peak_reshuffles", "int8", "Times the Peak card came too early and was shuffled back", True),
     ("sea_bank_gold", "int32", "Gold in the Sea Bank at the end", False),
-    ("supply_gold", "int32", "Net gold the unlimited supply gained (negative: paid out)", False),
+    ("supply_gold", "int32", "Net gold the supply gained (negative: paid out)", False),
+    (
+        "supply_dry_turn",
+        "int16",
+        "Turn the box's gold supply first could not pay in full (0: it never ran dry)",
+        False,
+    ),
 )
-GC_DICE, GC_OUT_CARDS, GC_RESHUFFLES, GC_SEA_BANK, GC_SUPPLY = range(5, 5 + len(GAME_COLUMNS))
+GC_DICE, GC_OUT_CARDS, GC_RESHUFFLES, GC_SEA_BANK, GC_SUPPLY, GC_SUPPLY_DRY = range(
+    5, 5 + len(GAME_COLUMNS)
+)
 
 # ----------------------------------------------------------------- the work array
 # All mutable state of a table is ONE int32[ROW_EV + ev_capacity, width] array ``w``

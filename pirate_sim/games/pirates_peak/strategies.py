@@ -25,15 +25,18 @@ from numba import njit
 
 from ...rng import rand_below_nb
 from ..base import Param, Strategy
-from .board import phys_nb
+from .board import dock_progress_nb, phys_nb
 from .rules import (
     ACT_FIRE,
     ACT_SAIL,
     ACT_SEARCH,
     CASTAWAY,
+    G_PEAK_X,
     ISLAND,
     N_SP,
+    NEVER,
     ROW_SHIP,
+    ROW_ST,
     RU_CANNONBALL_PRICE,
     RU_CREWMAN_PRICE,
     RU_MAX_CANNONBALLS,
@@ -46,17 +49,24 @@ from .rules import (
     SH_DIG_X,
     SH_DIGS,
     SH_GOLD,
+    SH_LIFE,
     SH_POS,
+    SP_BALL_RESERVE,
     SP_BUY_BALLS,
     SP_BUY_CREW,
+    SP_CAUTION_LIFE,
     SP_DIG_REPEATS,
     SP_FIRE_AT_SHIP,
+    SP_FIRE_BEHIND,
+    SP_FIRE_OPP_LIFE,
     SP_FOG_GUESS,
     SP_GOLD_RESERVE,
+    SP_HOLD_BEHIND,
     SP_INTERRUPT,
     SP_ISLAND_BALLS,
     SP_ISLAND_CREW,
     SP_LEAD_TO_RACE,
+    SP_RACE_LIFE,
     SP_SACRIFICE,
     SP_SEARCH_ON_LANDING,
     SP_SHORTCUT,
@@ -112,8 +122,9 @@ def policy_buy_nb(sd, rng, w, s, at_island):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def policy_declare_nb(sd, rng, w, s, can_search, can_fire):
-    """Sail, search or fire (search/fire only offered when legal)."""
+def policy_declare_nb(sd, rng, w, s, can_search, can_fire, threat):
+    """Sail, search or fire (search/fire only offered when legal; ``threat``: the seat is
+    at or below its caution life and the opponent's cannon could interrupt a search)."""
     code = sd[SD_CODES, s]
     if code == STRAT_RANDOM:
         n = 1 + can_search + can_fire
@@ -123,27 +134,54 @@ def policy_declare_nb(sd, rng, w, s, can_search, can_fire):
         if k == 1 and can_search:
             return ACT_SEARCH
         return ACT_FIRE
-    if can_fire and sd[SD_SP + s, SP_FIRE_AT_SHIP] > 0:
+    o = 1 - s
+    behind = w[ROW_SHIP + o, SH_GOLD] - w[ROW_SHIP + s, SH_GOLD]
+    # declared shots spend only the cannonballs above the reserve kept for interrupts
+    fire_ok = can_fire and w[ROW_SHIP + s, SH_BALLS] > sd[SD_SP + s, SP_BALL_RESERVE]
+    if fire_ok and (
+        sd[SD_SP + s, SP_FIRE_AT_SHIP] > 0
+        or w[ROW_SHIP + o, SH_LIFE] <= sd[SD_SP + s, SP_FIRE_OPP_LIFE]
+        or behind >= sd[SD_SP + s, SP_FIRE_BEHIND]
+    ):
         return ACT_FIRE
     x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
     digs = w[ROW_SHIP + s, SH_DIGS] if w[ROW_SHIP + s, SH_DIG_X] == x else 0
     dig_repeats = 0 if racing_nb(sd, w, s) else sd[SD_SP + s, SP_DIG_REPEATS]
-    if can_search and (
-        digs < dig_repeats or (digs == 0 and sd[SD_SP + s, SP_SEARCH_ON_LANDING] > 0)
+    if (
+        can_search
+        and threat == 0
+        and (digs < dig_repeats or (digs == 0 and sd[SD_SP + s, SP_SEARCH_ON_LANDING] > 0))
     ):
         return ACT_SEARCH
     # on a dig site searched last turn: fire to wait a turn, then dig again
-    if can_fire and (not can_search) and digs > 0 and digs < dig_repeats:
+    if fire_ok and (not can_search) and digs > 0 and digs < dig_repeats:
         return ACT_FIRE
+    # trailing on the way home near the dock: docking first would lose, so dig or fire
+    if behind >= sd[SD_SP + s, SP_HOLD_BEHIND] and near_dock_nb(w, s):
+        if can_search and threat == 0:
+            return ACT_SEARCH
+        if fire_ok:
+            return ACT_FIRE
     return ACT_SAIL
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def near_dock_nb(w, s):
+    """On the way home with the dock within one die roll."""
+    p = w[ROW_ST, G_PEAK_X]
+    d = w[ROW_SHIP + s, SH_POS]
+    return p >= 0 and d > p and dock_progress_nb(w) - d <= 6
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def racing_nb(sd, w, s):
-    """Racing home: the gold lead over the opponent has reached ``lead_to_race``, so
-    docking first (which ends the game) wins; no more stops to dig or shop."""
+    """Racing home: the gold lead over the opponent has reached ``lead_to_race`` (or the
+    ship is ahead at all and down to ``race_life`` life points), so docking first (which
+    ends the game) wins; no more stops to dig or shop."""
     lead = w[ROW_SHIP + s, SH_GOLD] - w[ROW_SHIP + 1 - s, SH_GOLD]
-    return lead >= sd[SD_SP + s, SP_LEAD_TO_RACE]
+    return lead >= sd[SD_SP + s, SP_LEAD_TO_RACE] or (
+        lead > 0 and w[ROW_SHIP + s, SH_LIFE] <= sd[SD_SP + s, SP_RACE_LIFE]
+    )
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -272,7 +310,13 @@ _BASE = {
     SP_TREASURE_FIRST: 1,
     SP_SHORTCUT: 1,
     SP_STOP_CASTAWAY: 1,
-    SP_LEAD_TO_RACE: 1_000_000,  # never races
+    SP_LEAD_TO_RACE: NEVER,  # never races
+    SP_FIRE_OPP_LIFE: 0,
+    SP_FIRE_BEHIND: NEVER,
+    SP_BALL_RESERVE: 0,
+    SP_CAUTION_LIFE: 0,
+    SP_RACE_LIFE: 0,
+    SP_HOLD_BEHIND: NEVER,
 }
 
 # strategy param key -> slot
@@ -294,6 +338,12 @@ _SLOT = {
     "take_shortcut": SP_SHORTCUT,
     "stop_at_castaway": SP_STOP_CASTAWAY,
     "lead_to_race": SP_LEAD_TO_RACE,
+    "fire_at_life": SP_FIRE_OPP_LIFE,
+    "fire_when_behind": SP_FIRE_BEHIND,
+    "cannonball_reserve": SP_BALL_RESERVE,
+    "caution_life": SP_CAUTION_LIFE,
+    "race_life": SP_RACE_LIFE,
+    "hold_when_behind": SP_HOLD_BEHIND,
 }
 _SUMMON_CHOICES = ("never", "when_behind", "always")
 
@@ -319,6 +369,71 @@ def _p_treasure(default):
     )
 
 
+def _judgement(fire_at_life=0, fire_when_behind=0, cannonball_reserve=0, caution_life=0,
+               race_life=0, hold_when_behind=0):
+    """The judgement every scripted player has (off by default for the 1.2.0 players)."""
+    return (
+        Param(
+            "fire_at_life",
+            fire_at_life,
+            "int",
+            "Fire at the opponent in range once it has at most this many life points "
+            "(sinking it wins; 0: never).",
+            0,
+            20,
+        ),
+        Param(
+            "fire_when_behind",
+            fire_when_behind,
+            "int",
+            "Fire at the opponent in range when trailing it by at least this much gold (0: never).",
+            0,
+            1000,
+        ),
+        Param(
+            "cannonball_reserve",
+            cannonball_reserve,
+            "int",
+            "Cannonballs kept for interrupting searches: declared shots only spend the ones above.",
+            0,
+            20,
+        ),
+        Param(
+            "caution_life",
+            caution_life,
+            "int",
+            "At or below this many life points, no search while the opponent's cannon could "
+            "interrupt it (a full interrupt costs a life point); 0: never cautious.",
+            0,
+            20,
+        ),
+        Param(
+            "race_life",
+            race_life,
+            "int",
+            "At or below this many life points, race home whenever ahead in gold (0: never).",
+            0,
+            20,
+        ),
+        Param(
+            "hold_when_behind",
+            hold_when_behind,
+            "int",
+            "Trailing by at least this much gold within a roll of the dock on the way home "
+            "(docking first would lose): search or fire rather than sail (0: never).",
+            0,
+            1000,
+        ),
+    )
+
+
+def _p_interrupt(default):
+    return Param("interrupt_searches", default, "bool", "Fire to interrupt the opponent's searches.")
+
+
+# thresholds whose 0 means "never": slot value NEVER
+_ZERO_IS_NEVER = ("fire_when_behind", "hold_when_behind")
+
 LEAD_TO_RACE = 10  # the racer's default lead (see docs: tuned against the digger)
 
 RANDOM = Strategy(
@@ -342,6 +457,8 @@ TREASURE_DIGGER = Strategy(
         Param("sacrifice_crew", False, "bool", "Sacrifice a crewman to the squid when allowed."),
         _p_fog(3),
         _p_treasure("golden_cutlass"),
+        _p_interrupt(False),
+        *_judgement(),
     ),
 )
 RACER = Strategy(
@@ -385,6 +502,8 @@ RACER = Strategy(
         Param("sacrifice_crew", True, "bool", "Sacrifice a crewman to the squid when allowed."),
         _p_fog(3),
         _p_treasure("mighty_sail"),
+        _p_interrupt(False),
+        *_judgement(),
     ),
 )
 GUNNER = Strategy(
@@ -396,15 +515,80 @@ GUNNER = Strategy(
         Param("buy_crew", 1, "int", "Crewmen to own after setup purchases.", 0, 20),
         Param("buy_cannonballs", 3, "int", "Cannonballs to own after setup purchases.", 0, 20),
         Param("fire_at_ship", True, "bool", "Fire at the opponent's ship whenever in range."),
-        Param("interrupt_searches", True, "bool", "Fire to interrupt the opponent's searches."),
+        _p_interrupt(True),
         Param("island_cannonballs", 3, "int", "Cannonballs to own after an island stop.", 0, 20),
         Param("island_crew", 2, "int", "Crewmen to own after an island stop.", 0, 20),
         Param("gold_reserve", 2, "int", "Gold never spent at islands.", 0, 1000),
         _p_fog(4),
         _p_treasure("steel_cannon"),
+        *_judgement(),
     ),
 )
-STRATEGIES = (RANDOM, TREASURE_DIGGER, RACER, GUNNER)
+# The expert's defaults: the best settings found by docs/expert_search.py (random search
+# and successive halving on common random numbers against the other bundled players).
+EXPERT_DEFAULTS = {
+    "buy_crew": 3,
+    "buy_cannonballs": 2,
+    "dig_repeats": 3,
+    "stop_on_x": True,
+    "island_crew": 4,
+    "island_cannonballs": 3,
+    "gold_reserve": 0,
+    "search_on_landing": True,
+    "interrupt_searches": True,
+    "fire_at_ship": False,
+    "lead_to_race": 1000,
+    "summon_ghost": "always",
+    "sacrifice_crew": True,
+    "take_shortcut": True,
+    "stop_at_castaway": True,
+    "fog_guess": 3,
+    "treasure_first": "golden_cutlass",
+    "fire_at_life": 1,
+    "fire_when_behind": 0,
+    "cannonball_reserve": 1,
+    "caution_life": 0,
+    "race_life": 0,
+    "hold_when_behind": 5,
+}
+
+
+def _expert_params(d):
+    return (
+        Param("buy_crew", d["buy_crew"], "int", "Crewmen to own after setup purchases.", 0, 20),
+        Param("buy_cannonballs", d["buy_cannonballs"], "int", "Cannonballs to own after setup purchases.", 0, 20),
+        Param("dig_repeats", d["dig_repeats"], "int", "Searches at one X before sailing on (while digging).", 1, 10),
+        Param("stop_on_x", d["stop_on_x"], "bool", "Stop early on an X the move passes (while digging)."),
+        Param("island_crew", d["island_crew"], "int", "Crewmen to own after an island stop.", 0, 20),
+        Param("island_cannonballs", d["island_cannonballs"], "int", "Cannonballs to own after an island stop.",
+              0, 20),
+        Param("gold_reserve", d["gold_reserve"], "int", "Gold never spent at islands.", 0, 1000),
+        Param("search_on_landing", d["search_on_landing"], "bool", "Search at once when landing exactly on an X."),
+        _p_interrupt(d["interrupt_searches"]),
+        Param("fire_at_ship", d["fire_at_ship"], "bool", "Fire at the opponent's ship whenever in range."),
+        Param("lead_to_race", d["lead_to_race"], "int",
+              "Gold lead over the opponent from which it races home without digging.", -1000, 1000),
+        Param("summon_ghost", d["summon_ghost"], "choice", "Try to summon the Ghost Ship on a 1.",
+              choices=_SUMMON_CHOICES),
+        Param("sacrifice_crew", d["sacrifice_crew"], "bool", "Sacrifice a crewman to the squid when allowed."),
+        Param("take_shortcut", d["take_shortcut"], "bool", "Take the short route after landing on a shortcut."),
+        Param("stop_at_castaway", d["stop_at_castaway"], "bool", "Stop early at a castaway when there is room."),
+        _p_fog(d["fog_guess"]),
+        _p_treasure(d["treasure_first"]),
+        *_judgement(**{k: d[k] for k in ("fire_at_life", "fire_when_behind", "cannonball_reserve",
+                                         "caution_life", "race_life", "hold_when_behind")}),
+    )
+
+
+EXPERT = Strategy(
+    "expert",
+    4,
+    "The strongest settings found by search (docs/expert_search.py) over every policy "
+    "parameter: digs like the digger, interrupts the opponent's searches, and uses the "
+    "judgement parameters as tuned.",
+    _expert_params(EXPERT_DEFAULTS),
+)
+STRATEGIES = (RANDOM, TREASURE_DIGGER, RACER, GUNNER, EXPERT)
 
 
 def seat_row(seat: dict) -> tuple[int, np.ndarray]:
@@ -420,7 +604,9 @@ def seat_row(seat: dict) -> tuple[int, np.ndarray]:
         row[slot] = v
     for p in strat.params:
         v = seat.get(p.key, p.default)
-        if p.key == "treasure_first":
+        if p.key in _ZERO_IS_NEVER and v <= 0:
+            v = NEVER
+        elif p.key == "treasure_first":
             v = _TREASURE_CHOICES.index(v) + 1
         elif p.key == "summon_ghost":
             v = _SUMMON_CHOICES.index(v)
