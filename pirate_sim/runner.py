@@ -8,6 +8,7 @@ that ``--resume`` rewrites with identical content.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import shutil
 import time
@@ -18,12 +19,15 @@ from typing import Callable
 import numba
 import numpy as np
 
-from . import results
+from . import pipeline, results, seating
 from .metrics import Accumulator, summary_dict
 from .results import MANIFEST, SCENARIO, SUMMARY
 from .scenario import Scenario
 
 ProgressFn = Callable[[int, int], None]  # (games done, games total)
+# A stop rule is asked after every multiple of this many games (whatever the chunk size,
+# so where a run stops does not depend on it): a run stops at most this many games late.
+STOP_STEP = 1_000
 
 
 class RunError(RuntimeError):
@@ -115,14 +119,15 @@ def run(s: Scenario, out_dir: Path | None, games: int | None = None, threads: in
         stop_when: Callable[[Accumulator], bool] | None = None) -> RunResult:
     """Play the scenario; with ``out_dir`` None nothing is written (used by check/compare).
 
-    ``stop_when(acc)`` is asked after every chunk: a precision-targeted run stops as
-    soon as it returns True (games then counts only the chunks played).
+    ``stop_when(acc)`` is asked every ``STOP_STEP`` games: a precision-targeted run stops
+    as soon as it returns True (games then counts the games played; the last part is short).
     """
     games = int(games or s.run["games"])
     compiled = s.compile()
     used_threads = set_threads(threads)
     bounds = chunk_bounds(games, s.run["chunk_size"])
-    acc = Accumulator(s.game, compiled.strategy_names)
+    rotate = seating.rotates(s.rules)
+    acc = Accumulator(s.game, compiled.strategy_names, rotate)
     done = 0
     if out_dir is not None:
         out_dir = Path(out_dir)
@@ -140,25 +145,36 @@ def run(s: Scenario, out_dir: Path | None, games: int | None = None, threads: in
     if progress:
         progress(start, games)
     t0 = time.perf_counter()
-    for c in range(done, len(bounds)):
-        a, b = bounds[c]
-        tp = time.perf_counter()
-        out_games, out_seats = s.game.play(compiled, s.seed, a, b - a)
-        timings["play_seconds"] += time.perf_counter() - tp
-        acc.update(out_games, out_seats)
-        played_to = b
-        if out_dir is not None:
-            tw = time.perf_counter()
-            results.write_table(out_dir / "games" / results.part_name(c),
-                                results.games_table(s.game, a, out_games, meta))
-            results.write_table(out_dir / "seats" / results.part_name(c),
-                                results.seats_table(s.game, a, out_games, out_seats, compiled.strategy_names, meta))
-            timings["write_seconds"] += time.perf_counter() - tw
-            results.atomic_write_json(out_dir / MANIFEST, _manifest(s, games, c + 1, len(bounds), timings, used_threads))
-        if progress:
-            progress(b, games)
-        if stop_when is not None and stop_when(acc):
-            break
+    # the kernel plays the next piece of games while this loop accumulates and writes the last
+    play = functools.partial(_play, s, compiled)
+    part = None  # the Parquet part being filled
+    with contextlib.closing(pipeline.pieces(bounds[done:], play, first_chunk=done,
+                                            setup=functools.partial(set_threads, threads))) as pieces:
+        for piece in pieces:
+            out_games, out_seats = piece.result
+            timings["play_seconds"] += piece.seconds
+            used, stopped = _accumulate(acc, piece.start, out_games, out_seats, stop_when)
+            stopped = stopped and piece.start + used < games
+            played_to = piece.start + used
+            if out_dir is not None:
+                if part is None:
+                    a, b = bounds[piece.chunk]
+                    part = results.PartBuilder(s.game, s.n_seats, a, b - a)
+                part.add(out_games[:used], out_seats[:used])
+                if piece.last or stopped:
+                    tw = time.perf_counter()
+                    c = piece.chunk
+                    results.write_table(out_dir / "games" / results.part_name(c), part.games_table(meta))
+                    results.write_table(out_dir / "seats" / results.part_name(c),
+                                        part.seats_table(compiled.strategy_names, meta, rotate))
+                    timings["write_seconds"] += time.perf_counter() - tw
+                    results.atomic_write_json(out_dir / MANIFEST,
+                                              _manifest(s, games, c + 1, len(bounds), timings, used_threads))
+                    part = None
+            if progress:
+                progress(played_to, games)
+            if stopped:
+                break
     elapsed = time.perf_counter() - t0
     if out_dir is not None:
         man = results.read_manifest(out_dir)
@@ -167,6 +183,28 @@ def run(s: Scenario, out_dir: Path | None, games: int | None = None, threads: in
         results.atomic_write_json(out_dir / MANIFEST, man)
         results.atomic_write_json(out_dir / SUMMARY, summary_dict(acc))
     return RunResult(out_dir, acc, played_to, elapsed, resumed_from=start)
+
+
+def _play(s: Scenario, compiled, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    return s.game.play(compiled, s.seed, start, stop - start)
+
+
+def _accumulate(acc: Accumulator, start: int, out_games: np.ndarray, out_seats: np.ndarray,
+                stop_when: Callable[[Accumulator], bool] | None) -> tuple[int, bool]:
+    """Add games ``start ..`` to ``acc``; with a stop rule, in steps ending on multiples of
+    STOP_STEP, asking it after each such multiple.  Returns (games added, whether to stop)."""
+    n = out_games.shape[0]
+    if stop_when is None:
+        acc.update(out_games, out_seats, start)
+        return n, False
+    cuts = list(range((start // STOP_STEP + 1) * STOP_STEP - start, n + 1, STOP_STEP))
+    lo = 0
+    for hi in cuts + ([n] if not cuts or cuts[-1] < n else []):
+        acc.update(out_games[lo:hi], out_seats[lo:hi], start + lo)
+        lo = hi
+        if (start + hi) % STOP_STEP == 0 and stop_when(acc):
+            return hi, True
+    return n, False
 
 
 def load_accumulator(out_dir: Path):

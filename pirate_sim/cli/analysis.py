@@ -9,8 +9,6 @@ import click
 from rich import box
 from rich.table import Table
 
-from .. import scenario as scen
-from ..runner import RunError
 from .common import console, fail, fmt_metric, load_scenario, progress, set_option
 
 
@@ -130,7 +128,9 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
       pirate-sim sweep my.toml --vary rules.a=1,2,3 -o results/grid --resume
     """
     from .. import metrics
+    from .. import scenario as scen
     from ..analysis import sweep as sw
+    from ..runner import RunError
 
     try:
         axes = [sw.parse_vary(v) for v in varies]
@@ -225,6 +225,7 @@ def check_cmd(spec_path, baseline_path, update_baseline, max_games, seed, thread
       pirate-sim check spec.toml --baseline balance-baseline.json --update-baseline
       pirate-sim check spec.toml --baseline balance-baseline.json
     """
+    from .. import scenario as scen
     from ..analysis import check as ck
 
     try:

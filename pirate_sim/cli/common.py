@@ -8,8 +8,6 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from .. import scenario as scen
-
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
 
@@ -29,6 +27,8 @@ def set_option(f):
 
 def load_scenario(path: str, overrides=(), seed: int | None = None, games: int | None = None):
     """Load and validate a scenario (and compile it, so every error surfaces before any write)."""
+    from .. import scenario as scen
+
     extra = list(overrides)
     if seed is not None:
         extra.append(f"run.seed={seed}")

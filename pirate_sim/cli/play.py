@@ -9,14 +9,13 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from ..runner import RunError
 from .common import console, default_out_dir, fail, fmt_value, load_scenario, progress, set_option
 
 
 def print_summary(acc, title: str = "", save_to: Path | None = None) -> None:
     """The summary table on the terminal (and as plain text in ``save_to``)."""
     from .. import metrics
-    from ..report.tables import summary_rows
+    from ..metrics import summary_rows
 
     est = metrics.compute(acc)
     t = Table(title=title or None, title_justify="left")
@@ -61,6 +60,7 @@ def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, for
       pirate-sim run scenarios/pirates_peak/default.toml -o results/pp --resume
     """
     from .. import runner
+    from ..runner import RunError
 
     s = load_scenario(scenario_path, overrides, seed, games)
     out = Path(out_dir) if out_dir else default_out_dir(s)
