@@ -48,7 +48,7 @@ _DONE = object()
 
 def pieces(bounds: list[tuple[int, int]], produce: Callable[[int, int], Any], first_chunk: int = 0,
            depth: int = DEPTH, setup: Callable[[], None] | None = None,
-           piece_seconds: float = PIECE_SECONDS, min_piece: int = MIN_PIECE) -> Iterator[Piece]:
+           piece_seconds: float | None = None, min_piece: int | None = None) -> Iterator[Piece]:
     """Yield the pieces of the chunks ``bounds`` (chunk indices from ``first_chunk``) in game order.
 
     ``produce(start, stop)`` runs in a producer thread (``setup()`` first, in that thread:
@@ -56,6 +56,8 @@ def pieces(bounds: list[tuple[int, int]], produce: Callable[[int, int], Any], fi
     iterator early (``break``, an exception in the consumer) stops the producer after its
     current piece and waits for it.
     """
+    piece_seconds = PIECE_SECONDS if piece_seconds is None else piece_seconds
+    min_piece = MIN_PIECE if min_piece is None else min_piece
     q: queue.Queue = queue.Queue(maxsize=max(1, depth))
     gone = threading.Event()
 
