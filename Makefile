@@ -28,10 +28,10 @@ demo: $(STAMP)
 	@echo "summary: $(DEMO)/summary.txt   report: $(DEMO)/report/report.pdf"
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n $(JOBS) -m "slow or not slow"
+	$(BIN)/python -m pytest --no-header -n $(JOBS) -m "slow or not slow"
 
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -n $(JOBS)
+	$(BIN)/python -m pytest --no-header -n $(JOBS)
 
 bench: $(STAMP)
 	$(BIN)/pirate-sim bench

@@ -335,7 +335,7 @@ def _toml_value(v: Any) -> str:
 
 
 def _doc_comment(p: Param) -> str:
-    bits = [p.doc]
+    bits = [p.doc.rstrip().rstrip(".")]  # joined by "; ": a doc's own full stop would read ".;"
     if p.min is not None or p.max is not None:
         lo = "" if p.min is None else f"{p.min:g}"
         hi = "" if p.max is None else f"{p.max:g}"

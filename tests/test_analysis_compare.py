@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import numpy as np
@@ -42,14 +43,15 @@ def test_compare_pairs_games_and_narrows_the_ci(toy_scenario_file):
     assert rows["length.mean"]["value_a"] == pytest.approx(metrics.compute(ra)["length.mean"].value)
     assert rows["length.mean"]["value_b"] == pytest.approx(metrics.compute(rb)["length.mean"].value)
     # a longer race is significantly longer, and pairing narrows the interval a lot
-    assert rows["length.mean"]["significant"] and rows["length.mean"]["hi"] < 0
+    assert rows["length.mean"]["significant"] and rows["length.mean"]["lo"] > 0  # B - A: longer
+    assert rows["length.mean"]["significant_holm"] and rows["length.mean"]["p_holm"] >= rows["length.mean"]["p_value"]
     assert rows["length.mean"]["half_width_ratio"] < 0.8
     summary = res.pairing_summary()
     assert summary["median_ratio"] < 0.9
     # paired CI of a per-game average is the normal interval of the per-game differences
     ga, sa = runner.play_arrays(a, 0, 20000)
     gb, sb = runner.play_arrays(b, 0, 20000)
-    d = ga[:, 1].astype(float) - gb[:, 1].astype(float)
+    d = gb[:, 1].astype(float) - ga[:, 1].astype(float)
     half = 1.959964 * d.std(ddof=1) / np.sqrt(d.size)
     assert rows["length.mean"]["diff"] == pytest.approx(d.mean())
     assert rows["length.mean"]["hi"] - rows["length.mean"]["diff"] == pytest.approx(half, rel=1e-4)
@@ -136,3 +138,30 @@ def test_pairing_narrows_on_pirates_peak():
     rows = {r["metric"]: r for r in res.rows}
     assert rows["length.mean"]["half_width_ratio"] < 0.6
     assert res.pairing_summary()["median_ratio"] < 0.8
+
+
+def test_holm_adjustment_steps_down():
+    rows = [{"p_value": p} for p in (0.01, 0.04, 0.03, float("nan"), 0.2)]
+    cmp.adjust_holm(rows)
+    # sorted 0.01, 0.03, 0.04, 0.2 over m = 4: 0.04, 0.09, max(0.09, 0.08), 0.2
+    assert [r["p_holm"] for r in rows][:3] == pytest.approx([0.04, 0.09, 0.09])
+    assert rows[4]["p_holm"] == pytest.approx(0.2) and rows[3]["p_holm"] != rows[3]["p_holm"]
+    assert [r["significant_holm"] for r in rows] == [True, False, False, False, False]
+    assert cmp.chance_differences(rows) == pytest.approx(0.2)
+
+
+def test_cli_compare_formats_print_every_digit(toy_scenario_file):
+    base = ["compare", str(toy_scenario_file), "--set", "rules.target=12", "-n", "2000", "-q"]
+    r = CliRunner().invoke(main, [*base, "--format", "json"])
+    assert r.exit_code == 0, _out(r)
+    data = json.loads(r.output)
+    assert data["difference"] == "B - A" and data["adjustment"] == "Holm"
+    row = next(x for x in data["rows"] if x["metric"] == "length.mean")
+    assert row["diff"] > 0 and row["significant_holm"]  # a longer race: B - A is positive
+    r = CliRunner().invoke(main, [*base, "--format", "csv"])
+    df = pd.read_csv(io.StringIO(r.output))
+    assert df.loc[df["metric"] == "length.mean", "diff"].iloc[0] == pytest.approx(row["diff"], rel=1e-12)
+    r = CliRunner().invoke(main, [*base, "--format", "markdown"])
+    assert "| metric | A | B | B - A |" in r.output and "by chance alone" in r.output
+    r = CliRunner().invoke(main, base)  # not a terminal: the table is not cut to the width
+    assert "…" not in r.output and "significant after Holm" in r.output

@@ -38,7 +38,9 @@ def test_scenario_new_then_check(tmp_path):
     assert _invoke("scenario", "new", "dice_duel", p).exit_code == 0
     assert "target = 10" in p.read_text()
     res = _invoke("scenario", "check", p, "--set", "rules.target=12")
-    assert res.exit_code == 0 and "default 10" in res.output
+    assert res.exit_code == 0 and "default" in res.output
+    row = next(line for line in res.output.splitlines() if "rules.target" in line)
+    assert "12" in row and "10" in row  # the value and, labelled, the default it replaces
     again = _invoke("scenario", "new", "dice_duel", p)
     assert again.exit_code == 2 and "--force" in again.output
 
@@ -100,3 +102,17 @@ def test_games_odds_and_bench():
     b = json.loads(res.output)[0]
     assert b["games_per_s_1"] > 0 and b["dice_per_game"] > 1 and b["jit_speedup"] > 1
     assert b["run_games_per_s_1"] > 0 and b["run_ratio_all"] == b["run_games_per_s_all"] / b["games_per_s_all"]
+
+
+def test_first_run_says_it_is_compiling(monkeypatch, capsys):
+    from pirate_sim.cli import common
+    from pirate_sim.games import get_game
+
+    game = get_game("pirates_peak")
+    monkeypatch.setattr(common, "kernels_cached", lambda g: False)
+    common.say_compiling(game)
+    assert "compiling Pirate's Peak kernels (first run only" in capsys.readouterr().err
+    common.say_compiling(game, quiet=True)
+    monkeypatch.setattr(common, "kernels_cached", lambda g: True)
+    common.say_compiling(game)
+    assert capsys.readouterr().err == ""

@@ -21,8 +21,10 @@ def _err(tmp_path, text, overrides=()):
 
 def test_defaults_fill_in(tmp_path):
     s = _load(tmp_path, 'game = "dice_duel"\n')
-    assert s.rules == {"target": 10, "first_player_cutoff": 3, "turn_cap": 1000, "first_player": "rule",
-                       "strategy_seating": "fixed"}
+    assert s.rules == {p.key: p.default for p in s.game.params}
+    assert {k: s.rules[k] for k in ("target", "first_player_cutoff", "turn_cap")} == {"target": 10,
+                                                                                     "first_player_cutoff": 3,
+                                                                                     "turn_cap": 1000}
     assert [x["strategy"] for x in s.seats] == ["roller", "roller"]
     assert s.run["seed"] == scen.RUN_PARAMS["seed"][0]
 

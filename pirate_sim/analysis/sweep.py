@@ -25,7 +25,7 @@ import math
 import re
 import shutil
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -191,6 +191,7 @@ class SweepResult:
     seconds: float
     skipped: list[str]
     resumed: list[str]
+    not_charted: list[str] = field(default_factory=list)  # chart metrics at 0 at every point
 
 
 def tidy_point(point: GridPoint, acc: metrics.Accumulator, keys: list[str]) -> pd.DataFrame:
@@ -212,10 +213,12 @@ def _signature(points: list[GridPoint], games: int) -> str:
 def sweep(points: list[GridPoint], varies: list[tuple[str, list]], out_dir: Path, threads: int | None = None,
           resume: bool = False, force: bool = False, chart_metrics: list[str] | None = None,
           progress: Callable[[str, int, int, int, int], None] | None = None,
-          base_source: str = "", base_overrides: list[str] | None = None) -> SweepResult:
+          base_source: str = "", base_overrides: list[str] | None = None,
+          chart_progress: Callable[[str], None] | None = None) -> SweepResult:
     """Run every grid point into ``out_dir/points/<id>`` (a normal results directory).
 
-    ``progress(point_id, point_index, n_points, games_done, games_total)``.
+    ``progress(point_id, point_index, n_points, games_done, games_total)``;
+    ``chart_progress(text)`` hears each chart file being written.
     """
     out_dir = Path(out_dir)
     keys = [k for k, _ in varies]
@@ -284,11 +287,12 @@ def sweep(points: list[GridPoint], varies: list[tuple[str, list]], out_dir: Path
 
     s0 = points[0].scenario
     files += charts.sweep_report(tidy, keys, {k: v for k, v in varies}, list(dict.fromkeys(chosen)), out_dir,
-                                 f"{s0.title}: {games:,} games per point, seed {s0.seed}")
+                                 f"{s0.title}: {games:,} games per point, seed {s0.seed}", chart_progress)
     state["complete"] = True
     state["seconds"] = time.perf_counter() - t0
     atomic_write_json(out_dir / SWEEP_JSON, state)
-    return SweepResult(out_dir, points, accs, tidy, files, time.perf_counter() - t0, skipped, resumed)
+    zero = [m for m in dict.fromkeys(chosen) if charts.always_zero(tidy, m)]
+    return SweepResult(out_dir, points, accs, tidy, files, time.perf_counter() - t0, skipped, resumed, zero)
 
 
 def _has(pattern: str, available: list[str]) -> bool:

@@ -25,9 +25,9 @@ def main():
 
 
 def _register() -> None:
-    from . import analysis, bench, catalog, play, report
+    from . import analysis, bench, catalog, play, report, tuning
 
-    for module in (catalog, play, report, bench, analysis):
+    for module in (catalog, play, report, bench, analysis, tuning):
         for command in module.COMMANDS:
             main.add_command(command)
 

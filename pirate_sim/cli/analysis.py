@@ -9,7 +9,10 @@ import click
 from rich import box
 from rich.table import Table
 
-from .common import console, fail, fmt_metric, load_scenario, progress, set_option
+from .common import console, err_console, fail, fmt_metric, load_scenario, out_console, progress, say_compiling, set_option
+
+COMPARE_GAMES = 100_000  # default paired games: a few seconds, CI half-widths near 0.1 point
+FORMATS = ("table", "markdown", "csv", "json")
 
 
 # ------------------------------------------------------------------ compare
@@ -17,7 +20,8 @@ from .common import console, fail, fmt_metric, load_scenario, progress, set_opti
 @click.argument("scenario_a", metavar="A.toml", type=click.Path(dir_okay=False))
 @click.argument("scenario_b", metavar="[B.toml]", required=False, type=click.Path(dir_okay=False))
 @set_option
-@click.option("--games", "-n", type=click.IntRange(min=2), help="Games per variant (default: A's run.games).")
+@click.option("--games", "-n", type=click.IntRange(min=2),
+              help=f"Paired games (default: {COMPARE_GAMES:,}, or A's run.games if fewer).")
 @click.option("--seed", type=click.IntRange(min=0), help="Master seed of both variants (default: A's run.seed).")
 @click.option("--threads", "-t", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
 @click.option("--metrics", "metric_patterns", multiple=True, metavar="PATTERN",
@@ -25,13 +29,18 @@ from .common import console, fail, fmt_metric, load_scenario, progress, set_opti
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
               help="Write compare.json, compare.parquet/.csv, PNG charts and compare.pdf here.")
 @click.option("--force", is_flag=True, help="Replace an existing output directory.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+              help="How to print the differences: a table, or markdown / csv / json with every digit.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_patterns, out_dir, force, quiet):
-    """Paired comparison of two variants with common random numbers: A minus B for every metric.
+def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_patterns, out_dir, force, fmt,
+                quiet):
+    """Paired comparison of two variants with common random numbers: B minus A for every metric.
 
-    Give two scenarios, or one scenario and --set values (B = A with the --set values).
-    Game k of both variants uses the same random stream, so the paired 95% CI of each
-    difference is far narrower than that of two independent runs; both are shown.
+    Give two scenarios, or one scenario and --set values (B = A with the --set values), so a
+    difference reads as the effect of the change.  Game k of both variants uses the same
+    random stream, so the paired 95% CI of each difference is far narrower than that of two
+    independent runs; both are shown.  Many metrics are tested at once: the p-values are
+    Holm-adjusted and the output says how many differences to expect by chance.
 
     \b
     Example:
@@ -51,7 +60,8 @@ def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_
         b = load_scenario(scenario_a, overrides, seed if seed is not None else a.seed, games)
     else:
         b = load_scenario(scenario_b, (), seed if seed is not None else a.seed, games)
-    n = int(games or a.run["games"])
+    n = int(games or min(a.run["games"], COMPARE_GAMES))
+    say_compiling(a.game, quiet)
     try:
         with progress(quiet) as prog:
             task = prog.add_task("compare", total=n)
@@ -60,39 +70,96 @@ def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_
     except cmp.CompareError as exc:
         fail(str(exc))
     label_b = " ".join(overrides) if scenario_b is None else b.source
-    t = Table(title=f"A = {a.source}  vs  B = {label_b}: {res.games:,} paired games, seed {res.seed}; "
-                    f"A - B with 95% CI half-widths (paired: common random numbers; indep.: as if "
-                    f"independent runs)", title_justify="left",
-              box=box.SIMPLE_HEAD, pad_edge=False)
-    t.add_column("metric", no_wrap=True)
-    for col in ("A", "B", "A - B", "±pair", "±indep", "ratio"):
-        t.add_column(col, justify="right", no_wrap=True)
-    for r in res.rows:
-        m = r["metric"]
-        ratio = r["half_width_ratio"]
-        few = r["paired"] and 0 <= r["discordant"] < 30 and r["half_width"] > 0
-        mark = ("[bold red]*[/]" if r["significant"] else " ") + ("[dim]~[/]" if few else " ")
-        t.add_row(m, fmt_metric(r["value_a"], m), fmt_metric(r["value_b"], m),
-                  fmt_metric(r["diff"], m, True) + mark,
-                  fmt_metric(r["half_width"], m).lstrip("+") if r["paired"] else "-",
-                  fmt_metric(r["indep_half_width"], m).lstrip("+"),
-                  "-" if (not r["paired"] or ratio != ratio) else f"{ratio:.2f}")
-    console.print(t)
-    ps = res.pairing_summary()
-    if ps.get("metrics"):
-        console.print(f"pairing: paired CI half-width / independent = {ps['median_ratio']:.2f} (median over "
-                      f"{ps['metrics']} metrics; range {ps['min_ratio']:.2f}..{ps['max_ratio']:.2f}), i.e. "
-                      f"independent runs would need about {ps['equivalent_games_factor_median']:.1f}x the games")
-    console.print("[dim]* significant (95% CI excludes 0); ~ fewer than 30 games differ, paired CI approximate; "
-                  "ratio = paired / independent half-width[/]")
-    sig = [r["metric"] for r in res.rows if r["significant"]]
-    console.print(f"significant at 95%: {', '.join(sig) if sig else 'none'}")
+    print_compare(res, a.source, label_b, fmt)
     if out_dir:
         try:
-            files = cmp.write_outputs(res, Path(out_dir), force=force)
+            with err_console.status("compare: writing charts", spinner="dots") as status:
+                files = cmp.write_outputs(res, Path(out_dir), force=force,
+                                          progress=lambda text: status.update(f"compare: {text}"))
         except cmp.CompareError as exc:
             fail(str(exc))
-        console.print(f"wrote {len(files)} files in {out_dir} (compare.json, compare.parquet, compare.pdf)")
+        print_written(files, out_dir)
+
+
+COMPARE_COLUMNS = ("metric", "A", "B", "B - A", "±pair", "±indep", "ratio", "p (Holm)")
+
+
+def print_written(files, out_dir) -> None:
+    """The closing lines of a command that wrote files: where, and which."""
+    out = out_console()
+    out.print(f"wrote {len(files)} files in {out_dir}:", soft_wrap=True)
+    for f in files:
+        out.print(f"  {f}", soft_wrap=True)
+
+
+def _compare_cells(r: dict) -> list[str]:
+    m = r["metric"]
+    ratio = r["half_width_ratio"]
+    return [m, fmt_metric(r["value_a"], m), fmt_metric(r["value_b"], m), fmt_metric(r["diff"], m, True),
+            fmt_metric(r["half_width"], m).lstrip("+") if r["paired"] else "-",
+            fmt_metric(r["indep_half_width"], m).lstrip("+"),
+            "-" if (not r["paired"] or ratio != ratio) else f"{ratio:.2f}",
+            "-" if r["p_holm"] != r["p_holm"] else f"{r['p_holm']:.3g}"]
+
+
+def print_compare(res, label_a: str, label_b: str, fmt: str) -> None:
+    """The differences as a table (terminal), markdown, csv or json (every digit: for files and CI)."""
+    import csv
+    import io
+    import json
+
+    from ..analysis.compare import ADJUSTMENT, chance_differences
+
+    out = out_console()
+    if fmt == "json":
+        click.echo(json.dumps({"a": label_a, "b": label_b, "games": res.games, "seed": res.seed,
+                               "difference": "B - A", "adjustment": ADJUSTMENT,
+                               "expected_by_chance": chance_differences(res.rows), "rows": res.rows},
+                              indent=1, default=float))
+        return
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=list(res.rows[0]) if res.rows else ["metric"])
+        w.writeheader()
+        w.writerows(res.rows)
+        click.echo(buf.getvalue(), nl=False)
+        return
+    title = (f"A = {label_a}  vs  B = {label_b}: {res.games:,} paired games, seed {res.seed}; "
+             f"B - A with 95% CI half-widths (paired: common random numbers; indep.: as if independent runs)")
+    n = sum(1 for r in res.rows if r["p_value"] == r["p_value"])
+    chance = (f"{n} metrics tested: about {chance_differences(res.rows):.1f} would show a 95% CI excluding 0 "
+              f"by chance alone were nothing changed; p (Holm) = {ADJUSTMENT}-adjusted p-value over all {n}")
+    if fmt == "markdown":
+        click.echo(f"**{title}**\n")
+        click.echo("| " + " | ".join(COMPARE_COLUMNS) + " |")
+        click.echo("|" + "|".join(["---"] + ["---:"] * (len(COMPARE_COLUMNS) - 1)) + "|")
+        for r in res.rows:
+            cells = _compare_cells(r)
+            cells[3] += " *" if r["significant_holm"] else (" ." if r["significant"] else "")
+            click.echo("| " + " | ".join(cells) + " |")
+        click.echo(f"\n{chance}. `*` significant after {ADJUSTMENT}; `.` only before adjustment.")
+        return
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    for col in COMPARE_COLUMNS:
+        t.add_column(col, justify="left" if col == "metric" else "right", no_wrap=True)
+    for r in res.rows:
+        cells = _compare_cells(r)
+        few = r["paired"] and 0 <= r["discordant"] < 30 and r["half_width"] > 0
+        cells[3] += (("[bold red]*[/]" if r["significant_holm"] else "[red].[/]" if r["significant"] else " ")
+                     + ("[dim]~[/]" if few else " "))
+        t.add_row(*cells)
+    out.print(t)
+    ps = res.pairing_summary()
+    if ps.get("metrics"):
+        out.print(f"pairing: paired CI half-width / independent = {ps['median_ratio']:.2f} (median over "
+                  f"{ps['metrics']} metrics; range {ps['min_ratio']:.2f}..{ps['max_ratio']:.2f}), i.e. "
+                  f"independent runs would need about {ps['equivalent_games_factor_median']:.1f}x the games")
+    out.print(f"[dim]* significant after {ADJUSTMENT}'s adjustment; . 95% CI excludes 0 but not after adjustment; "
+              "~ fewer than 30 games differ, paired CI approximate; ratio = paired / independent half-width[/]")
+    out.print(chance)
+    sig = [r["metric"] for r in res.rows if r["significant_holm"]]
+    out.print(f"significant after {ADJUSTMENT}: {', '.join(sig) if sig else 'none'}")
+
 
 # -------------------------------------------------------------------- sweep
 @click.command("sweep")
@@ -151,6 +218,7 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
     s0 = points[0].scenario
     out = Path(out_dir) if out_dir else Path("results") / f"{Path(scenario_path).stem}-sweep"
     total = len(points) * s0.run["games"]
+    say_compiling(s0.game, quiet)
     try:
         with progress(quiet) as prog:
             task = prog.add_task("sweep", total=total)
@@ -159,9 +227,12 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
                 prog.update(task, completed=i * s0.run["games"] + done, total=total,
                             description=f"sweep {pid} ({i + 1}/{n_points})")
 
+            def charts_cb(text):
+                prog.update(task, description=f"sweep charts: {text}")
+
             res = sw.sweep(points, axes, out, threads=threads, resume=resume, force=force,
                            chart_metrics=chart_metrics, progress=cb, base_source=scenario_path,
-                           base_overrides=list(overrides))
+                           base_overrides=list(overrides), chart_progress=charts_cb)
     except (sw.SweepError, RunError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:
@@ -184,13 +255,16 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
             r = sub.loc[m]
             cells.append(f"{fmt_metric(r['value'], m)} ±{fmt_metric((r['hi'] - r['lo']) / 2, m).lstrip('+')}")
         t.add_row(p.id, *[sw.value_text(p.values[k]) for k in keys], *cells)
-    console.print(t)
+    out_console().print(t)
     extra = ""
     if res.skipped:
         extra += f"; {len(res.skipped)} finished points skipped"
     if res.resumed:
         extra += f"; resumed {', '.join(res.resumed)}"
-    console.print(f"results: {out} (sweep.parquet, sweep.csv, sweep.pdf, points/<id>/){extra}")
+    if res.not_charted:
+        out_console().print(f"not charted (0 at every point): {', '.join(res.not_charted)}")
+    out_console().print(f"results: {out} (every point's run under points/<id>/){extra}")
+    print_written(res.files, out)
 
 # -------------------------------------------------------------------- check
 @click.command("check")

@@ -92,15 +92,23 @@ def scenario_check(path, overrides):
     from .. import scenario as scen
 
     s = load_scenario(path, overrides)
-    t = Table(title=f"{s.title} - {s.game.title} rules v{s.game.version}, hash {s.hash()}", title_justify="left")
+    title = s.title if s.title.startswith(s.game.title) else f"{s.title} ({s.game.title})"
+    t = Table(title=f"{title}: rules v{s.game.version}, scenario hash {s.hash()}", title_justify="left")
+    rows = list(scen.resolved_parameters(s))
+    changed = [default is not None and value != default for _k, value, default, _d in rows]
     t.add_column("key")
     t.add_column("value")
-    t.add_column("", style="dim")
+    if any(changed):
+        t.add_column("default", style="dim")  # filled only where the value differs from it
     t.add_column("meaning", style="dim")
-    for key, value, default, doc in scen.resolved_parameters(s):
-        mark = "" if default is None or value == default else f"default {scen._toml_value(default)}"
-        t.add_row(key, scen._toml_value(value), mark, doc)
+    for (key, value, default, doc), ch in zip(rows, changed):
+        cells = [key, scen._toml_value(value)] + ([scen._toml_value(default) if ch else ""] if any(changed) else [])
+        t.add_row(*cells, doc)
     console.print(t)
+    if any(changed):
+        console.print(f"{sum(changed)} value(s) differ from the default (the 'default' column shows it)")
+    else:
+        console.print("every value at its default")
     console.print(f"[green]ok[/]: {path} is a valid {s.game.title} scenario with {s.n_seats} seats")
 
 

@@ -9,7 +9,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from .common import console, default_out_dir, fail, fmt_value, load_scenario, progress, set_option
+from .common import console, default_out_dir, fail, fmt_value, load_scenario, progress, say_compiling, set_option
 
 
 def print_summary(acc, title: str = "", save_to: Path | None = None) -> None:
@@ -70,6 +70,7 @@ def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, for
 
         stop = precision_reached(precision)
     total = s.run["games"]
+    say_compiling(s.game, quiet)
     with progress(quiet) as prog:
         task = prog.add_task(f"{s.game.title}", total=total)
         try:
@@ -108,6 +109,8 @@ def trace_cmd(scenario_path, game_index, seed, overrides):
       pirate-sim trace scenarios/pirates_peak/default.toml --game 41 --seed 7
     """
     s = load_scenario(scenario_path, overrides, seed)
+    click.echo(f"{s.game.title} (rules v{s.game.version}): game {game_index} of seed {s.seed}, "
+               f"scenario {s.source}" + (f" with {' '.join(overrides)}" if overrides else ""))
     for line in s.game.trace(s.compile(), s.seed, game_index):
         click.echo(line)
 

@@ -33,8 +33,12 @@ def report_cmd(results_dir, out_dir, force):
     out = Path(out_dir) if out_dir else rd / "report"
     if out.exists() and any(out.iterdir()) and not force:
         fail(f"{out}: already exists; add --force to replace it")
-    pdf, pngs = build_report(rd, out)
-    console.print(f"wrote {pdf} and {len(pngs)} charts in {out}")
+    from .common import err_console
+
+    with err_console.status("report: reading the run", spinner="dots") as status:
+        pdf, pngs = build_report(rd, out, progress=lambda text: status.update(f"report: {text}"))
+    console.print(f"wrote {pdf}")
+    console.print(f"and {len(pngs)} charts: {', '.join(p.name for p in pngs)} in {out}", soft_wrap=True)
 
 
 COMMANDS = (report_cmd,)

@@ -29,6 +29,7 @@ from ..games import get_game  # noqa: E402
 from ..games.base import Game  # noqa: E402
 from ..metrics import Accumulator  # noqa: E402
 from ..stats import Estimate  # noqa: E402
+from .checks import PNG_DPI  # noqa: E402
 from .parts import Counts, Parts  # noqa: E402
 from .tables import summary_rows  # noqa: E402
 
@@ -46,6 +47,7 @@ class ReportContext:
     acc: Accumulator
     est: dict[str, Estimate]
     rules: dict
+    quick: bool = False  # tests: pages keep their own side computations small (e.g. a side simulation)
 
     def parts(self, kind: str) -> Parts:
         """The ``"games"`` or ``"seats"`` table to aggregate part by part (what pages use)."""
@@ -70,8 +72,8 @@ def footnote(fig, text: str) -> None:
     fig.text(0.5, 0.01, text, ha="center", fontsize=7.5, style="italic")
 
 
-def ci_bars(ax, labels, ests: list[Estimate], colour=COLOURS[0], horizontal=False, pct=True):
-    """Bars with 95% CI whiskers; values printed at the bar ends."""
+def ci_bars(ax, labels, ests: list[Estimate], colour=COLOURS[0], horizontal=False, pct=True, fmt="{:.1f}"):
+    """Bars with 95% CI whiskers; values printed beyond the whiskers (horizontal) or above the bars."""
     k = 100.0 if pct else 1.0
     vals = np.array([e.value for e in ests]) * k
     err = np.clip(np.array([[e.value - e.lo for e in ests], [e.hi - e.value for e in ests]]) * k, 0, None)
@@ -80,13 +82,21 @@ def ci_bars(ax, labels, ests: list[Estimate], colour=COLOURS[0], horizontal=Fals
         ax.barh(pos, vals, xerr=err, color=colour, capsize=3, alpha=0.85)
         ax.set_yticks(pos, labels)
         ax.invert_yaxis()
-        for p, v in zip(pos, vals):
-            ax.text(v, p, f" {v:.1f}{'%' if pct else ''}", va="center", fontsize=8)
+        for p, v, hi in zip(pos, vals, vals + err[1]):
+            ax.text(hi, p, f" {fmt.format(v)}{'%' if pct else ''}", va="center", fontsize=8)
     else:
         ax.bar(pos, vals, yerr=err, color=colour, capsize=4, alpha=0.85)
         ax.set_xticks(pos, labels, rotation=20 if len(labels) > 4 else 0, ha="right" if len(labels) > 4 else "center")
         for p, v in zip(pos, vals):
-            ax.text(p, v, f"{v:.1f}{'%' if pct else ''}\n", ha="center", va="bottom", fontsize=8)
+            ax.text(p, v, f"{fmt.format(v)}{'%' if pct else ''}\n", ha="center", va="bottom", fontsize=8)
+
+
+def _clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters (a monospace line that must stay on the page)."""
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+COVER_LINE = 92  # characters of 9-point monospace that fit across the cover page
 
 
 def _cover(ctx: ReportContext):
@@ -95,54 +105,136 @@ def _cover(ctx: ReportContext):
     fig.text(0.06, 0.95, f"{ctx.game.title}: balance report", fontsize=18, weight="bold")
     v = m.get("versions", {})
     lines = [
-        f"Scenario: {m.get('title', '')}  ({m.get('scenario_source', '')})",
+        f"Scenario: {m.get('title', '')}",
+        f"File: {m.get('scenario_source', '')}",
         f"Overrides: {', '.join(m.get('overrides') or []) or 'none'}",
         f"Seed {m['seed']}   games {m['games']:,}   scenario hash {m['scenario_hash']}",
         f"Rules version {m['rules_version']}   pirate-sim {v.get('pirate_sim', '?')}   "
         f"numba {v.get('numba', '?')}   numpy {v.get('numpy', '?')}   Python {v.get('python', '?')}",
         "Seats: " + ", ".join(f"{i}: {s}" for i, s in enumerate(m.get("seats", []))),
+        positions_note(ctx),
         f"Generated {_dt.datetime.now().strftime('%Y-%m-%d %H:%M')}",
     ]
     for i, line in enumerate(lines):
-        fig.text(0.06, 0.91 - 0.022 * i, line, fontsize=9, family="monospace")
-    rows = summary_rows(ctx.game, ctx.est)
-    y = 0.76
+        fig.text(0.06, 0.91 - 0.022 * i, _clip(line, COVER_LINE), fontsize=9, family="monospace")
+    rows, never = [], []
+    for name, label in summary_rows(ctx.game, ctx.est):
+        e = ctx.est[name]
+        if name.startswith("events.") and e.value == 0 and e.hi == 0:
+            never.append(name[7:])  # an event that never happened: one line below, not a row of zeros
+        else:
+            rows.append((name, label))
+    y = 0.71
     fig.text(0.06, y + 0.02, "Key figures (95% confidence intervals)", fontsize=12, weight="bold")
-    for name, label in rows[:34]:
+    for name, label in rows[:COVER_ROWS]:
         e = ctx.est[name]
         pct = metrics.is_proportion(name)
         f = (lambda x: f"{100 * x:6.2f}%") if pct else (lambda x: f"{x:8.2f}")
         fig.text(0.06, y, f"{label:<44s} {f(e.value)}   [{f(e.lo)} .. {f(e.hi)}]", fontsize=8.5, family="monospace")
         y -= 0.0205
+    if never:
+        fig.text(0.06, y - 0.01, _clip("Never happened in this run: " + ", ".join(never), COVER_LINE),
+                 fontsize=8.5, family="monospace")
     return fig
+
+
+COVER_ROWS = 30  # key-figure rows that fit under the cover's header
+
+
+def first_seats(ctx: ReportContext) -> np.ndarray:
+    """Games in which each seat moved first (the games table's ``first_seat`` column)."""
+    t = ctx.parts("games").tally(["first_seat"])
+    out = np.zeros(ctx.acc.n_seats, np.int64)
+    for seat, n in zip(t.index, t["n"]):
+        if 0 <= int(seat) < out.size:
+            out[int(seat)] = int(n)
+    return out
+
+
+def _param_choice_text(game: Game, key: str, value: str) -> str:
+    """What choice ``value`` of the game's parameter ``key`` means, from its description."""
+    for p in game.params:
+        if p.key == key:
+            for part in p.doc.split(";"):
+                head, _, text = part.partition(f"'{value}' = ")
+                if text:
+                    return text.strip()
+    return value
+
+
+def positions_note(ctx: ReportContext) -> str:
+    """How positions were assigned: who moved first and which strategy sat where."""
+    fp = ctx.rules.get("first_player")
+    counts = first_seats(ctx)
+    share = ", ".join(f"seat {i} {100 * c / max(counts.sum(), 1):.0f}%" for i, c in enumerate(counts))
+    if fp is None:
+        how = "the game's own rule"
+    else:
+        how = f"'{fp}' ({_param_choice_text(ctx.game, 'first_player', fp)})"
+    seating = ctx.rules.get("strategy_seating", "fixed")
+    strat = ("strategies rotate over the seats game by game" if seating == "rotate"
+             else "each strategy keeps its seat")
+    return f"Positions: first player by {how}; moved first: {share}; {strat}."
+
+
+def first_seat_varies(ctx: ReportContext) -> bool:
+    """Whether more than one seat ever moved first (else no first-player effect can be measured)."""
+    return int((first_seats(ctx) > 0).sum()) > 1
 
 
 def _win_rates(ctx: ReportContext):
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=FIGSIZE)
-    seats = [k for k in ctx.est if k.startswith("win_rate.seat")]
     names = ctx.acc.strategy_names
-    ci_bars(a1, [f"seat {k[13:]}\n{names[int(k[13:])]}" for k in seats], [ctx.est[k] for k in seats])
+    mirror = len(set(names)) == 1  # one strategy in every seat: by strategy = all seat-games, no panel
+    fig, axes = plt.subplots(1, 1 if mirror else 2, figsize=FIGSIZE, squeeze=False)
+    a1 = axes[0, 0]
+    seats = [k for k in ctx.est if k.startswith("win_rate.seat")]
+    rotating = ctx.rules.get("strategy_seating") == "rotate"
+    ci_bars(a1, [f"seat {k[13:]}" + ("" if rotating else f"\n{names[int(k[13:])]}") for k in seats],
+            [ctx.est[k] for k in seats])
     a1.axhline(100 / ctx.acc.n_seats, ls="--", color="grey", lw=1, label="fair share")
-    a1.set(title="Win rate by seat", ylabel="games won (%)", xlabel="seat and strategy")
-    a1.legend(fontsize=8)
-    strat = [f"win_rate.{s}" for s in dict.fromkeys(names)]
-    ci_bars(a2, [k[9:] for k in strat], [ctx.est[k] for k in strat], colour=COLOURS[1])
-    a2.set(title="Win rate by strategy", ylabel="seat-games won (%)", xlabel="strategy")
+    a1.set(title="Win rate by seat", ylabel="games won (%)",
+           xlabel="seat (strategies rotate over the seats)" if rotating else "seat and strategy")
+    a1.set_ylim(0, a1.get_ylim()[1] * 1.12)  # room for the value labels
+    a1.legend(fontsize=8, loc="lower right")
+    if not mirror:
+        a2 = axes[0, 1]
+        strat = [f"win_rate.{s}" for s in dict.fromkeys(names)]
+        ci_bars(a2, [k[9:] for k in strat], [ctx.est[k] for k in strat], colour=COLOURS[1])
+        a2.set(title="Win rate by strategy", ylabel="seat-games won (%)", xlabel="strategy")
+        a2.set_ylim(0, a2.get_ylim()[1] * 1.12)
     fig.suptitle(f"Who wins? ({ctx.acc.n:,} games, bars = 95% CI)")
-    fig.tight_layout()
+    note = positions_note(ctx)
+    if not first_seat_varies(ctx):
+        note += " The same seat always moved first: a seat's win rate mixes its position and its strategy."
+    footnote(fig, _wrap(note, 150))
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
     return fig
+
+
+def _wrap(text: str, width: int) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width))
 
 
 def _first_player(ctx: ReportContext):
+    if not first_seat_varies(ctx):
+        return None  # the same seat always starts: no first-move effect to measure
     fig, ax = plt.subplots(figsize=FIGSIZE)
     e = ctx.est["first_player_win_rate"]
-    ci_bars(ax, ["moved first", "fair share"], [e, Estimate(1 / ctx.acc.n_seats, 1 / ctx.acc.n_seats,
-                                                                 1 / ctx.acc.n_seats, 0, "exact")])
+    fair = 1 / ctx.acc.n_seats
+    ci_bars(ax, ["moved first", "fair share"], [e, Estimate(fair, fair, fair, 0, "exact")])
     adv = ctx.est["first_player_advantage"]
     ax.set(title=f"First-player advantage: {100 * adv.value:+.2f} points "
                  f"[{100 * adv.lo:+.2f} .. {100 * adv.hi:+.2f}]",
-           ylabel="decided games won (%)", xlabel="")
+           ylabel="decided games won (%)", xlabel="the seat that moved first, whoever sat there")
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.12)
+    footnote(fig, _wrap(positions_note(ctx), 150))
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
     return fig
+
+
+LENGTH_SHOWN = (0.1, 99.9)  # percentiles of game length the x axis spans (a few outliers would squash it)
 
 
 def _length(ctx: ReportContext):
@@ -153,30 +245,84 @@ def _length(ctx: ReportContext):
     for key, ls in (("length.mean", "-"), ("length.median", "--"), ("length.p10", ":"), ("length.p90", ":")):
         e = ctx.est[key]
         ax.axvline(e.value, color=COLOURS[1], ls=ls, lw=1.2, label=f"{key[7:]} {e.value:.1f} [{e.lo:.1f}..{e.hi:.1f}]")
-    nz = np.nonzero(h)[0]
-    if nz.size:
-        ax.set_xlim(max(nz[0] - 2, 0), nz[-1] + 2)
+    counts = Counts(x[h > 0], h[h > 0])
+    note = ""
+    if counts.n:
+        lo, hi = (counts.percentile(q) for q in LENGTH_SHOWN)
+        ax.set_xlim(max(lo - 2, 0), hi + 2)
+        beyond = int(h[int(np.floor(hi)) + 1:].sum()) + int(h[: max(int(np.ceil(lo)), 0)].sum())
+        if beyond:
+            note = (f"x axis: the middle {LENGTH_SHOWN[1] - LENGTH_SHOWN[0]:.1f}% of games; {beyond:,} games "
+                    f"outside it (longest {counts.values[-1]:,} turns, shortest {counts.values[0]:,}) not drawn.")
     ax.set(title="Game length distribution", xlabel="turns (one turn = one seat's move)", ylabel="games (%)")
     ax.legend(fontsize=8)
+    if note:
+        footnote(fig, note)
+    fig.tight_layout(rect=(0, 0.03 if note else 0, 1, 1))
     return fig
 
 
 def _endings(ctx: ReportContext):
     fig, ax = plt.subplots(figsize=FIGSIZE)
     keys = [f"end.{r}" for r in ctx.game.end_reasons]
-    ci_bars(ax, list(ctx.game.end_reasons), [ctx.est[k] for k in keys], colour=COLOURS[2])
+    never = [k[4:] for k in keys if ctx.est[k].value == 0]
+    keys = [k for k in keys if ctx.est[k].value > 0]
+    ci_bars(ax, [k[4:] for k in keys], [ctx.est[k] for k in keys], colour=COLOURS[2])
     ax.set(title="How games end", ylabel="games (%)", xlabel="ending")
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.12)
+    if never:
+        footnote(fig, "Never in this run: " + ", ".join(never) + ".")
+    fig.tight_layout(rect=(0, 0.03 if never else 0, 1, 1))
     return fig
 
 
+def seats_together(n_seats: int) -> str:
+    """How a per-game total over every seat is said ("both seats", "all 4 seats")."""
+    return "both seats together" if n_seats == 2 else f"all {n_seats} seats together"
+
+
+# events per game that split the count panels: each panel spans about one decade, so a
+# frequent event (moves, searches) does not squash the bars of a rare one
+EVENT_TIERS = ((10.0, "frequent: 10 or more per game"), (1.0, "common: 1 to 10 per game"),
+               (0.0, "rare: below 1 per game"))
+
+
+def event_groups(game: Game, est: dict[str, Estimate]) -> tuple[list[tuple[str, list[str]]], list[str]]:
+    """Event metrics split into panels of one kind each, and the events that never happened.
+
+    Gold amounts are not counts; counts are split by :data:`EVENT_TIERS`, each with its
+    own x scale.
+    """
+    keys = [k for k in est if k.startswith("events.")]
+    never = [k[7:] for k in keys if est[k].value == 0 and est[k].hi == 0]
+    keys = [k for k in keys if k[7:] not in never]
+    gold = [k for k in keys if "gold" in k]
+    counts = [k for k in keys if k not in gold]
+    groups = [("gold per game", gold)]
+    upper = np.inf
+    for lo, label in EVENT_TIERS:
+        groups.append((f"events per game ({label})", [k for k in counts if lo <= est[k].value < upper]))
+        upper = lo
+    return [(unit, ks) for unit, ks in groups if ks], never
+
+
 def _events(ctx: ReportContext):
-    keys = [k for k in ctx.est if k.startswith("events.")]
-    fig, ax = plt.subplots(figsize=(8.5, max(4.0, 0.28 * len(keys) + 1.5)))
-    if keys:
-        ci_bars(ax, [k[7:] for k in keys], [ctx.est[k] for k in keys], horizontal=True, pct=False, colour=COLOURS[3])
-    ax.set(title="Event rates: mean count per game (both seats together, 95% CI)", xlabel="events per game",
-           ylabel="event")
-    fig.tight_layout()
+    groups, never = event_groups(ctx.game, ctx.est)
+    if not groups:
+        return None
+    sizes = [len(ks) for _, ks in groups]
+    fig, axes = plt.subplots(len(groups), 1, figsize=(8.5, 11), squeeze=False,
+                             gridspec_kw={"height_ratios": [s + 1.5 for s in sizes]})
+    for ax, (unit, ks) in zip(axes[:, 0], groups):
+        ci_bars(ax, [k[7:] for k in ks], [ctx.est[k] for k in ks], horizontal=True, pct=False, colour=COLOURS[3],
+                fmt="{:.3g}")
+        ax.set(xlabel=unit, ylabel="gold moved" if unit.startswith("gold") else "event")
+        ax.set_xlim(0, ax.get_xlim()[1] * 1.15)  # room for the value labels
+        ax.tick_params(axis="y", labelsize=7.5 if len(ks) > 12 else 9)
+    fig.suptitle(f"Event rates: mean per game ({seats_together(ctx.acc.n_seats)}, 95% CI)")
+    if never:
+        footnote(fig, _wrap("Never happened in this run: " + ", ".join(never) + ".", 150))
+    fig.tight_layout(rect=(0, 0.03 if never else 0, 1, 1))
     return fig
 
 
@@ -215,7 +361,8 @@ def _scores(ctx: ReportContext):
     fig, (a1, a2) = plt.subplots(1, 2, figsize=FIGSIZE)
     for i, h in enumerate(d["seat"]):
         h.hist(a1, d["bins"], histtype="step", lw=1.5, color=COLOURS[i % len(COLOURS)], density=True,
-               label=f"seat {i} ({ctx.acc.strategy_names[i]}), mean {h.mean():.1f}")
+               label=f"seat {i}" + ("" if ctx.rules.get("strategy_seating") == "rotate"
+                                    else f" ({ctx.acc.strategy_names[i]})") + f", mean {h.mean():.1f}")
     name = col.replace("_", " ")
     title = (name if name.startswith("final") else f"final {name}").capitalize() + " by seat"
     xlabel = f"{name} (middle 99% of seat-games shown)"
@@ -226,7 +373,7 @@ def _scores(ctx: ReportContext):
         h.hist(a2, d["bins"], histtype="step", lw=1.5, color=c, density=True,
                label=f"{'winners' if won else 'others'}, mean {h.mean():.1f}")
     m = ctx.est.get("winning_margin")
-    a2.set(title="Winners vs others" + (f" (margin {m.value:.1f} [{m.lo:.1f}..{m.hi:.1f}])" if m else ""),
+    a2.set(title="Winners vs others" + (f"\n(margin {m.value:.1f} [{m.lo:.1f}..{m.hi:.1f}])" if m else ""),
            xlabel=xlabel, ylabel="share of seat-games")
     a2.legend(fontsize=7)
     fig.tight_layout()
@@ -247,41 +394,63 @@ def _categoricals(ctx: ReportContext):
                 colour=COLOURS[4])
         ax.set(title=f"Win rate by {col.name.replace('_', ' ')}", ylabel="seat-games won (%)",
                xlabel=col.name.replace("_", " "))
+        ax.set_ylim(0, ax.get_ylim()[1] * 1.12)
+        fig.tight_layout()
         figs.append((f"win_rate_by_{col.name}", fig))
     return figs
 
 
-def build_report(results_dir: Path, out_dir: Path) -> tuple[Path, list[Path]]:
-    """Write every chart as PNG and all of them, cover first, into report.pdf."""
-    results_dir, out_dir = Path(results_dir), Path(out_dir)
+def report_context(results_dir: Path, quick: bool = False) -> ReportContext:
+    """Everything the pages read, from a finished results directory."""
+    from ..scenario import load
+
+    results_dir = Path(results_dir)
     man = results.read_manifest(results_dir)
     game = get_game(man["game"])
     acc = Accumulator.from_json(game, results.read_summary(results_dir)["accumulator"])
-    from ..scenario import load
-
     s = load(results_dir / results.SCENARIO)
-    ctx = ReportContext(results_dir, man, game, acc, metrics.compute(acc), s.rules)
-    pages: list[tuple[str, object]] = [
-        ("00_cover", _cover(ctx)),
-        ("01_win_rates", _win_rates(ctx)),
-        ("02_first_player", _first_player(ctx)),
-        ("03_game_length", _length(ctx)),
-        ("04_endings", _endings(ctx)),
-        ("05_event_rates", _events(ctx)),
-    ]
-    sc = _scores(ctx)
-    if sc is not None:
-        pages.append(("06_scores", sc))
-    pages += [(f"07_{n}", f) for n, f in _categoricals(ctx)]
-    pages += [(f"10_{n}", f) for n, f in game.report_figures(ctx)]
+    return ReportContext(results_dir, man, game, acc, metrics.compute(acc), s.rules, quick)
+
+
+GENERIC_PAGES = (("00_cover", _cover), ("01_win_rates", _win_rates), ("02_first_player", _first_player),
+                 ("03_game_length", _length), ("04_endings", _endings), ("05_event_rates", _events),
+                 ("06_scores", _scores))
+
+
+def report_pages(ctx: ReportContext, progress=None):
+    """Every page as ``(file stem, figure)``, generic pages first, then the game's own.
+
+    ``progress(text)`` is told which page is being drawn.  A page function returns None
+    where it has nothing to show (e.g. no first-player page when one seat always starts).
+    """
+    say = progress or (lambda text: None)
+    for name, draw in GENERIC_PAGES:
+        say(name[3:].replace("_", " "))
+        fig = draw(ctx)
+        if fig is not None:
+            yield name, fig
+    say("win rate by category")
+    yield from ((f"07_{n}", f) for n, f in _categoricals(ctx))
+    say(f"{ctx.game.title} pages")
+    yield from ((f"10_{n}", f) for n, f in ctx.game.report_figures(ctx))
+
+
+def build_report(results_dir: Path, out_dir: Path, progress=None) -> tuple[Path, list[Path]]:
+    """Write every chart as PNG and all of them, cover first, into report.pdf.
+
+    ``progress(text)`` (optional) hears each step: the page being drawn, then each file written.
+    """
+    results_dir, out_dir = Path(results_dir), Path(out_dir)
+    ctx = report_context(results_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    say = progress or (lambda text: None)
     pngs = []
     pdf_path = out_dir / "report.pdf"
     tmp_pdf = out_dir / ".report.pdf.tmp"
-    with PdfPages(tmp_pdf, metadata={"Title": f"{game.title} balance report", "Creator": "pirate-sim"}) as pdf:
-        for name, fig in pages:
+    with PdfPages(tmp_pdf, metadata={"Title": f"{ctx.game.title} balance report", "Creator": "pirate-sim"}) as pdf:
+        for name, fig in report_pages(ctx, lambda text: say(f"drawing {text}")):
             png = out_dir / f"{name}.png"
-            fig.savefig(png, dpi=110)
+            fig.savefig(png, dpi=PNG_DPI)
             pdf.savefig(fig)
             plt.close(fig)
             pngs.append(png)

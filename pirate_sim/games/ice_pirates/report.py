@@ -24,13 +24,16 @@ import numpy as np
 import pandas as pd
 
 from ... import metrics
+from ...games.base import G_FIRST_SEAT
 from ...report.parts import Parts, tally
 from ...stats import Estimate, proportion_diff, wilson
 from . import rules as R
 
 SIDE_GAMES = 4000  # games per player count in the players page's side simulation
+QUICK_SIDE_GAMES = 200  # the same in tests' quick reports (ReportContext.quick)
 SIDE_PLAYERS = (2, 3, 4, 5, 6)
 RAID_SAMPLES = 2000  # Monte Carlo samples per raid case (only the exact column is drawn)
+QUICK_RAID_SAMPLES = 100  # the same in tests' quick reports
 UPGRADES = tuple(f"upg_{u}" for u in R.UPGRADE_NAMES) + ("extra_crew",)
 NOTE_ASSOC = ("Association, not causation: ships that take upgrades differ in strategy and "
               "situation (strong players take more upgrades).")
@@ -104,7 +107,7 @@ def draw_bay_visits(data: dict, rules: dict):
         edge = R.edge_cells(a, b)
         ex = float(np.mean([hex_xy(*R.CELLS[c])[0] for c in edge]))
         ey = float(np.mean([hex_xy(*R.CELLS[c])[1] for c in edge]))
-        f = 1.0 + 1.3 / math.hypot(ex, ey)
+        f = 1.0 + 2.6 / math.hypot(ex, ey)  # clear of the edge cells' labels
         ax.text(ex * f, ey * f, "open water (escape edge)", rotation=math.degrees(math.atan2(-ex, ey)),
                 ha="center", va="center", fontsize=9, style="italic", color="#1f4e79")
     ax.annotate("N", xy=(-8.0, 6.6), xytext=(-8.0, 5.3), ha="center", fontsize=11, weight="bold",
@@ -165,7 +168,7 @@ def draw_upgrade_value(rows: list[dict], n_seats: int):
 
     from ...report import COLOURS
 
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11.5, 6.0), gridspec_kw={"width_ratios": [1.6, 1]})
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11.0, 6.5), gridspec_kw={"width_ratios": [1.6, 1]})
     pos = np.arange(len(rows))
     w = 0.38
     for off, key, nkey, colour, lab in ((-w / 2, "took", "n_took", COLOURS[0], "took it"),
@@ -180,7 +183,7 @@ def draw_upgrade_value(rows: list[dict], n_seats: int):
             a1.text(p, (e.hi * 100 if r[nkey] else 0) + 0.8, txt, ha="center", va="bottom", fontsize=6.5,
                     rotation=90)
     a1.axhline(100 / n_seats, ls="--", color="grey", lw=1, label=f"fair share 1/{n_seats}")
-    a1.set_xticks(pos, [_upg_label(r["name"]) for r in rows], rotation=25, ha="right")
+    a1.set_xticks(pos, [_upg_label(r["name"]).replace(" ", "\n", 1) for r in rows], fontsize=8)
     top = max([r["took"].hi for r in rows if r["n_took"]] + [r["not_took"].hi for r in rows if r["n_not"]] + [0.1])
     a1.set_ylim(0, min(100, top * 100 * 1.55 + 8))
     a1.set(title="Win rate of seat-games that took the upgrade vs not", ylabel="seat-games won (%)",
@@ -207,7 +210,8 @@ def draw_upgrade_value(rows: list[dict], n_seats: int):
     lo_x, hi_x = min(span), max(span)
     pad = max(hi_x - lo_x, 1.0) * 0.55
     a2.set_xlim(min(lo_x, 0) - (pad if lo_x < 0 else 0.5), max(hi_x, 0) + (pad if hi_x > 0 else 0.5))
-    a2.set(title="Difference: took minus did not", xlabel="percentage points (95% Newcombe CI)", ylabel="")
+    a2.set(title="Difference: took minus did not", xlabel="percentage points (95% Newcombe CI)",
+           ylabel="upgrade (seat-games that took it / did not)")
     total = rows[0]["n_took"] + rows[0]["n_not"] if rows else 0
     fig.suptitle(f"Value of each upgrade ({total:,} seat-games, bars = 95% Wilson CI)")
     fig.text(0.5, 0.01, NOTE_ASSOC, ha="center", fontsize=8.5, style="italic", color="#7f0000")
@@ -238,7 +242,7 @@ def raid_odds_data(game, rules: dict, samples: int = RAID_SAMPLES, seed: int = 0
 def draw_raid_odds(data: dict, rules: dict):
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(2, 2, figsize=(10.5, 10.0), constrained_layout=True)
+    fig, axes = plt.subplots(2, 2, figsize=(8.5, 10.0), constrained_layout=True)
     im = None
     for i, mode in enumerate(RAID_MODES):
         for j, (cannon, ctitle) in enumerate((("no cannon", "no Cannon"),
@@ -261,9 +265,9 @@ def draw_raid_odds(data: dict, rules: dict):
     fig.suptitle("Raid odds: exact chance that the raider wins (%)\n"
                  f"rules: ties to the {rules.get('raid.ties_to', 'raider')}, swashbuckle ties to the "
                  f"{rules.get('raid.swashbuckle_ties_to', 'swashbuckler')}, max score "
-                 f"{rules.get('raid.max_score', 6)}, Cannon keeps the best of {rules.get('raid.cannon_dice', 2)} dice;"
-                 "\nswashbuckling: the losing side swashbuckles while it has a chip; a crew of 6 already scores "
-                 "the maximum in a single exchange", fontsize=10)
+                 f"{rules.get('raid.max_score', 6)},\nthe Cannon keeps the best of {rules.get('raid.cannon_dice', 2)} "
+                 "dice; swashbuckling: the losing side swashbuckles while it has a chip;\n"
+                 "a crew of 6 already scores the maximum in a single exchange", fontsize=9.5)
     return fig
 
 
@@ -306,18 +310,33 @@ def players_data(rules: dict, seats: list[dict], seed: int, n_games: int = SIDE_
         acc = metrics.Accumulator(s.game, compiled.strategy_names)
         acc.update(out_g, out_s)
         est = metrics.compute(acc)
+        first = np.bincount(out_g[:, G_FIRST_SEAT].astype(np.int64), minlength=n)[:n]
         rows.append({"players": n, "strategies": compiled.strategy_names, "games": acc.n,
                      "length": est["length.mean"], "win": [est[f"win_rate.seat{i}"] for i in range(n)],
-                     "truncation": est["truncation_rate"]})
+                     "truncation": est["truncation_rate"], "first_seats": first})
     return rows
 
 
-def draw_players(rows: list[dict], n_games: int = SIDE_GAMES):
+def players_positions(rows: list[dict], rules: dict) -> str:
+    """How the side simulation assigned positions, as measured: who moved first."""
+    ok = [r for r in rows if "error" not in r and "first_seats" in r]
+    mode = rules.get("first_player")
+    how = f"first player '{mode}'" if mode else "first player by the game's rule"
+    if ok and all(int((r["first_seats"] > 0).sum()) == 1 and r["first_seats"][0] > 0 for r in ok):
+        return f"{how}: seat 0 always moved first, so a seat's bar mixes its position and its strategy"
+    if ok and all(int((r["first_seats"] > 0).sum()) == r["players"] for r in ok):
+        seating = rules.get("strategy_seating", "fixed")
+        return (f"{how}: every seat moved first in some games; "
+                + ("strategies rotate over seats" if seating == "rotate" else "each strategy keeps its seat"))
+    return how
+
+
+def draw_players(rows: list[dict], n_games: int = SIDE_GAMES, rules: dict | None = None):
     import matplotlib.pyplot as plt
 
     from ...report import COLOURS
 
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(12.0, 5.8), gridspec_kw={"width_ratios": [1, 1.7]})
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11.0, 6.5), gridspec_kw={"width_ratios": [1, 1.7]})
     ok = [r for r in rows if "error" not in r]
     xs = [r["players"] for r in ok]
     lens = [r["length"] for r in ok]
@@ -350,11 +369,11 @@ def draw_players(rows: list[dict], n_games: int = SIDE_GAMES):
         if "error" in r:
             a2.text(r["players"], 2, "not playable\nwith these rules", ha="center", fontsize=7, rotation=90)
     a2.set_xticks(list(SIDE_PLAYERS))
-    a2.set(title="Win rate by seat position", xlabel="players (bars: seat 0, 1, ... left to right)",
+    a2.set(title="Win rate by seat", xlabel="players (bars: seat 0, 1, ... left to right)",
            ylabel="games won (%)")
     a2.legend(fontsize=7.5, ncol=2)
     fig.suptitle(f"2 to 6 players: side simulation, {n_games:,} games per player count, same rules and seed "
-                 "(95% CI)\nseats filled by cycling the run's strategy line-up; seat 0 always moves first",
+                 f"(95% CI)\nseats filled by cycling the run's strategy line-up; {players_positions(rows, rules or {})}",
                  fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 0.93))
     return fig
@@ -373,8 +392,11 @@ def report_figures(game, ctx) -> list:
     figs.append(("ice_pirates_upgrade_value",
                  draw_upgrade_value(upgrade_value_data(ctx.parts("seats")), ctx.acc.n_seats)))
     seed = int(ctx.manifest.get("seed", 0))
-    figs.append(("ice_pirates_raid_odds", draw_raid_odds(raid_odds_data(game, ctx.rules, RAID_SAMPLES, seed),
+    quick = getattr(ctx, "quick", False)
+    samples = QUICK_RAID_SAMPLES if quick else RAID_SAMPLES
+    figs.append(("ice_pirates_raid_odds", draw_raid_odds(raid_odds_data(game, ctx.rules, samples, seed),
                                                         ctx.rules)))
     seats = load(ctx.results_dir / SCENARIO).seats
-    figs.append(("ice_pirates_players", draw_players(players_data(ctx.rules, seats, seed, SIDE_GAMES), SIDE_GAMES)))
+    side = QUICK_SIDE_GAMES if quick else SIDE_GAMES
+    figs.append(("ice_pirates_players", draw_players(players_data(ctx.rules, seats, seed, side), side, ctx.rules)))
     return figs

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from ...rng import new_rng
+from ...seating import first_player_code, rotates
 from ..base import N_STD_GAME_COLUMNS, Column, Compiled, Game, OddsRow, Ratio
 from . import rules as r
 from .kernel import play_chunk_nb, play_one
@@ -75,6 +76,8 @@ def compile_rules(rules: dict[str, Any]):
         shortcut_spaces=int(full["shortcut.spaces"]),
         crew_sale_price=int(full["end.crew_sale_price"]),
         fight_overtake=int(bool(full["fight.overtake"])),
+        first_player=first_player_code(full),
+        strategy_seating=int(rotates(full)),
     )
     return R, cards, card_len
 
@@ -148,8 +151,8 @@ class PiratesPeak(Game):
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         from .trace import format_events
 
-        state = play_one(compiled, new_rng(seed, game_index), ev_capacity=TRACE_EVENTS)
-        return format_events(state, compiled)
+        state = play_one(compiled, new_rng(seed, game_index), ev_capacity=TRACE_EVENTS, game_index=game_index)
+        return format_events(state, compiled, game_index)
 
     def odds(self, mechanic: str, rules: dict[str, Any], samples: int, seed: int) -> list[OddsRow]:
         R, _, _ = compile_rules(rules)

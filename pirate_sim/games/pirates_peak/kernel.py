@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit, prange
 
 from ...rng import RNG_WORDS, dice_rolled_nb, rand_below_nb, roll_die_nb, seed_game_nb
+from ...seating import FP_RULE, entry_of_seat_nb, first_seat_nb
 from .board import dock_progress_nb, phys_nb
 from .rules import (
     ACT_FIRE,
@@ -153,6 +154,7 @@ from .rules import (
     RU_CUTLASS_BONUS,
     RU_DOCK_SPACES,
     RU_FIGHT_OVERTAKE,
+    RU_FIRST_PLAYER,
     RU_FOG_TOLERANCE,
     RU_GHOST_CREW_ROLL,
     RU_GHOST_SUMMON_FACE,
@@ -175,6 +177,7 @@ from .rules import (
     RU_SQUID_LIFE_LOSS_TOTAL,
     RU_SQUID_SACRIFICE_AFTER,
     RU_START_GOLD,
+    RU_STRATEGY_SEATING,
     RU_TURN_CAP,
     RU_WHIRLPOOL_ESCAPE_MOVE,
     RU_WHIRLPOOL_ESCAPE_ROLL,
@@ -1002,8 +1005,22 @@ def reset_nb(sd, w):
 
 
 @njit(cache=True, _nrt=False)
-def setup_game_nb(sd, rng, w, deck_order):
-    """Reset, shuffle the Sea Deck (or use ``deck_order``), buy, roll for the first player."""
+def seat_strategies_nb(sd_src, sd, game_index):
+    """Copy into ``sd`` the strategy code and policy row each seat plays in game
+    ``game_index`` (``rules.strategy_seating``: entry j of ``sd_src`` plays seat j, or the
+    entries rotate over the seats from game to game)."""
+    rotate = sd_src[SD_RULES, RU_STRATEGY_SEATING] != 0
+    for s in range(2):
+        e = entry_of_seat_nb(s, game_index, 2, rotate)
+        sd[SD_CODES, s] = sd_src[SD_CODES, e]
+        for i in range(sd.shape[1]):
+            sd[SD_SP + s, i] = sd_src[SD_SP + e, i]
+
+
+@njit(cache=True, _nrt=False)
+def setup_game_nb(sd, rng, w, deck_order, game_index):
+    """Reset, shuffle the Sea Deck (or use ``deck_order``), buy, choose the first player
+    (``rules.first_player``: the rulebook's roll-off, rotation by game index, or random)."""
     reset_nb(sd, w)
     n = sd[SD_RULES, RU_N_JOURNEY] + 1
     if deck_order.shape[0] == n:
@@ -1029,12 +1046,16 @@ def setup_game_nb(sd, rng, w, deck_order):
             w[ROW_SHIP + s, SH_GOLD],
             0,
         )
-    while True:  # both roll, the higher goes first, ties roll again
-        r0 = roll_die_nb(rng, 6)
-        r1 = roll_die_nb(rng, 6)
-        if r0 != r1:
-            break
-    first = 0 if r0 > r1 else 1
+    mode = sd[SD_RULES, RU_FIRST_PLAYER]
+    r0 = 0
+    r1 = 0
+    if mode == FP_RULE:
+        while True:  # both roll, the higher goes first, ties roll again
+            r0 = roll_die_nb(rng, 6)
+            r1 = roll_die_nb(rng, 6)
+            if r0 != r1:
+                break
+    first = first_seat_nb(mode, 0 if r0 > r1 else 1, game_index, 2, rng)
     w[ROW_ST, G_FIRST] = first
     log_nb(w, EV_FIRST, first, r0, r1, 0, 0)
     return first
@@ -1064,9 +1085,10 @@ def finish_nb(rng, w, out_games, out_seats, k):
 
 
 @njit(cache=True, _nrt=False)
-def play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k):
-    """Play one whole game on a seeded ``rng`` and write it as row k of the outputs."""
-    cur = setup_game_nb(sd, rng, w, deck_order)
+def play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_index):
+    """Play game ``game_index`` on a seeded ``rng`` and write it as row k of the outputs
+    (``sd`` already holds the seats' strategies for this game: :func:`seat_strategies_nb`)."""
+    cur = setup_game_nb(sd, rng, w, deck_order, game_index)
     while w[ROW_ST, G_OVER] == 0:
         if w[ROW_ST, G_TURNS] >= sd[SD_RULES, RU_TURN_CAP]:
             end_game_nb(w, END_TRUNCATED, -1)
@@ -1093,9 +1115,12 @@ def play_chunk_nb(sd, seed, first_game, out_games, out_seats):
         w = np.zeros((ROW_EV, sd[SD_RULES, RU_WORK_WIDTH]), dtype=np.int32)
         sd_block = sd.copy()
         order = np.zeros(0, dtype=np.int32)
+        rotate = sd[SD_RULES, RU_STRATEGY_SEATING] != 0
         for k in range(lo, hi):
             seed_game_nb(rng, seed, first_game + k)
-            play_game_nb(sd_block, rng, w, order, out_games, out_seats, k)
+            if rotate:
+                seat_strategies_nb(sd, sd_block, first_game + k)
+            play_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k)
 
 
 # ================================================================ Python-side helpers
@@ -1178,13 +1203,15 @@ def sail(state, seat, rng, steps):
     sail_nb(state.sd, rng, state.w, seat, steps)
 
 
-def play_one(compiled, rng, deck_order=None, ev_capacity=0):
-    """Play one game on ``rng`` with the same kernel as bulk runs; returns the State."""
+def play_one(compiled, rng, deck_order=None, ev_capacity=0, game_index=0):
+    """Play game ``game_index`` on ``rng`` with the same kernel as bulk runs; returns the State."""
     s = State(compiled, ev_capacity, deck_order)
-    play_game_nb(s.sd, rng, s.w, s.deck_order, s.out_games, s.out_seats, 0)
+    s.sd = s.sd.copy()
+    seat_strategies_nb(compiled.extra["sd"], s.sd, game_index)
+    play_game_nb(s.sd, rng, s.w, s.deck_order, s.out_games, s.out_seats, 0, game_index)
     return s
 
 
-def setup(state, rng):
-    """Setup purchases and the first-player roll on ``rng``; returns the first seat."""
-    return setup_game_nb(state.sd, rng, state.w, state.deck_order)
+def setup(state, rng, game_index=0):
+    """Setup purchases and the first-player choice on ``rng``; returns the first seat."""
+    return setup_game_nb(state.sd, rng, state.w, state.deck_order, game_index)

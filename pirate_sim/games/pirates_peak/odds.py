@@ -204,7 +204,7 @@ def odds_rows(mechanic: str, R, samples: int, seed: int) -> list[OddsRow]:
         ]
         for k in range(1, max_k + 1):
             rows.append(
-                OddsRow(f"escape within {k} attempts", float(within[k - 1]), out[2 + k] / n, n)
+                OddsRow(f"escape within {k} attempt{'s' if k != 1 else ''}", float(within[k - 1]), out[2 + k] / n, n)
             )
         return rows
     if mechanic == "whirlpool":
@@ -214,7 +214,7 @@ def odds_rows(mechanic: str, R, samples: int, seed: int) -> list[OddsRow]:
         whirlpool_mc_nb(seed_u, n, R.whirlpool_escape_roll, max_k, out)
         rows = []
         for k in range(1, max_k + 1):
-            label = f"escape within {k} rolls" + (" (the attempt limit)" if k == max_k else "")
+            label = f"escape within {k} roll{'s' if k != 1 else ''}" + (" (the attempt limit)" if k == max_k else "")
             rows.append(OddsRow(label, float(exact[k - 1]), out[k - 1] / n, n))
         return rows
     if mechanic == "fog":

@@ -31,7 +31,8 @@ import numpy as np
 import pandas as pd
 
 from ...report import footnote
-from ...report.parts import Counts, Parts, tally
+from ...seating import rotates
+from ...report.parts import Parts, tally
 from ...stats import Estimate, mean_ci, wilson
 from ...stats import ratio_ci as delta_ratio_ci
 from . import rules as R
@@ -58,7 +59,6 @@ TRAP_COLS = (
 )
 TREASURES = R.TREASURE_LABELS[1:]  # the three Peak treasures (not "none")
 ORDERS = ((1, "first"), (2, "second"), (0, "never"))
-HIST_MAX = 12  # attempts histogram: last bin is "HIST_MAX or more"
 
 
 def _full_rules(rules: dict) -> dict:
@@ -90,13 +90,15 @@ def ratio_ci(t, num: str, den: str) -> Estimate:
 
 def _seat_labels(t, seats: list[dict] | None) -> list[tuple[int, str]]:
     """(seat, strategy) in seat order; ``t`` is a tally grouped by ``seat`` and ``strategy``."""
-    names = dict(zip(t.index.get_level_values("seat"), t.index.get_level_values("strategy")))
+    names: dict[int, list[str]] = {}
+    for seat, strategy in zip(t.index.get_level_values("seat"), t.index.get_level_values("strategy")):
+        names.setdefault(int(seat), []).append(str(strategy))
     out = []
-    for i in sorted(int(x) for x in names):
-        if seats and i < len(seats):
+    for i in sorted(names):
+        if seats and i < len(seats) and seats[i]:
             name = str(seats[i]["strategy"])
-        else:
-            name = str(names[i])
+        else:  # strategies rotate over the seats: every one that sat here
+            name = "/".join(dict.fromkeys(names[i]))
         out.append((i, name))
     return out
 
@@ -131,14 +133,6 @@ def squid_exact(rules: dict) -> dict[str, Any]:
     q = 1 - p
     e_nosac = float(1 / p) if p > 0 else float("inf")
     e_sac = float((1 - q**k) / p) if p > 0 else float(k)
-    # pmf of attempts per encounter, 1..HIST_MAX (last bin: HIST_MAX or more)
-    pmf_nosac = [float(q ** (a - 1) * p) for a in range(1, HIST_MAX)] + [float(q ** (HIST_MAX - 1))]
-    pmf_sac = [
-        float(q ** (a - 1) * p) if a < k else (float(q ** (k - 1)) if a == k else 0.0)
-        for a in range(1, HIST_MAX + 1)
-    ]
-    if k >= HIST_MAX:
-        pmf_sac = pmf_nosac[: HIST_MAX - 1] + [float(q ** (HIST_MAX - 1))]
     return {
         "dice": n_dice,
         "escape_total": esc,
@@ -151,9 +145,26 @@ def squid_exact(rules: dict) -> dict[str, Any]:
         "p_escape_frac": p,
         "attempts_no_sacrifice": e_nosac,
         "attempts_sacrifice_asap": e_sac,
-        "pmf_no_sacrifice": pmf_nosac,
-        "pmf_sacrifice_asap": pmf_sac,
     }
+
+
+def resolve_seats(seats: list[dict] | None) -> list[dict] | None:
+    """Each seat's parameters with its strategy's defaults filled in (a scenario names only
+    what it changes, e.g. a gunner sacrifices crew by default)."""
+    if seats is None:
+        return None
+    from .strategies import STRATEGIES
+
+    by_name = {st.name: st for st in STRATEGIES}
+    out = []
+    for seat in seats:
+        if seat is None:  # a seat without one strategy (they rotate): nothing to fill
+            out.append(None)
+            continue
+        full = {p.key: p.default for p in getattr(by_name.get(seat.get("strategy")), "params", ())}
+        full.update(seat)
+        out.append(full)
+    return out
 
 
 def _sacrifice_policy(seat: dict | None) -> str:
@@ -164,6 +175,29 @@ def _sacrifice_policy(seat: dict | None) -> str:
     return "yes" if seat.get("sacrifice_crew") else "no"
 
 
+ENDED = "squid_ended"  # a virtual tally value: encounters ended by an escape or a sacrifice
+_ENDED_MOMENTS = ["squid_escapes", "squid_sacrifices", "squid_escapes*squid_escapes",
+                  "squid_sacrifices*squid_sacrifices", "squid_escapes*squid_sacrifices",
+                  "squid_attempts*squid_escapes", "squid_attempts*squid_sacrifices"]
+
+
+def _with_ended(t):
+    """Add the moments of ended = escapes + sacrifices (per seat-game) to a tally row, from
+    those of its two terms: the tally adds columns and products, not sums of columns."""
+    t = t.copy()
+    e, s = "squid_escapes", "squid_sacrifices"
+    t[ENDED] = t[e] + t[s]
+    t[f"{ENDED}*{ENDED}"] = t[f"{e}*{e}"] + 2 * t[f"{e}*{s}"] + t[f"{s}*{s}"]
+    t[f"squid_attempts*{ENDED}"] = t[f"squid_attempts*{e}"] + t[f"squid_attempts*{s}"]
+    return t
+
+
+def squid_exact_per_seat(ex: dict, policy: str) -> float:
+    """Exact attempts per encounter of a seat that never sacrifices; nan for the others (a
+    sacrifice needs a crewman aboard, so their length depends on the game, not just the dice)."""
+    return ex["attempts_no_sacrifice"] if policy == "no" else float("nan")
+
+
 def squid_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[str, Any]:
     """Observed squid figures (all seats and per seat) beside :func:`squid_exact`.
 
@@ -172,16 +206,22 @@ def squid_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[s
     ``totals`` (column sums, ``unresolved`` = encounters not ended by an escape or a
     sacrifice, i.e. cut short by the end of the game), ``escape``/``instant``/``life``
     (Wilson per attempt), ``z_*`` (observed - exact in standard errors), ``per_seat``
-    (label, sacrifice policy, attempts per encounter, one-encounter histogram).
+    (label, sacrifice policy, attempts per encounter).
+
+    Attempts per encounter, censoring-aware (``attempts_per_ended``): every attempt over
+    the encounters that *ended* (escape or sacrifice).  The plain attempts / encounters
+    (``attempts_per_encounter``) runs low: the encounters the game's end cuts off are the
+    long ones, counted with the attempts they had so far.  Counting their attempts but not
+    the encounters is the usual estimate for lengths cut off by an independent end; it is
+    exact in expectation when the chance per attempt is constant (no sacrifices).
     """
+    seats = resolve_seats(seats)
     parts = Parts.of(seats_df)
     ex = squid_exact(rules)
     ratio = ratio_moments("squid_attempts", "squid_encounters")
-    t = parts.tally(["seat", "strategy"], [*SQUID_COLS, *ratio])
-    # attempts per encounter: exact histogram, read for the seat-games with one encounter
-    hist_t = parts.tally(["seat", "squid_encounters", "squid_attempts"])
-    by_seat = _per_seat(t)
-    all_seats = by_seat.sum()
+    t = parts.tally(["seat", "strategy"], [*SQUID_COLS, *ratio, *_ENDED_MOMENTS])
+    by_seat = _with_ended(_per_seat(t))
+    all_seats = _with_ended(_per_seat(t).sum())
     tot = {c: int(all_seats[c]) for c in SQUID_COLS}
     tot["unresolved"] = tot["squid_encounters"] - tot["squid_escapes"] - tot["squid_sacrifices"]
     att = tot["squid_attempts"]
@@ -193,6 +233,7 @@ def squid_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[s
         "instant": wilson(tot["squid_instant"], att),
         "life": wilson(tot["squid_life_losses"], att),
         "attempts_per_encounter": ratio_ci(all_seats, "squid_attempts", "squid_encounters"),
+        "attempts_per_ended": ratio_ci(all_seats, "squid_attempts", ENDED),
     }
     out["z_escape"] = _z(out["escape"], ex["p_escape"])
     out["z_instant"] = _z(out["instant"], ex["p_instant"])
@@ -200,21 +241,20 @@ def squid_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[s
     per = []
     for i, name in _seat_labels(t, seats):
         d = by_seat.loc[i]
-        one = Counts.from_tally(hist_t, "squid_attempts", seat=i, squid_encounters=1)
-        hist = np.zeros(HIST_MAX + 1, np.int64)
-        np.add.at(hist, np.clip(one.values, 0, HIST_MAX), one.counts)  # last bin: HIST_MAX or more
+        policy = _sacrifice_policy(seats[i] if seats and i < len(seats) else None)
         per.append(
             {
                 "seat": i,
                 "strategy": name,
-                "sacrifice": _sacrifice_policy(seats[i] if seats and i < len(seats) else None),
+                "sacrifice": policy,
                 "encounters": int(d["squid_encounters"]),
                 "attempts": int(d["squid_attempts"]),
                 "sacrifices": int(d["squid_sacrifices"]),
                 "unresolved": int(d["squid_encounters"] - d["squid_escapes"] - d["squid_sacrifices"]),
                 "attempts_per_encounter": ratio_ci(d, "squid_attempts", "squid_encounters"),
-                "one_encounter_games": one.n,
-                "hist": hist,
+                "attempts_per_ended": ratio_ci(d, "squid_attempts", ENDED),
+                # a seat that did sacrifice is no geometric case, whatever its parameters say
+                "attempts_exact": squid_exact_per_seat(ex, policy) if d["squid_sacrifices"] == 0 else float("nan"),
             }
         )
     out["per_seat"] = per
@@ -230,137 +270,61 @@ def _pair_bars(ax, labels, obs: list[Estimate], exact: list[float], colour, pct=
     err = np.clip(
         np.array([[e.value - e.lo for e in obs], [e.hi - e.value for e in obs]]) * k, 0, None
     )
-    ax.bar(
-        pos - w / 2,
-        vals,
-        w,
-        yerr=err,
-        color=colour,
-        alpha=0.85,
-        capsize=4,
-        label="observed (95% CI)",
-    )
+    ax.bar(pos - w / 2, vals, w, yerr=err, color=colour, alpha=0.85, capsize=4, label="observed (95% CI)")
     ex = np.array(exact, dtype=float) * k
-    ax.bar(pos + w / 2, ex, w, color="white", edgecolor="dimgrey", hatch="//", label="exact")
+    ax.bar(pos + w / 2, np.nan_to_num(ex), w, color="white", edgecolor="dimgrey", hatch="//", label="exact")
     unit = "%" if pct else ""
     for p_, v, h in zip(pos, vals, err[1]):
         if np.isfinite(v):
             ax.text(p_ - w / 2, v + h, fmt.format(v) + unit, ha="center", va="bottom", fontsize=7.5)
     for p_, v in zip(pos, ex):
-        if np.isfinite(v):
-            ax.text(
-                p_ + w / 2,
-                v,
-                fmt.format(v) + unit,
-                ha="center",
-                va="bottom",
-                fontsize=7.5,
-                color="dimgrey",
-            )
+        ax.text(p_ + w / 2, v if np.isfinite(v) else 0, fmt.format(v) + unit if np.isfinite(v) else "no exact\nvalue",
+                ha="center", va="bottom", fontsize=7.5, color="dimgrey")
     ax.set_xticks(pos, labels, fontsize=8)
-    top = np.nanmax(np.concatenate([vals + err[1], ex])) if len(labels) else 1.0
+    both = np.concatenate([vals + err[1], ex])
+    both = both[np.isfinite(both)]
+    top = both.max() if both.size else 1.0
     if np.isfinite(top) and top > 0:
-        ax.set_ylim(0, top * 1.22)
+        ax.set_ylim(0, top * 1.3)
     ax.legend(fontsize=7.5, loc="upper right")
+
+
+PAGE = (11.0, 8.5)  # a landscape Letter page
 
 
 def draw_squid(data: dict):
     import matplotlib.pyplot as plt
 
     from ...report import COLOURS
+    from ...report.checks import declare_exact
 
     ex = data["exact"]
-    fig = plt.figure(figsize=(13.0, 9.5))
-    gs = fig.add_gridspec(2, 2, height_ratios=[1.15, 1], hspace=0.42, wspace=0.22)
-    a1, a2, a3 = fig.add_subplot(gs[0, 0]), fig.add_subplot(gs[0, 1]), fig.add_subplot(gs[1, :])
-
-    # (a) attempts per encounter among seat-games with exactly one squid encounter
-    x = np.arange(1, HIST_MAX + 1)
+    fig, (a2, a3) = plt.subplots(2, 1, figsize=PAGE, gridspec_kw={"hspace": 0.55})
     per = data["per_seat"]
-    w = 0.8 / max(len(per), 1)
-    for j, s in enumerate(per):
-        h = s["hist"][1:].astype(float)
-        n = max(s["one_encounter_games"], 1)
-        a1.bar(
-            x + (j - (len(per) - 1) / 2) * w,
-            h / n * 100,
-            w,
-            color=COLOURS[j % len(COLOURS)],
-            alpha=0.8,
-            label=f"seat {s['seat']} {s['strategy']} (sacrifices: {s['sacrifice']}), "
-            f"n={s['one_encounter_games']:,}",
-        )
-    a1.plot(
-        x,
-        np.array(ex["pmf_no_sacrifice"]) * 100,
-        "k_",
-        ms=14,
-        mew=2,
-        label=f"exact, never sacrificing: geometric p={ex['p_escape']:.3f}",
-    )
-    a1.plot(
-        x,
-        np.array(ex["pmf_sacrifice_asap"]) * 100,
-        "o",
-        mfc="none",
-        mec="black",
-        ms=6,
-        label=f"exact, sacrificing after {ex['sacrifice_after']} fails (crew aboard)",
-    )
-    a1.set_xticks(x, [str(v) for v in x[:-1]] + [f"{HIST_MAX}+"])
-    a1.set(
-        title="Attempts per squid encounter\n(seat-games with exactly one encounter)",
-        xlabel="attempts (dice rolls) in the encounter",
-        ylabel="encounters (%)",
-    )
-    a1.legend(fontsize=6.8)
 
-    # (b) mean attempts per encounter per seat vs the exact expectations
+    # (a) attempts per encounter, censoring-aware, per seat vs the exact expectation of its policy
     labels = [
-        f"seat {s['seat']}\n{s['strategy']}\nsacrifices: {s['sacrifice']}\n"
-        f"{s['encounters']:,} enc.\n{s['unresolved']:,} cut short"
+        f"seat {s['seat']} {s['strategy']}\nsacrifices: {s['sacrifice']}; "
+        f"{s['encounters']:,} enc., {s['unresolved']:,} cut short"
         for s in per
     ]
-    labels.append(f"all seats\n\n\n{data['totals']['squid_encounters']:,} enc.\n")
-    ests = [s["attempts_per_encounter"] for s in per] + [data["attempts_per_encounter"]]
-    pos = np.arange(len(labels))
-    vals = np.array([e.value for e in ests])
-    err = np.clip(
-        np.array([[e.value - e.lo for e in ests], [e.hi - e.value for e in ests]]), 0, None
+    _pair_bars(a2, labels, [s["attempts_per_ended"] for s in per], [s["attempts_exact"] for s in per],
+               COLOURS[0], pct=False, fmt="{:.2f}")
+    for s, lab in zip(per, labels):
+        if np.isfinite(s["attempts_exact"]):
+            declare_exact(fig, f"squid attempts per encounter, {lab.splitlines()[0]}", s["attempts_per_ended"],
+                          s["attempts_exact"])
+    a2.set(
+        title="Attempts per squid encounter: every attempt / encounters that ended (95% CI)\n"
+        f"exact, never sacrificing: 1/p = {ex['attempts_no_sacrifice']:.2f} (sacrificing after "
+        f"{ex['sacrifice_after']} fails with a crewman always aboard would give "
+        f"{ex['attempts_sacrifice_asap']:.2f})",
+        ylabel="attempts per encounter",
+        xlabel="seat, strategy and its sacrifice policy",
     )
-    a2.bar(
-        pos,
-        vals,
-        yerr=err,
-        capsize=4,
-        alpha=0.85,
-        color=[COLOURS[j % len(COLOURS)] for j in range(len(per))] + ["grey"],
-    )
-    for p_, v, h in zip(pos, vals, err[1]):
-        a2.text(p_ + 0.05, v + h, f"{v:.2f}", ha="left", va="bottom", fontsize=8)
-    a2.axhline(
-        ex["attempts_no_sacrifice"],
-        color="black",
-        ls="--",
-        lw=1.2,
-        label=f"exact, never sacrificing: 1/p = {ex['attempts_no_sacrifice']:.2f}",
-    )
-    a2.axhline(
-        ex["attempts_sacrifice_asap"],
-        color="black",
-        ls=":",
-        lw=1.2,
-        label=f"exact, sacrificing after {ex['sacrifice_after']} fails: (1-(1-p)^"
-        f"{ex['sacrifice_after']})/p = {ex['attempts_sacrifice_asap']:.2f}",
-    )
-    a2.set_xticks(pos, labels, fontsize=8)
-    a2.set_ylim(
-        0, max(np.nanmax(vals + err[1]) if len(vals) else 0, ex["attempts_no_sacrifice"]) * 1.3
-    )
-    a2.set(title="Mean attempts per encounter (95% CI)", ylabel="attempts per encounter")
-    a2.legend(fontsize=7, loc="upper right")
+    a2.title.set_fontsize(9.5)
 
-    # (c) per-attempt rates vs exact
+    # (b) per-attempt rates vs exact
     t = data["totals"]
     lab = [
         (
@@ -376,17 +340,15 @@ def draw_squid(data: dict):
             f"{t['squid_life_losses']:,} of {t['squid_attempts']:,}; z = {data['z_life']:+.1f}"
         ),
     ]
-    _pair_bars(
-        a3,
-        lab,
-        [data["escape"], data["instant"], data["life"]],
-        [ex["p_escape"], ex["p_instant"], ex["p_life"]],
-        COLOURS[0],
-        fmt="{:.2f}",
-    )
+    obs = [data["escape"], data["instant"], data["life"]]
+    exact = [ex["p_escape"], ex["p_instant"], ex["p_life"]]
+    _pair_bars(a3, lab, obs, exact, COLOURS[0], fmt="{:.2f}")
+    for text, o, e in zip(lab, obs, exact):
+        declare_exact(fig, f"squid per attempt: {text.splitlines()[0]}", o, e)
     a3.set(
         title=f"Per attempt ({ex['dice']} dice): observed (Wilson 95% CI) beside the exact value",
         ylabel="attempts (%)",
+        xlabel="outcome of one attempt",
     )
     fig.suptitle(
         f"Giant Squid: {t['squid_encounters']:,} encounters, {t['squid_attempts']:,} attempts, "
@@ -394,13 +356,16 @@ def draw_squid(data: dict):
         f"({data['n_seat_games']:,} seat-games)",
         fontsize=11,
     )
+    plain = data["attempts_per_encounter"]
     footnote(
         fig,
         "Escapes include the instant move; a sacrifice is neither an attempt nor an escape. "
-        "z = (observed - exact) / binomial standard error. Encounters cut short by the end of the game "
-        "pull the mean attempts slightly below the exact value.",
+        "z = (observed - exact) / binomial standard error.\n"
+        "Encounters still on when the game ends are the long ones: attempts / all encounters "
+        f"({plain.value:.2f}) would read low against the exact value, so the top panel counts their attempts "
+        "but only the encounters that ended.",
     )
-    fig.subplots_adjust(left=0.07, right=0.98, top=0.9, bottom=0.1)
+    fig.subplots_adjust(left=0.08, right=0.98, top=0.9, bottom=0.16)
     return fig
 
 
@@ -408,9 +373,12 @@ def draw_squid(data: dict):
 
 
 def _fog_p(seat: dict | None, tolerance: int) -> float:
-    """Exact fog success per turn for the seat's guess (random strategy: a uniform guess)."""
+    """Exact fog success per turn for the seat's guess (random strategy: a uniform guess;
+    no seat parameters, e.g. strategies rotating over the seats: none)."""
     ex = fog_exact(tolerance)
-    if seat is None or seat.get("strategy") == "random" or "fog_guess" not in seat:
+    if seat is None:
+        return float("nan")
+    if seat.get("strategy") == "random" or "fog_guess" not in seat:
         return float(sum(ex) / 6)
     g = int(seat["fog_guess"])
     return float(ex[g - 1]) if 1 <= g <= 6 else float("nan")
@@ -426,6 +394,27 @@ def _ghost_per_game(d):
     return tally(g, values=[*GHOST_COLS, *(f"{c}*{c}" for c in GHOST_COLS)])
 
 
+def whirlpool_censoring_aware(escape: Estimate, max_attempts: int) -> tuple[Estimate, Estimate]:
+    """Spit-out share and rolls per encounter from the escape chance per roll.
+
+    Every roll counts, those of encounters the game's end cut short included, so the end of
+    the game does not bias them; a plain share among finished encounters does (the long
+    stays, the ones that end in a spit-out, are the ones cut off).  Both are monotone in the
+    escape chance, so its Wilson interval maps to theirs.
+    """
+    L = max_attempts
+
+    def spit(p):
+        return (1 - p) ** L
+
+    def rolls(p):
+        return (1 - (1 - p) ** L) / p if p > 0 else float(L)
+
+    n = escape.n
+    return (Estimate(spit(escape.value), spit(escape.hi), spit(escape.lo), n, "from the per-roll Wilson interval"),
+            Estimate(rolls(escape.value), rolls(escape.hi), rolls(escape.lo), n, "from the per-roll Wilson interval"))
+
+
 def traps_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[str, Any]:
     """Whirlpool, fog and Ghost Ship figures beside their exact values.
 
@@ -437,6 +426,7 @@ def traps_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[s
     success per turn vs the seat's guess, turns per stay vs 1/p.  Ghost Ship: means per
     seat-game and per game.
     """
+    seats = resolve_seats(seats)
     parts = Parts.of(seats_df)
     full = _full_rules(rules)
     L = int(full["whirlpool.max_attempts"])
@@ -470,6 +460,8 @@ def traps_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[s
         "whirlpool_spit": wilson(tot["whirlpool_spits"], resolved),
         "whirlpool_attempts": ratio_ci(all_seats, "whirlpool_attempts", "whirlpool_encounters"),
     }
+    out["whirlpool_spit_censored"], out["whirlpool_attempts_censored"] = whirlpool_censoring_aware(
+        out["whirlpool_escape"], L)
     out["z_whirlpool_escape"] = _z(out["whirlpool_escape"], p_w)
     out["z_whirlpool_spit"] = _z(out["whirlpool_spit"], q_w**L)
     per = []
@@ -481,11 +473,11 @@ def traps_data(seats_df, rules: dict, seats: list[dict] | None = None) -> dict[s
             "seat": i,
             "strategy": name,
             "n": int(d["n"]),
-            "fog_guess": "random"
-            if seat is None or seat.get("strategy") == "random"
+            "fog_guess": "mixed" if seat is None
+            else "random" if seat.get("strategy") == "random"
             else seat.get("fog_guess", "?"),
             "fog_p_exact": p_f,
-            "fog_turns_exact": 1 / p_f if p_f > 0 else float("inf"),
+            "fog_turns_exact": 1 / p_f if p_f > 0 else float("nan"),  # no exact value without a guess
             "fog_success": wilson(int(d["fog_escapes"]), int(d["fog_turns"])),
             "fog_turns_per_stay": ratio_ci(d, "fog_turns", "fog_escapes"),
         }
@@ -504,105 +496,95 @@ def draw_traps(data: dict):
     import matplotlib.pyplot as plt
 
     from ...report import COLOURS
+    from ...report.checks import declare_exact, explain_empty
 
     ex, t, per = data["exact"], data["totals"], data["per_seat"]
-    fig, axes = plt.subplots(2, 2, figsize=(13.0, 9.5))
+    fig, axes = plt.subplots(2, 2, figsize=PAGE)
     (a1, a2), (a3, a4) = axes
     L = ex["max_attempts"]
     resolved = t["whirlpool_escapes"] + t["whirlpool_spits"]
-    _pair_bars(
-        a1,
-        [
-            (
-                f"escape per roll (die >= {ex['escape_roll']})\n{t['whirlpool_escapes']:,} of "
-                f"{t['whirlpool_attempts']:,}; z = {data['z_whirlpool_escape']:+.1f}"
-            ),
-            (
-                f"spat out per encounter ({L} fails)\n{t['whirlpool_spits']:,} of {resolved:,} "
-                f"resolved; z = {data['z_whirlpool_spit']:+.1f}"
-            ),
-        ],
-        [data["whirlpool_escape"], data["whirlpool_spit"]],
-        [ex["whirlpool_escape"], ex["whirlpool_spit"]],
-        COLOURS[4],
-    )
-    e = data["whirlpool_attempts"]
+    esc, spit, rolls = data["whirlpool_escape"], data["whirlpool_spit_censored"], data["whirlpool_attempts_censored"]
+    labels1 = [
+        f"escape per roll (die >= {ex['escape_roll']})\n{t['whirlpool_escapes']:,} of "
+        f"{t['whirlpool_attempts']:,} rolls",
+        f"spat out per encounter\n(1 - escape per roll)^{L}",
+    ]
+    _pair_bars(a1, labels1, [esc, spit], [ex["whirlpool_escape"], ex["whirlpool_spit"]], COLOURS[4])
+    declare_exact(fig, "whirlpool escape per roll", esc, ex["whirlpool_escape"])
+    declare_exact(fig, "whirlpool spat out per encounter", spit, ex["whirlpool_spit"])
+    declare_exact(fig, "whirlpool rolls per encounter", rolls, ex["whirlpool_attempts"])
     a1.set(
         title=f"Whirlpool: {t['whirlpool_encounters']:,} encounters; rolls per encounter "
-        f"{e.value:.2f} [{e.lo:.2f}..{e.hi:.2f}],\nexact (1-(1-p)^{L})/p = "
-        f"{ex['whirlpool_attempts']:.2f} ({t['whirlpool_unresolved']:,} cut short by the end)",
+        f"{rolls.value:.2f} [{rolls.lo:.2f}..{rolls.hi:.2f}],\nexact (1-(1-p)^{L})/p = "
+        f"{ex['whirlpool_attempts']:.2f}; {t['whirlpool_unresolved']:,} encounters cut short by the end",
         ylabel="share (%)",
+        xlabel="whirlpool outcome",
     )
-    a1.title.set_fontsize(9.5)
+    a1.title.set_fontsize(8.5)
 
     labels = [f"seat {s['seat']} {s['strategy']}\ncalls {s['fog_guess']}" for s in per]
-    _pair_bars(
-        a2, labels, [s["fog_success"] for s in per], [s["fog_p_exact"] for s in per], COLOURS[3]
-    )
-    a2.set(
-        title=f"Fog: success per turn (guess within {ex['fog_tolerance']} of the die)",
-        ylabel="fog turns escaped (%)",
-    )
+    _pair_bars(a2, labels, [s["fog_success"] for s in per], [s["fog_p_exact"] for s in per], COLOURS[3])
+    for s, lab in zip(per, labels):
+        declare_exact(fig, f"fog success per turn, {lab.splitlines()[0]}", s["fog_success"], s["fog_p_exact"])
+    a2.set(title=f"Fog: success per turn (guess within {ex['fog_tolerance']} of the die)",
+           ylabel="fog turns escaped (%)", xlabel="seat, strategy and its fog guess")
+    a2.title.set_fontsize(9.5)
 
-    _pair_bars(
-        a3,
-        labels,
-        [s["fog_turns_per_stay"] for s in per],
-        [s["fog_turns_exact"] for s in per],
-        COLOURS[3],
-        pct=False,
-        fmt="{:.2f}",
-    )
-    a3.set(
-        title="Fog: turns per fog stay (turns / successful guesses; exact 1/p)",
-        ylabel="turns in the fog per stay",
-    )
+    _pair_bars(a3, labels, [s["fog_turns_per_stay"] for s in per], [s["fog_turns_exact"] for s in per],
+               COLOURS[3], pct=False, fmt="{:.2f}")
+    for s, lab in zip(per, labels):
+        declare_exact(fig, f"fog turns per stay, {lab.splitlines()[0]}", s["fog_turns_per_stay"],
+                      s["fog_turns_exact"])
+    a3.set(title="Fog: turns per fog stay (every fog turn / successful guesses; exact 1/p)",
+           ylabel="turns in the fog per stay", xlabel="seat, strategy and its fog guess")
+    a3.title.set_fontsize(9.5)
 
-    pos = np.arange(len(per))
-    w = 0.38
-    for k, (col, lab, c) in enumerate(
-        (
-            ("ghost_summons", "summoned by this seat", COLOURS[1]),
-            ("ghost_fights", "fought by this seat", COLOURS[5]),
-        )
-    ):
-        ests = [s[col] for s in per]
-        vals = np.array([x.value for x in ests])
-        err = np.clip(
-            np.array([[x.value - x.lo for x in ests], [x.hi - x.value for x in ests]]), 0, None
-        )
-        a4.bar(pos + (k - 0.5) * w, vals, w, yerr=err, capsize=4, color=c, alpha=0.85, label=lab)
-        for p_, v, h in zip(pos, vals, err[1]):
-            a4.text(p_ + (k - 0.5) * w, v + h, f"{v:.3f}", ha="center", va="bottom", fontsize=7.5)
-    a4.set_xticks(
-        pos,
-        [
-            f"seat {s['seat']} {s['strategy']}\ngold lost to the ghost "
-            f"{s['gold_to_sea_bank'].value:.2f}/game"
-            for s in per
-        ],
-        fontsize=8,
-    )
     gs, gf = data["ghost_summons_per_game"], data["ghost_fights_per_game"]
-    a4.set(
-        title=f"Ghost Ship per seat-game (95% CI); per game: {gs.value:.3f} summoned, "
-        f"{gf.value:.3f} fought",
-        ylabel="per seat-game",
-    )
+    a4.set(title=f"Ghost Ship per seat-game (95% CI)\nper game: {gs.value:.3f} summoned, {gf.value:.3f} fought",
+           ylabel="per seat-game", xlabel="seat and strategy")
     a4.title.set_fontsize(9.5)
-    a4.legend(fontsize=7.5)
+    if t["ghost_summons"] == 0 and t["ghost_fights"] == 0:
+        a4.set_xticks([])
+        a4.set_yticks([])
+        a4.set(xlabel="", ylabel="")
+        explain_empty(a4, f"No Ghost Ship was summoned in these {data['n_games']:,} games\n"
+                          "(the seats' strategies never took the offer),\nso none was fought and no gold was lost to it.")
+    else:
+        _ghost_bars(a4, per)
     fig.suptitle(
         f"Traps: whirlpool, fog and the Ghost Ship ({data['n_seat_games']:,} seat-games; "
         "observed with 95% CI beside the exact value)",
         fontsize=11,
     )
+    naive = data["whirlpool_spit"]
     footnote(
         fig,
-        "Spat-out share is per resolved encounter (escaped or spat out). Fog stays cut short "
-        "by the end of the game add turns without a success, nudging turns per stay up.",
+        "Whirlpool figures come from every roll, including those of encounters still on when the game ended. "
+        f"The plain share spat out among the {resolved:,} finished encounters\n({100 * naive.value:.1f}%) reads low: "
+        "the long stays, the ones that end in a spit-out, are the ones the end of the game cuts off. "
+        "Fog: every fog turn over the successful guesses, the same reasoning.",
     )
-    fig.tight_layout(rect=(0, 0.03, 1, 0.95))
+    fig.tight_layout(rect=(0, 0.05, 1, 0.95))
     return fig
+
+
+def _ghost_bars(ax, per):
+    from ...report import COLOURS
+
+    pos = np.arange(len(per))
+    w = 0.38
+    for k, (col, lab, c) in enumerate((("ghost_summons", "summoned by this seat", COLOURS[1]),
+                                       ("ghost_fights", "fought by this seat", COLOURS[5]))):
+        ests = [s[col] for s in per]
+        vals = np.array([x.value for x in ests])
+        err = np.clip(np.array([[x.value - x.lo for x in ests], [x.hi - x.value for x in ests]]), 0, None)
+        ax.bar(pos + (k - 0.5) * w, vals, w, yerr=err, capsize=4, color=c, alpha=0.85, label=lab)
+        for p_, v, h in zip(pos, vals, err[1]):
+            ax.text(p_ + (k - 0.5) * w, v + h, f"{v:.3f}", ha="center", va="bottom", fontsize=7.5)
+    ax.set_xticks(pos, [f"seat {s['seat']} {s['strategy']}\ngold lost to the ghost "
+                        f"{s['gold_to_sea_bank'].value:.2f}/game" for s in per], fontsize=8)
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.25)
+    ax.legend(fontsize=7.5, loc="upper right")
 
 
 # ------------------------------------------------------------------ 3. treasure
@@ -667,8 +649,22 @@ def draw_treasure(data: dict):
 
     from ...report import COLOURS
 
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(13.5, 6.2), gridspec_kw={"width_ratios": [1.25, 1]})
+    from ...report.checks import explain_empty
+
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(PAGE[0], 6.5), gridspec_kw={"width_ratios": [1.25, 1]})
     groups = [(i, name, o, oname) for i, name in data["seats"] for o, oname in ORDERS[:2]]
+    fixed = fixed_picks(data)
+    if len(fixed) == len([g for g in groups if data["picks"][(g[0], g[2])]["n"]]):
+        # every seat always takes the same treasure in each Peak order: a strategy's fixed choice,
+        # which bars of 100% would only restate
+        a1.set_xticks([])
+        a1.set_yticks([])
+        explain_empty(a1, "Which treasure is taken: a fixed choice of each strategy\n\n" + "\n".join(
+            f"seat {i} {name}, {oname} to the Peak: always {fixed[(i, o)].replace('_', ' ')}"
+            for i, name, o, oname in groups if (i, o) in fixed))
+        a1.set_title("Which treasure is taken")
+        _treasure_wins(fig, a2, data)
+        return fig
     pos = np.arange(len(groups))
     w = 0.8 / len(TREASURES)
     for k, t in enumerate(TREASURES):
@@ -696,8 +692,27 @@ def draw_treasure(data: dict):
         fontsize=7.5,
     )
     a1.set_ylim(0, 115)
-    a1.set(title="Which treasure is taken (share of arrivals, 95% CI)", ylabel="arrivals (%)")
+    a1.set(title="Which treasure is taken (share of arrivals, 95% CI)", ylabel="arrivals (%)",
+           xlabel="seat, strategy and Peak order")
     a1.legend(fontsize=8, loc="upper right")
+    _treasure_wins(fig, a2, data)
+    return fig
+
+
+def fixed_picks(data: dict) -> dict[tuple[int, int], str]:
+    """(seat, order) -> the one treasure taken on every arrival, where the choice never varies."""
+    out = {}
+    for (i, o), row in data["picks"].items():
+        n = row["n"]
+        for tr in TREASURES:
+            if n and data["counts"][(i, o, tr)] == n:
+                out[(i, o)] = tr
+    return out
+
+
+def _treasure_wins(fig, a2, data):
+    """The win rate by treasure x Peak order panel, the page's title and note."""
+    from ...report import COLOURS
 
     cases = [(t, o) for t in TREASURES for o, _ in ORDERS[:2]] + [("none", 0)]
     keep = [c for c in cases if data["win"][c].n > 0]
@@ -723,7 +738,8 @@ def draw_treasure(data: dict):
         fontsize=7.5,
     )
     a2.set_ylim(0, 115)
-    a2.set(title="Win rate by treasure x Peak order (95% CI)", ylabel="seat-games won (%)")
+    a2.set(title="Win rate by treasure x Peak order (95% CI)", ylabel="seat-games won (%)",
+           xlabel="treasure taken and Peak order")
     a2.legend(fontsize=8, loc="upper right")
     ar = data["arrivals"]
     fig.suptitle(
@@ -737,7 +753,6 @@ def draw_treasure(data: dict):
         "on the strategy.",
     )
     fig.tight_layout(rect=(0, 0.03, 1, 0.95))
-    return fig
 
 
 # ------------------------------------------------------------------ the hook
@@ -756,6 +771,8 @@ def _scenario_seats(ctx) -> list[dict] | None:
 def report_figures(game, ctx) -> list:
     """The three Pirate's Peak pages for :meth:`PiratesPeak.report_figures`."""
     seats = _scenario_seats(ctx)
+    if seats and rotates(ctx.rules) and any(x != resolve_seats(seats)[0] for x in resolve_seats(seats)[1:]):
+        seats = [None] * len(seats)  # every seat plays each entry in turn: no one seat's parameters
     parts = ctx.parts("seats")  # each page folds over the parts, reading only its columns
     return [
         ("pirates_peak_squid", draw_squid(squid_data(parts, ctx.rules, seats))),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from ...seating import seating_params
 from ..base import Param
 
 VERSION = "1.2.0"
@@ -397,6 +398,7 @@ PARAMS: tuple[Param, ...] = (
         "Passing the other ship on the same leg is a collision too "
         "(default: only landing on its spot; assumption).",
     ),
+    *seating_params("rule", "both roll a die, the higher moves first, ties roll again (rulebook)"),
 )
 
 # Kernel rules: a NamedTuple of int64 scalars, field names as the designer says them.
@@ -439,6 +441,8 @@ Rules = namedtuple(
         "shortcut_spaces",
         "crew_sale_price",
         "fight_overtake",
+        "first_player",  # seating.FP_* code
+        "strategy_seating",  # 1: strategies rotate over seats from game to game
     ],
 )
 
@@ -482,6 +486,8 @@ RU_GUST_MULTIPLIER = 32
 RU_SHORTCUT_SPACES = 33
 RU_CREW_SALE_PRICE = 34
 RU_FIGHT_OVERTAKE = 35
+RU_FIRST_PLAYER = 36
+RU_STRATEGY_SEATING = 37
 N_RULES = len(Rules._fields)
 assert all(globals()["RU_" + f.upper()] == i for i, f in enumerate(Rules._fields))
 

@@ -19,8 +19,11 @@ def _space(state, x: int) -> str:
     return f"{r.SPACE_WORDS.get(code, '?')}, {where}"
 
 
-def format_events(state, compiled) -> list[str]:
-    names = compiled.strategy_names
+def format_events(state, compiled, game_index: int = 0) -> list[str]:
+    from ...seating import FP_ROTATE, entry_of_seat_nb
+
+    rotate = bool(compiled.params.strategy_seating)
+    names = [compiled.strategy_names[entry_of_seat_nb(s, game_index, 2, rotate)] for s in range(2)]
     lines: list[str] = []
     turn_prefix = ""
     turn_seat = -1
@@ -42,13 +45,18 @@ def format_events(state, compiled) -> list[str]:
             if turn_prefix and (a or b):  # setup purchases are in the EV_SETUP line
                 lines.append(f"{pre}buys {a} crewmen and {b} cannonballs ({c} gold left)")
         elif code == r.EV_FIRST:
-            lines.append(f"Setup: first-player rolls {a} vs {b}; {who(s)} goes first")
+            if a or b:  # the rulebook's roll-off
+                lines.append(f"Setup: first-player rolls {a} vs {b}; {who(s)} goes first")
+            else:  # rules.first_player rotate / random: no roll
+                how = "rotation" if compiled.params.first_player == FP_ROTATE else "random draw"
+                lines.append(f"Setup: {who(s)} goes first (rules.first_player: {how})")
         elif code == r.EV_DECLARE:
             lines.append(f"{pre}declares {r.ACTION_NAMES[a]}")
         elif code == r.EV_ROLL:
             lines.append(f"{pre}rolls {a}, sails {b} spaces")
         elif code == r.EV_MOVE:
-            lines.append(f"{pre}moves {a} -> {b} ({_space(state, b)})")
+            lines.append(f"{pre}moves {a} -> {b} ({_space(state, b)})" if a != b
+                         else f"{pre}does not move: stays on {b} ({_space(state, b)})")
         elif code == r.EV_FLIP:
             what = (
                 "the Pirate's Peak card"
