@@ -1,4 +1,5 @@
-"""Throughput benchmark: games/s with and without the JIT, dice per game, raw dice rate.
+"""Throughput benchmark: games/s with and without the JIT, dice per game, raw dice rate,
+and ``run`` end to end (Parquet written, summary computed) beside the bare kernel.
 
 The no-JIT figure runs the very same kernel code as plain Python in a subprocess with
 ``NUMBA_DISABLE_JIT=1`` (the flag must be set before numba is imported).
@@ -10,12 +11,14 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 
-from .runner import set_threads
+from .runner import run, set_threads
 from .scenario import Scenario
 
 RAW_DICE = 50_000_000  # dice rolled to time the bare RNG (about 0.15 s)
@@ -43,6 +46,13 @@ def best_rate(fn, n: int, repeats: int = REPEATS) -> float:
 def _time_play(s: Scenario, compiled, n: int, threads: int) -> float:
     set_threads(threads)
     return best_rate(lambda: s.game.play(compiled, s.seed, 0, n), n)
+
+
+def run_rate(s: Scenario, n: int, threads: int) -> float:
+    """games/s of ``runner.run`` end to end: kernel, accumulator, Parquet parts, summary."""
+    with tempfile.TemporaryDirectory(prefix="pirate-sim-bench-") as tmp:
+        k = iter(range(REPEATS))
+        return best_rate(lambda: run(s, Path(tmp) / f"run{next(k)}", games=n, threads=threads), n)
 
 
 def raw_dice_rate() -> float:
@@ -102,6 +112,9 @@ def bench_game(s: Scenario, n_games: int, nojit_games: int, log=None) -> dict:
     s.game.play(compiled, s.seed, 0, min(n_games, 10_000))  # warm caches and thread pool (untimed)
     g1 = _time_play(s, compiled, n_games, 1)
     gall = _time_play(s, compiled, n_games, all_threads)
+    say(f"[dim]{s.game.name}: run end to end, {n_games:,} games on 1 and {all_threads} threads...[/]")
+    r1 = run_rate(s, n_games, 1)
+    rall = run_rate(s, n_games, all_threads)
     set_threads(None)
     say(f"[dim]{s.game.name}: {nojit_games} games with the JIT disabled...[/]")
     gnojit = nojit_rate(s, nojit_games)
@@ -115,6 +128,10 @@ def bench_game(s: Scenario, n_games: int, nojit_games: int, log=None) -> dict:
         "games_per_s_1": g1,
         "games_per_s_all": gall,
         "thread_scaling": gall / g1,
+        "run_games_per_s_1": r1,
+        "run_games_per_s_all": rall,
+        "run_ratio_1": r1 / g1,
+        "run_ratio_all": rall / gall,
         "games_per_s_nojit": gnojit,
         "jit_speedup": g1 / gnojit,
         "dice_per_game": dpg,

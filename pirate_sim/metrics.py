@@ -14,7 +14,11 @@ import fnmatch
 from dataclasses import dataclass
 from typing import Callable
 
+import functools
+from typing import NamedTuple
+
 import numpy as np
+from numba import njit
 
 from . import stats
 from .games.base import G_END, G_FIRST_SEAT, G_TRUNCATED, G_TURNS, G_WINNER, Game
@@ -24,12 +28,16 @@ from .stats import Estimate
 class Accumulator:
     """Mergeable sufficient statistics of a set of games of one scenario."""
 
-    def __init__(self, game: Game, strategy_names: tuple[str, ...] | list[str]):
+    def __init__(self, game: Game, strategy_names: tuple[str, ...] | list[str], rotate: bool = False):
+        """``strategy_names`` are the ``[[seats]]`` entries' strategies; with ``rotate``
+        (``rules.strategy_seating = "rotate"``) entry j plays seat (j + k) mod n in game k."""
         self.game = game
         self.strategy_names = tuple(strategy_names)
         s, c = len(self.strategy_names), len(game.seat_columns)
         self.n = 0
         self.wins_seat = np.zeros(s, np.int64)
+        if rotate:  # only then: a fixed-seating summary keeps its exact former content
+            self.entry_wins = np.zeros(s, np.int64)  # games won by entry j, whichever seat it sat in
         self.nobody = 0  # games with no winner (draws and truncated)
         self.truncated = 0
         self.first_wins = 0  # games won by the seat that moved first
@@ -54,55 +62,58 @@ class Accumulator:
     def n_seats(self) -> int:
         return len(self.strategy_names)
 
-    def update(self, out_games: np.ndarray, out_seats: np.ndarray) -> None:
-        """Add a chunk of kernel output (see games/base.py for the layout)."""
+    @property
+    def rotate(self) -> bool:
+        return hasattr(self, "entry_wins")
+
+    def update(self, out_games: np.ndarray, out_seats: np.ndarray, first_game: int | None = None) -> None:
+        """Add a chunk of kernel output (see games/base.py for the layout): one compiled pass.
+
+        ``first_game`` is the index of the chunk's first game (default: the games counted
+        so far, i.e. chunks added in game order); rotated seating needs it to know which
+        ``[[seats]]`` entry played each seat.
+        """
         n, s = out_games.shape[0], self.n_seats
         if n == 0:
             return
-        winner = out_games[:, G_WINNER].astype(np.int64)
-        self.n += n
-        self.wins_seat += np.bincount(winner[winner >= 0], minlength=s)[:s]
-        self.nobody += int((winner < 0).sum())
-        self.truncated += int(out_games[:, G_TRUNCATED].sum())
-        self.first_wins += int((winner == out_games[:, G_FIRST_SEAT]).sum())
-        self.end_counts += np.bincount(out_games[:, G_END], minlength=len(self.end_counts))[: len(self.end_counts)]
-        turns = out_games[:, G_TURNS].astype(np.int64)
-        tmax = int(turns.max())
+        first = self.n if first_game is None else int(first_game)
+        tmax = int(out_games[:, G_TURNS].max())
         if tmax >= self.turns_hist.size:
             self.turns_hist = np.pad(self.turns_hist, (0, tmax + 1 - self.turns_hist.size))
-        self.turns_hist += np.bincount(turns, minlength=self.turns_hist.size)
-        self.turns_sum += float(turns.sum())
-        self.turns_sumsq += float((turns.astype(np.float64) ** 2).sum())
-        vals = out_seats.astype(np.float64)
-        self.seat_sum += vals.sum(axis=0)
-        self.seat_sumsq += (vals**2).sum(axis=0)
-        per_game = vals.sum(axis=1)
-        self.game_sum += per_game.sum(axis=0)
-        self.game_sumsq += (per_game**2).sum(axis=0)
-        if self.game.score_column:
-            j = self.game.seat_column_index(self.game.score_column)
-            has = winner >= 0
-            if has.any() and s > 1:
-                sc = vals[has, :, j]
-                w = winner[has]
-                win_score = sc[np.arange(sc.shape[0]), w]
-                sc_other = sc.copy()
-                sc_other[np.arange(sc.shape[0]), w] = -np.inf
-                margin = win_score - sc_other.max(axis=1)
-                self.margin_sum += float(margin.sum())
-                self.margin_sumsq += float((margin**2).sum())
-                self.margin_n += int(has.sum())
-        for r in self.game.ratios:
-            num = per_game[:, self.game.seat_column_index(r.numerator)]
-            den = per_game[:, self.game.seat_column_index(r.denominator)]
-            self.ratio_sums[r.name] += [num.sum(), den.sum(), (num**2).sum(), (den**2).sum(), (num * den).sum()]
-        won = winner[:, None] == np.arange(s)[None, :]
-        for name in self.cat_counts:
-            j = self.game.seat_column_index(name)
-            codes = out_seats[:, :, j].astype(np.int64)
+        game = self.game
+        plan = _plan(game)
+        cat_counts = np.zeros((len(plan.cat_cols), plan.cat_width), np.int64)
+        cat_wins = np.zeros_like(cat_counts)
+        ints = np.zeros(_N_INTS, np.int64)
+        floats = np.zeros(_N_FLOATS, np.float64)
+        wins_entry = np.zeros(s, np.int64)
+        ratio_sums = np.zeros((len(plan.ratio_cols), 5), np.float64)
+        accumulate_nb(np.ascontiguousarray(out_games), np.ascontiguousarray(out_seats), first,
+                      self.rotate, plan.score_col if s > 1 else -1, plan.cat_cols, plan.ratio_cols,
+                      self.wins_seat, wins_entry, self.end_counts, self.turns_hist, self.seat_sum,
+                      self.seat_sumsq, self.game_sum, self.game_sumsq, cat_counts, cat_wins, ratio_sums, ints, floats)
+        self.n += n
+        self.nobody += int(ints[_NOBODY])
+        self.truncated += int(ints[_TRUNCATED])
+        self.first_wins += int(ints[_FIRST_WINS])
+        self.turns_sum += float(floats[_TURNS_SUM])
+        self.turns_sumsq += float(floats[_TURNS_SUMSQ])
+        if game.score_column and ints[_MARGIN_N]:
+            self.margin_sum += float(floats[_MARGIN_SUM])
+            self.margin_sumsq += float(floats[_MARGIN_SUMSQ])
+            self.margin_n += int(ints[_MARGIN_N])
+        if self.rotate:
+            self.entry_wins += wins_entry
+        for k, r in enumerate(game.ratios):
+            self.ratio_sums[r.name] += ratio_sums[k]
+        for k, name in enumerate(self.cat_counts):
             L = self.cat_counts[name].size
-            self.cat_counts[name] += np.bincount(codes.ravel(), minlength=L)[:L]
-            self.cat_wins[name] += np.bincount(codes[won], minlength=L)[:L]
+            self.cat_counts[name] += cat_counts[k, :L]
+            self.cat_wins[name] += cat_wins[k, :L]
+
+    def wins_of_entries(self) -> np.ndarray:
+        """Games won by each ``[[seats]]`` entry (its strategy), whichever seat it sat in."""
+        return self.entry_wins if self.rotate else self.wins_seat
 
     def merge(self, other: "Accumulator") -> None:
         for k, v in other.__dict__.items():
@@ -132,7 +143,7 @@ class Accumulator:
 
     @classmethod
     def from_json(cls, game: Game, data: dict) -> "Accumulator":
-        acc = cls(game, data["strategy_names"])
+        acc = cls(game, data["strategy_names"], rotate="entry_wins" in data)
         for k, v in data.items():
             cur = getattr(acc, k, None)
             if isinstance(cur, np.ndarray):
@@ -143,6 +154,123 @@ class Accumulator:
             elif k != "strategy_names":
                 setattr(acc, k, v)
         return acc
+
+
+# ------------------------------------------------------------------ the compiled pass
+
+# slots of accumulate_nb's scalar outputs
+_NOBODY, _TRUNCATED, _FIRST_WINS, _MARGIN_N, _N_INTS = 0, 1, 2, 3, 4
+_TURNS_SUM, _TURNS_SUMSQ, _MARGIN_SUM, _MARGIN_SUMSQ, _N_FLOATS = 0, 1, 2, 3, 4
+
+
+class _Plan(NamedTuple):
+    """Which seat columns the compiled pass treats specially, as index arrays."""
+
+    score_col: int  # -1: the game has no score column
+    cat_cols: np.ndarray  # categorical seat columns
+    cat_width: int  # most labels of any of them
+    ratio_cols: np.ndarray  # [n_ratios, 2]: numerator and denominator seat columns
+
+
+@functools.cache
+def _plan(game: Game) -> _Plan:
+    cats = [col for col in game.seat_columns if col.labels]
+    return _Plan(game.seat_column_index(game.score_column) if game.score_column else -1,
+                 np.array([game.seat_column_index(c.name) for c in cats], np.int64),
+                 max((len(c.labels) for c in cats), default=0),
+                 np.array([[game.seat_column_index(r.numerator), game.seat_column_index(r.denominator)]
+                           for r in game.ratios], np.int64).reshape(-1, 2))
+
+
+@njit(cache=True, nogil=True)
+def accumulate_nb(g, st, first_game, rotate, score_col, cat_cols, ratio_cols, wins_seat, wins_entry, end_counts,
+                  turns_hist, seat_sum, seat_sumsq, game_sum, game_sumsq, cat_counts, cat_wins, ratio_sums,
+                  ints, floats):
+    """Every sufficient statistic of a chunk in one pass over the kernel's output.
+
+    Sums are taken in int64 then added to the float64 totals: the values are integers,
+    so the totals are exact (and independent of chunking) below 2**53.
+    """
+    n, s, c = st.shape
+    n_end, n_hist = end_counts.size, turns_hist.size
+    col_sum = np.zeros((s, c), np.int64)
+    col_sumsq = np.zeros((s, c), np.int64)
+    gsum = np.zeros(c, np.int64)
+    gsumsq = np.zeros(c, np.int64)
+    rsum = np.zeros((ratio_cols.shape[0], 5), np.int64)
+    per_game = np.zeros(c, np.int64)
+    turns_sum = 0
+    turns_sumsq = 0
+    margin_sum = 0
+    margin_sumsq = 0
+    for i in range(n):
+        w = g[i, G_WINNER]
+        if w < 0:
+            ints[_NOBODY] += 1
+        elif w < s:
+            wins_seat[w] += 1
+            if rotate:
+                wins_entry[(w - (first_game + i) % s + s) % s] += 1
+        ints[_TRUNCATED] += g[i, G_TRUNCATED]
+        if w == g[i, G_FIRST_SEAT]:
+            ints[_FIRST_WINS] += 1
+        e = g[i, G_END]
+        if 0 <= e < n_end:
+            end_counts[e] += 1
+        t = np.int64(g[i, G_TURNS])
+        if 0 <= t < n_hist:
+            turns_hist[t] += 1
+        turns_sum += t
+        turns_sumsq += t * t
+        per_game[:] = 0
+        for a in range(s):
+            for j in range(c):
+                v = np.int64(st[i, a, j])
+                col_sum[a, j] += v
+                col_sumsq[a, j] += v * v
+                per_game[j] += v
+        for j in range(c):
+            gsum[j] += per_game[j]
+            gsumsq[j] += per_game[j] * per_game[j]
+        for k in range(ratio_cols.shape[0]):
+            num = per_game[ratio_cols[k, 0]]
+            den = per_game[ratio_cols[k, 1]]
+            rsum[k, 0] += num
+            rsum[k, 1] += den
+            rsum[k, 2] += num * num
+            rsum[k, 3] += den * den
+            rsum[k, 4] += num * den
+        if score_col >= 0 and w >= 0:
+            best = np.iinfo(np.int64).min
+            for a in range(s):
+                if a != w and st[i, a, score_col] > best:
+                    best = np.int64(st[i, a, score_col])
+            m = np.int64(st[i, w, score_col]) - best
+            margin_sum += m
+            margin_sumsq += m * m
+            ints[_MARGIN_N] += 1
+        for k in range(cat_cols.size):
+            width = cat_counts.shape[1]
+            for a in range(s):
+                code = st[i, a, cat_cols[k]]
+                if 0 <= code < width:
+                    cat_counts[k, code] += 1
+                    if a == w:
+                        cat_wins[k, code] += 1
+    for a in range(s):
+        for j in range(c):
+            seat_sum[a, j] += col_sum[a, j]
+            seat_sumsq[a, j] += col_sumsq[a, j]
+    for j in range(c):
+        game_sum[j] += gsum[j]
+        game_sumsq[j] += gsumsq[j]
+    for k in range(rsum.shape[0]):
+        for m in range(5):
+            ratio_sums[k, m] += rsum[k, m]
+    floats[_TURNS_SUM] += turns_sum
+    floats[_TURNS_SUMSQ] += turns_sumsq
+    floats[_MARGIN_SUM] += margin_sum
+    floats[_MARGIN_SUMSQ] += margin_sumsq
 
 
 @dataclass(frozen=True)
@@ -163,8 +291,8 @@ def _win_rates_seat(a: Accumulator, conf: float = stats.CONFIDENCE):
 def _win_rates_strategy(a: Accumulator, conf: float = stats.CONFIDENCE):
     out = {}
     for name in dict.fromkeys(a.strategy_names):
-        seats = [i for i, s in enumerate(a.strategy_names) if s == name]
-        out[f"win_rate.{name}"] = stats.wilson(a.wins_seat[seats].sum(), a.n * len(seats), conf)
+        seats = [i for i, s in enumerate(a.strategy_names) if s == name]  # the entries playing it
+        out[f"win_rate.{name}"] = stats.wilson(a.wins_of_entries()[seats].sum(), a.n * len(seats), conf)
     return out
 
 
@@ -320,6 +448,31 @@ def summary_dict(acc: Accumulator) -> dict:
         "metrics": {k: v.as_dict() for k, v in compute(acc).items()},
         "accumulator": acc.to_json(),
     }
+
+
+# How many event counters the terminal summary lists (the report shows them all).
+SUMMARY_EVENT_ROWS = 12
+
+
+def summary_rows(game: Game, est: dict[str, Estimate]) -> list[tuple[str, str]]:
+    """Which metrics the terminal summary and the report's first page show: (metric name,
+    label) pairs in reading order, only those present in ``est``."""
+    rows: list[tuple[str, str]] = []
+    seat_rates = sorted(k for k in est if k.startswith("win_rate.seat"))
+    rows += [(k, f"win rate, seat {k[len('win_rate.seat'):]}") for k in seat_rates]
+    strat = [k for k in est if k.startswith("win_rate.") and k not in seat_rates and "=" not in k]
+    rows += [(k, f"win rate, {k[len('win_rate.'):]}") for k in strat]
+    for k, label in (("seat_balance", "seat balance (largest gap)"),
+                     ("first_player_advantage", "first-player advantage"),
+                     ("decisiveness", "decisive games"), ("truncation_rate", "truncated by turn cap"),
+                     ("length.mean", "game length, mean turns"), ("length.median", "game length, median"),
+                     ("winning_margin", f"winning margin ({game.score_column})")):
+        if k in est:
+            rows.append((k, label))
+    rows += [(k, f"ended: {k[4:]}") for k in est if k.startswith("end.") and est[k].value > 0]
+    events = [k for k in est if k.startswith("events.")]
+    rows += [(k, f"per game: {k[7:]}") for k in events[:SUMMARY_EVENT_ROWS]]
+    return rows
 
 
 def markdown_reference() -> str:

@@ -10,6 +10,7 @@ directory is locked for the whole run (see results.lock_dir).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import shutil
 import time
@@ -21,7 +22,7 @@ from typing import Callable, Iterator
 import numba
 import numpy as np
 
-from . import results
+from . import pipeline, results, seating
 from .errors import UserError
 from .metrics import Accumulator, summary_dict
 from .results import MANIFEST, SCENARIO, SUMMARY
@@ -29,6 +30,9 @@ from .scenario import Scenario
 
 ProgressFn = Callable[[int, int], None]  # (games done, games total)
 EstimateFn = Callable[[float, int, int], None]  # (seconds still to play, bytes still to write, bytes free)
+# A stop rule is asked after every multiple of this many games (whatever the chunk size,
+# so where a run stops does not depend on it): a run stops at most this many games late.
+STOP_STEP = 1_000
 
 
 class RunError(UserError, RuntimeError):
@@ -152,28 +156,44 @@ def _manifest(s: Scenario, games: int, chunks_done: int, n_chunks: int, timings:
 def run(s: Scenario, out_dir: Path | None, games: int | None = None, threads: int | None = None,
         resume: bool = False, force: bool = False, progress: ProgressFn | None = None,
         stop_when: Callable[[Accumulator], bool] | None = None, options: dict | None = None,
-        on_estimate: EstimateFn | None = None) -> RunResult:
+        on_estimate: EstimateFn | None = None, cluster=None) -> RunResult:
     """Play the scenario; with ``out_dir`` None nothing is written (used by check/compare).
 
-    ``stop_when(acc)`` is asked after every chunk: a precision-targeted run stops as
-    soon as it returns True (games then counts only the chunks played).  ``options``
-    (e.g. the precision target) are stored in the manifest for ``--resume``.
+    ``stop_when(acc)`` is asked every ``STOP_STEP`` games: a precision-targeted run stops
+    as soon as it returns True (games then counts the games played; the last part is short).
+    ``options`` (e.g. the precision target) are stored in the manifest for ``--resume``.
     ``on_estimate`` is told, after the second chunk played, what the rest will cost;
     a run whose rest cannot fit on the disk stops there (RunError, resumable).
+    ``cluster`` (a :class:`pirate_sim.cluster.Cluster`) plays the chunks on Dask workers
+    instead of this process's threads; everything else, files included, is the same.
     """
     games = int(games or s.run["games"])
     compiled = s.compile()
-    used_threads = set_threads(threads)
+    used_threads = set_threads(threads) if cluster is None else cluster.n_slots
     with results.lock_dir(out_dir) if out_dir is not None else nullcontext():
-        return _run_locked(s, compiled, None if out_dir is None else Path(out_dir), games, used_threads, resume,
-                           force, progress, stop_when, dict(options or {}), on_estimate)
+        return _run_locked(s, compiled, None if out_dir is None else Path(out_dir), games, threads, used_threads,
+                           resume, force, progress, stop_when, dict(options or {}), on_estimate, cluster)
 
 
-def _run_locked(s, compiled, out_dir, games, used_threads, resume, force, progress, stop_when, options,
-                on_estimate) -> RunResult:
+def chunk_source(s: Scenario, compiled, first_chunk: int, stop_chunk: int, games: int, threads: int | None,
+                 cluster=None):
+    """The kernel's output for chunks ``first_chunk .. stop_chunk - 1``, as pipeline pieces
+    in game order (a context manager): on this process's threads, a piece at a time ahead
+    of the consumer, or on a Dask cluster, one chunk per task."""
+    size = s.run["chunk_size"]
+    spans = (chunk_span(c, games, size) for c in range(first_chunk, stop_chunk))
+    if cluster is not None:
+        return cluster.pieces(s, spans, first_chunk)
+    return contextlib.closing(pipeline.pieces(spans, functools.partial(_play, s, compiled), first_chunk=first_chunk,
+                                              setup=functools.partial(set_threads, threads)))
+
+
+def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, force, progress, stop_when, options,
+                on_estimate, cluster) -> RunResult:
     size = s.run["chunk_size"]
     total_chunks = n_chunks(games, size)
-    acc = Accumulator(s.game, compiled.strategy_names)
+    rotate = seating.rotates(s.rules)
+    acc = Accumulator(s.game, compiled.strategy_names, rotate)
     done, damaged = 0, []
     parts: list = []
     timings = {"play_seconds": 0.0, "write_seconds": 0.0}
@@ -187,7 +207,8 @@ def _run_locked(s, compiled, out_dir, games, used_threads, resume, force, progre
             for c in range(done):
                 if c not in damaged:
                     acc.update(*results.arrays_from_tables(s.game, s.n_seats, results.read_part(out_dir, old, "games", c),
-                                                           results.read_part(out_dir, old, "seats", c)))
+                                                           results.read_part(out_dir, old, "seats", c)),
+                               chunk_span(c, games, size)[0])
     meta = _meta(s)
     start = chunk_span(done - 1, games, size)[1] if done else 0
     played_to = start
@@ -196,53 +217,60 @@ def _run_locked(s, compiled, out_dir, games, used_threads, resume, force, progre
         results.atomic_write_json(out_dir / MANIFEST, _manifest(s, games, chunks_done, total_chunks, timings,
                                                                  used_threads, parts, options))
 
-    def play_chunk(c: int) -> None:
-        a, b = chunk_span(c, games, size)
-        tp = time.perf_counter()
-        out_games, out_seats = s.game.play(compiled, s.seed, a, b - a)
-        timings["play_seconds"] += time.perf_counter() - tp
-        acc.update(out_games, out_seats)
-        if out_dir is not None:
-            tw = time.perf_counter()
-            rec = results.write_chunk(out_dir, c, results.games_table(s.game, a, out_games, meta),
-                                      results.seats_table(s.game, a, out_games, out_seats,
-                                                          compiled.strategy_names, meta))
-            timings["write_seconds"] += time.perf_counter() - tw
-            if c < len(parts):
-                parts[c] = rec
-            else:
-                parts.append(rec)
+    def write_part(c: int, part) -> None:
+        tw = time.perf_counter()
+        rec = results.write_chunk(out_dir, c, part.games_table(meta), part.seats_table(compiled.strategy_names, meta,
+                                                                                       rotate))
+        timings["write_seconds"] += time.perf_counter() - tw
+        if c < len(parts):
+            parts[c] = rec
+        else:
+            parts.append(rec)
 
     if out_dir is not None:
         save_manifest(done)
     if progress:
         progress(start, games)
     t0 = time.perf_counter()
-    for c in damaged:  # recorded chunks whose part is damaged: played again, identical by construction
-        play_chunk(c)
+    for c in damaged:  # recorded chunks whose part is damaged: played again (identical by construction)
+        a, b = chunk_span(c, games, size)
+        part = results.PartBuilder(s.game, s.n_seats, a, b - a)
+        with chunk_source(s, compiled, c, c + 1, games, threads, cluster) as pieces:
+            for piece in pieces:
+                timings["play_seconds"] += piece.seconds
+                acc.update(*piece.result, piece.start)
+                part.add(*piece.result)
+        write_part(c, part)
         save_manifest(done)
-    for c in range(done, total_chunks):
-        tc = time.perf_counter()
-        play_chunk(c)
-        played_to = chunk_span(c, games, size)[1]
-        if out_dir is not None:
-            save_manifest(c + 1)
-        if progress:
-            progress(played_to, games)
-        # the second chunk played measures speed without the first call's compile or cache load
-        if c == done + 1 and out_dir is not None and c + 1 < total_chunks:
-            n_played = played_to - chunk_span(c, games, size)[0]
-            left = games - played_to
-            disk_left = sum(r["bytes"] for r in parts[c].values()) / n_played * left
-            free = shutil.disk_usage(out_dir).free
-            if on_estimate is not None:
-                on_estimate((time.perf_counter() - tc) / n_played * left, int(disk_left), free)
-            if disk_left > free:
-                raise RunError(f"{out_dir}: the remaining {left:,} games need about "
-                               f"{human_bytes(disk_left)} on disk and only {human_bytes(free)} is "
-                               f"free; use fewer games or another -o DIR (--resume continues from here)")
-        if stop_when is not None and stop_when(acc):
-            break
+    # the kernel plays the next piece of games while this loop accumulates and writes the last
+    part = None  # the Parquet part being filled
+    tc = time.perf_counter()
+    with chunk_source(s, compiled, done, total_chunks, games, threads, cluster) as pieces:
+        for piece in pieces:
+            out_games, out_seats = piece.result
+            timings["play_seconds"] += piece.seconds
+            used, stopped = _accumulate(acc, piece.start, out_games, out_seats, stop_when)
+            stopped = stopped and piece.start + used < games
+            played_to = piece.start + used
+            c = piece.chunk
+            if out_dir is not None:
+                if part is None:
+                    a, b = chunk_span(c, games, size)
+                    part = results.PartBuilder(s.game, s.n_seats, a, b - a)
+                part.add(out_games[:used], out_seats[:used])
+                if piece.last or stopped:
+                    write_part(c, part)
+                    save_manifest(c + 1)
+                    part = None
+                    # the second chunk played measures speed without the first call's compile or cache load
+                    if c == done + 1 and c + 1 < total_chunks and not stopped:
+                        _estimate(out_dir, parts[c], games, played_to, played_to - chunk_span(c, games, size)[0],
+                                  time.perf_counter() - tc, on_estimate)
+                    tc = time.perf_counter()
+            if progress:
+                progress(played_to, games)
+            if stopped:
+                break
     elapsed = time.perf_counter() - t0
     if out_dir is not None:
         man = results.read_manifest(out_dir)
@@ -254,12 +282,49 @@ def _run_locked(s, compiled, out_dir, games, used_threads, resume, force, progre
                      already_complete=bool(done) and done >= total_chunks and not damaged)
 
 
+def _estimate(out_dir: Path, rec: dict, games: int, played_to: int, n_played: int, seconds: float,
+              on_estimate: EstimateFn | None) -> None:
+    """Tell what the rest of the run will cost, from the chunk just written; refuse a rest
+    that cannot fit on the disk (the run stays resumable)."""
+    left = games - played_to
+    disk_left = sum(r["bytes"] for r in rec.values()) / n_played * left
+    free = shutil.disk_usage(out_dir).free
+    if on_estimate is not None:
+        on_estimate(seconds / n_played * left, int(disk_left), free)
+    if disk_left > free:
+        raise RunError(f"{out_dir}: the remaining {left:,} games need about "
+                       f"{human_bytes(disk_left)} on disk and only {human_bytes(free)} is "
+                       f"free; use fewer games or another -o DIR (--resume continues from here)")
+
+
 def human_bytes(n: float) -> str:
     for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
         if abs(n) < 1000 or unit == "PB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1000
     return f"{n:.1f} PB"
+
+
+def _play(s: Scenario, compiled, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    return s.game.play(compiled, s.seed, start, stop - start)
+
+
+def _accumulate(acc: Accumulator, start: int, out_games: np.ndarray, out_seats: np.ndarray,
+                stop_when: Callable[[Accumulator], bool] | None) -> tuple[int, bool]:
+    """Add games ``start ..`` to ``acc``; with a stop rule, in steps ending on multiples of
+    STOP_STEP, asking it after each such multiple.  Returns (games added, whether to stop)."""
+    n = out_games.shape[0]
+    if stop_when is None:
+        acc.update(out_games, out_seats, start)
+        return n, False
+    cuts = list(range((start // STOP_STEP + 1) * STOP_STEP - start, n + 1, STOP_STEP))
+    lo = 0
+    for hi in cuts + ([n] if not cuts or cuts[-1] < n else []):
+        acc.update(out_games[lo:hi], out_seats[lo:hi], start + lo)
+        lo = hi
+        if (start + hi) % STOP_STEP == 0 and stop_when(acc):
+            return hi, True
+    return n, False
 
 
 def load_accumulator(out_dir: Path):

@@ -101,6 +101,7 @@ def test_games_odds_and_bench():
     assert res.exit_code == 0, res.output
     b = json.loads(res.output)[0]
     assert b["games_per_s_1"] > 0 and b["dice_per_game"] > 1 and b["jit_speedup"] > 1
+    assert b["run_games_per_s_1"] > 0 and b["run_ratio_all"] == b["run_games_per_s_all"] / b["games_per_s_all"]
 
 
 def test_first_run_says_it_is_compiling(monkeypatch, capsys):

@@ -75,8 +75,12 @@ def _seating_games():
 def test_pages_of_a_rotated_seating_pass(game, tmp_path):
     """Strategies and the first move rotate over the seats: no page may claim a seat's strategy."""
     paths = bundled(game)
-    mixed = next((p for p in paths if len({str(x["strategy"]) for x in scenario.load(p).seats}) > 1), paths[0])
-    s = scenario.load(mixed, [f"run.games={GAMES}", "rules.first_player=rotate", "rules.strategy_seating=rotate"])
+    rotate = [f"run.games={GAMES}", "rules.first_player=rotate", "rules.strategy_seating=rotate"]
+    if paths:
+        mixed = next((p for p in paths if len({str(x["strategy"]) for x in scenario.load(p).seats}) > 1), paths[0])
+        s = scenario.load(mixed, rotate)
+    else:  # a game without bundled scenarios (the toy game): its default seats
+        s = scenario.from_dict({"game": game}, overrides=rotate)
     runner.run(s, tmp_path / "run")
     problems, _ = check_pages(report_pages(report_context(tmp_path / "run", quick=True)))
     assert not problems, "\n".join(problems)

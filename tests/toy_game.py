@@ -4,9 +4,10 @@
 first seat to reach ``target`` wins.  The very first die decides who starts: a roll of
 ``first_player_cutoff`` or less gives seat 0 the first move.  With the cutoff at
 :data:`BALANCED_CUTOFF` each seat starts half the time, so the seats are perfectly
-balanced (true seat_balance exactly 0); any other cutoff gives a known gap.  Used by engine tests
-(runner, results, metrics coverage, check exit codes) so they do not depend on a real
-game's rules.
+balanced (true seat_balance exactly 0); any other cutoff gives a known gap.  A "sixer"
+always scores 6 (no die), so with ``target = 6`` whoever of a sixer and a roller moves
+first is known to win with certainty or 1/6.  Used by engine tests (runner, results,
+metrics coverage, check exit codes, seating) so they do not depend on a real game's rules.
 
 Parameters with effects known in closed form, for the sensitivity and tuning tests
 (their defaults leave the game above unchanged):
@@ -28,25 +29,32 @@ from numba import njit, prange
 
 from pirate_sim.games.base import Column, Compiled, Game, OddsRow, Param, Strategy
 from pirate_sim.rng import RNG_WORDS, dice_rolled_nb, roll_die_nb, seed_game_nb
+from pirate_sim.seating import entry_of_seat_nb, first_player_code, first_seat_nb, rotates, seating_params
 
 BALANCED_CUTOFF = 3  # seat 0 starts on 1-3 of the default d6: half the time, so the seats are exactly even
 
 ToyParams = namedtuple("ToyParams", ["target", "first_player_cutoff", "turn_cap", "start_die", "first_player_bonus",
-                                     "reroll0", "reroll1"])
+                                     "reroll0", "reroll1", "first_player", "rotate", "strat0", "strat1"])
+SIXER = 1  # strategy code of the sixer
 
 
 @njit(cache=True)
-def play_one_nb(p, rng, out_g, out_s):
-    start = 0 if roll_die_nb(rng, p.start_die) <= p.first_player_cutoff + p.first_player_bonus else 1
+def play_one_nb(p, k, rng, out_g, out_s):
+    rule = 0 if roll_die_nb(rng, p.start_die) <= p.first_player_cutoff + p.first_player_bonus else 1
+    start = first_seat_nb(p.first_player, rule, k, 2, rng)
     score = np.zeros(2, np.int64)
     seat = start
     turns = 0
     winner = -1
     while turns < p.turn_cap:
         turns += 1
-        face = roll_die_nb(rng, 6)
-        if face == 1 and (p.reroll1 if seat else p.reroll0):
+        entry = entry_of_seat_nb(seat, k, 2, p.rotate)  # the [[seats]] entry playing this seat
+        if (p.strat1 if entry else p.strat0) == SIXER:
+            face = 6
+        else:
             face = roll_die_nb(rng, 6)
+            if face == 1 and (p.reroll1 if entry else p.reroll0):
+                face = roll_die_nb(rng, 6)
         score[seat] += face
         out_s[seat, 1] += 1
         if score[seat] >= p.target:
@@ -63,12 +71,12 @@ def play_one_nb(p, rng, out_g, out_s):
     out_s[1, 0] = score[1]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_chunk_nb(p, seed, first, n, out_g, out_s):
     for i in prange(n):
         rng = np.zeros(RNG_WORDS, np.uint64)
         seed_game_nb(rng, seed, first + i)
-        play_one_nb(p, rng, out_g[i], out_s[i])
+        play_one_nb(p, first + i, rng, out_g[i], out_s[i])
 
 
 class DiceDuel(Game):
@@ -83,9 +91,10 @@ class DiceDuel(Game):
         Param("first_player_bonus", 0, "int", "added to first_player_cutoff", 0, 60),
         Param("decor", 0.5, "float", "a number the rules never read (no effect)", 0.0, 1.0),
         Param("banner", ["skull", "bones"], "str_list", "flag colours, cosmetic (no effect)", min_length=1),
-    )
+    ) + seating_params(rule_means="seat 0 if the start die is at most first_player_cutoff + first_player_bonus")
     strategies = (Strategy("roller", 0, "rolls the die",
-                           (Param("reroll_ones", False, "bool", "roll a 1 again, once"),)),)
+                           (Param("reroll_ones", False, "bool", "roll a 1 again, once"),)),
+                  Strategy("sixer", SIXER, "scores 6 every turn"))
     default_seats = ("roller", "roller")
     end_reasons = ("reached_target", "truncated")
     odds_mechanics = {"start": "chance that seat 0 moves first"}
@@ -96,8 +105,10 @@ class DiceDuel(Game):
 
     def compile(self, rules, seats):
         rr = [bool(s.get("reroll_ones", False)) for s in seats]
+        codes = [self.strategy(s["strategy"]).code for s in seats]
         return Compiled(ToyParams(rules["target"], rules["first_player_cutoff"], rules["turn_cap"], rules["start_die"],
-                                  rules["first_player_bonus"], rr[0], rr[1]), (),
+                                  rules["first_player_bonus"], rr[0], rr[1], first_player_code(rules), rotates(rules),
+                                  codes[0], codes[1]), (),
                         len(seats), tuple(s["strategy"] for s in seats))
 
     def play(self, compiled, seed, first_game, n_games):

@@ -52,6 +52,7 @@ from ..metrics import Accumulator
 from ..results import atomic_write_json, atomic_write_text
 from ..runner import set_threads
 from ..scenario import Scenario, ScenarioError, _suggest, read_toml
+from ..seating import rotates
 
 EXIT_OK, EXIT_VIOLATED, EXIT_SPEC, EXIT_UNDECIDED = 0, 1, 2, 3
 SPEC_KEYS = ("title", "description", "confidence", "min_games", "max_games", "growth", "scenario", "bound",
@@ -336,7 +337,8 @@ def update_baseline(spec: Spec, path: Path, threads: int | None = None, games: i
     n_games = int(games or spec.baseline["games"])
     for sc in spec.scenarios:
         s = sc.scenario
-        acc = _play(s, Accumulator(s.game, s.compile().strategy_names), s.compile(), 0, n_games, progress, sc.name)
+        acc = _play(s, Accumulator(s.game, s.compile().strategy_names, rotates(s.rules)), s.compile(), 0, n_games,
+                    progress, sc.name)
         out["scenarios"][sc.name] = {
             "source": s.source, "overrides": s.overrides, "hash": s.hash(), "seed": s.seed,
             "rules_version": s.game.version, "games": acc.n,
@@ -419,7 +421,7 @@ def run_check(spec: Spec, extra_bounds: list[Bound] = (), max_games: int | None 
         mine = [b for b in bounds if b.scenario == sc.name]
         s = sc.scenario
         compiled = s.compile()
-        acc = Accumulator(s.game, compiled.strategy_names)
+        acc = Accumulator(s.game, compiled.strategy_names, rotates(s.rules))
         t0 = time.perf_counter()
         for n_look in looks:
             if not mine or all(b.verdict != "undecided" for b in mine):

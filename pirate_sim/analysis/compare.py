@@ -46,6 +46,7 @@ from ..games.base import G_END, G_FIRST_SEAT, G_TRUNCATED, G_TURNS, G_WINNER
 from ..metrics import Accumulator
 from ..runner import chunk_bounds, set_threads
 from ..scenario import Scenario
+from ..seating import entries_of_seats, rotates
 from ..stats import Estimate
 
 PAIRED_METHOD = "paired delta method (common random numbers)"
@@ -56,11 +57,13 @@ class CompareError(UserError, ValueError):
     """A comparison that cannot be made (different games, unknown metric)."""
 
 
-def per_game_vectors(acc: Accumulator, out_games: np.ndarray, out_seats: np.ndarray) -> dict[str, tuple]:
+def per_game_vectors(acc: Accumulator, out_games: np.ndarray, out_seats: np.ndarray,
+                     first_game: int = 0) -> dict[str, tuple]:
     """For each ratio-type metric: (numerator, denominator or None, offset) per game.
 
     The metric equals ``sum(num) / sum(den) + offset`` over all games, matching
-    :func:`metrics.compute` exactly (checked by the tests).
+    :func:`metrics.compute` exactly (checked by the tests).  ``first_game`` (the index of
+    the first row's game) places the strategies when seating rotates.
     """
     game, names = acc.game, acc.strategy_names
     s = len(names)
@@ -70,9 +73,14 @@ def per_game_vectors(acc: Accumulator, out_games: np.ndarray, out_seats: np.ndar
     out: dict[str, tuple] = {}
     for i in range(s):
         out[f"win_rate.seat{i}"] = (won[:, i], None, 0.0)
+    won_entry = won
+    if acc.rotate:  # column j: the seat that entry j played in that game
+        won_entry = np.zeros_like(won)
+        rows = np.arange(won.shape[0])[:, None]
+        won_entry[rows, entries_of_seats(first_game + rows[:, 0], s, True)] = won
     for name in dict.fromkeys(names):
-        seats = [i for i, x in enumerate(names) if x == name]
-        out[f"win_rate.{name}"] = (won[:, seats].sum(axis=1) / len(seats), None, 0.0)
+        seats = [i for i, x in enumerate(names) if x == name]  # the entries playing it
+        out[f"win_rate.{name}"] = (won_entry[:, seats].sum(axis=1) / len(seats), None, 0.0)
     first = (winner == out_games[:, G_FIRST_SEAT]).astype(np.float64)
     out["first_player_win_rate"] = (first, decided, 0.0)
     out["first_player_advantage"] = (first, decided, -1.0 / s)
@@ -253,8 +261,8 @@ def compare(a: Scenario, b: Scenario, games: int | None = None, threads: int | N
     games = int(games or a.run["games"])
     seed = a.seed
     ca, cb = a.compile(), b.compile()
-    acc_a = Accumulator(a.game, ca.strategy_names)
-    acc_b = Accumulator(b.game, cb.strategy_names)
+    acc_a = Accumulator(a.game, ca.strategy_names, rotates(a.rules))
+    acc_b = Accumulator(b.game, cb.strategy_names, rotates(b.rules))
     names = common_metrics(acc_a, acc_b)
     selected = names
     if metric_patterns:
@@ -271,7 +279,7 @@ def compare(a: Scenario, b: Scenario, games: int | None = None, threads: int | N
         gb, sb = b.game.play(cb, seed, lo, hi - lo)
         acc_a.update(ga, sa)
         acc_b.update(gb, sb)
-        va, vb = per_game_vectors(acc_a, ga, sa), per_game_vectors(acc_b, gb, sb)
+        va, vb = per_game_vectors(acc_a, ga, sa, lo), per_game_vectors(acc_b, gb, sb, lo)
         if pm is None:
             paired_names = [m for m in selected if m in va and m in vb]
             pm = PairedMoments(paired_names)

@@ -29,6 +29,7 @@ from .. import metrics, runner
 from .. import scenario as scen
 from ..metrics import Accumulator
 from ..scenario import Scenario
+from ..seating import rotates
 from .sweep import FORBIDDEN_KEYS, GridError, _num, _split_top, value_text
 
 _RANGE = re.compile(r"^\s*(-?[\d_.eE+-]+)\s*:\s*(-?[\d_.eE+-]+)\s*$")
@@ -208,9 +209,9 @@ def evaluate_point(spec: PointSpec, threads: int | None = None,
         return runner.run(s, None, games=spec.games, threads=threads, progress=progress).accumulator
     runner.set_threads(threads)
     compiled = s.compile()
-    acc = Accumulator(s.game, compiled.strategy_names)
+    acc = Accumulator(s.game, compiled.strategy_names, rotates(s.rules))
     for a, b in runner.chunk_bounds(spec.games, s.run["chunk_size"]):
-        acc.update(*s.game.play(compiled, s.seed, spec.first_game + a, b - a))
+        acc.update(*s.game.play(compiled, s.seed, spec.first_game + a, b - a), spec.first_game + a)
         if progress:
             progress(b, spec.games)
     return acc

@@ -10,9 +10,6 @@ import click
 from rich import box
 from rich.table import Table
 
-from .. import scenario as scen
-from .. import results
-from ..runner import RunError
 from .common import (console, err_console, esc, fail, fmt_metric, load_scenario, out_console, progress,
                      say_compiling, set_option)
 
@@ -52,6 +49,7 @@ def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_
       pirate-sim compare scenarios/pirates_peak/default.toml --set rules.squid.escape_total=11
       pirate-sim compare a.toml b.toml --games 200000 --metrics 'win_rate.*' -o results/a-vs-b
     """
+    from .. import results
     from ..analysis import compare as cmp
 
     if scenario_b is None and not overrides:
@@ -196,7 +194,9 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
       pirate-sim sweep my.toml --vary rules.a=1,2,3 -o results/grid --resume
     """
     from .. import metrics
+    from .. import scenario as scen
     from ..analysis import sweep as sw
+    from ..runner import RunError
 
     try:
         axes = [sw.parse_vary(v) for v in varies]
@@ -298,6 +298,8 @@ def check_cmd(spec_path, baseline_path, update_baseline, max_games, seed, thread
       pirate-sim check spec.toml --baseline balance-baseline.json --update-baseline
       pirate-sim check spec.toml --baseline balance-baseline.json
     """
+    from .. import results
+    from .. import scenario as scen
     from ..analysis import check as ck
 
     try:

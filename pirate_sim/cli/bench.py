@@ -7,8 +7,6 @@ import json
 import click
 from rich.table import Table
 
-from .. import scenario as scen
-from ..games import available_games, get_game
 from .common import console, fail, load_scenario
 
 
@@ -22,13 +20,15 @@ from .common import console, fail, load_scenario
               help="Scenario to benchmark (default: the game's default scenario).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
-    """Measure games/s (1 thread, all threads, JIT disabled), dice per game and the raw dice rate.
+    """Measure games/s (1 thread, all threads, JIT disabled), `run` end to end, dice per game, raw dice rate.
 
     \b
     Example:
       pirate-sim bench pirates_peak --games 500000
     """
+    from .. import scenario as scen
     from ..bench import REPEATS, bench_game
+    from ..games import available_games, get_game
 
     names = [game] if game else available_games()
     out = []
@@ -49,6 +49,10 @@ def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
     rows = (("games/s, 1 thread", lambda r: f"{r['games_per_s_1']:,.0f}"),
             ("games/s, all threads", lambda r: f"{r['games_per_s_all']:,.0f} ({r['threads']} threads)"),
             ("thread scaling", lambda r: f"{r['thread_scaling']:.2f}x"),
+            ("run end to end, games/s, 1 thread", lambda r: f"{r['run_games_per_s_1']:,.0f} "
+                                                           f"({r['run_ratio_1']:.0%} of the kernel)"),
+            ("run end to end, games/s, all threads", lambda r: f"{r['run_games_per_s_all']:,.0f} "
+                                                              f"({r['run_ratio_all']:.0%} of the kernel)"),
             ("games/s, JIT disabled", lambda r: f"{r['games_per_s_nojit']:,.1f}"),
             ("JIT speed-up (1 thread)", lambda r: f"{r['jit_speedup']:,.0f}x"),
             ("dice rolled per game", lambda r: f"{r['dice_per_game']:.1f}"),

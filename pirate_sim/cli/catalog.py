@@ -8,8 +8,6 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from .. import scenario as scen
-from ..games import available_games, get_game
 from .common import console, esc, fail, load_scenario, set_option
 
 
@@ -21,6 +19,8 @@ def games_cmd():
     Example:
       pirate-sim games
     """
+    from ..games import available_games, get_game
+
     for name in available_games():
         g = get_game(name)
         seats = f"{g.min_seats}" if g.min_seats == g.max_seats else f"{g.min_seats}-{g.max_seats}"
@@ -62,6 +62,9 @@ def scenario_new(game, path, force):
     Example:
       pirate-sim scenario new pirates_peak scenarios/pirates_peak/mine.toml
     """
+    from .. import scenario as scen
+    from ..games import available_games, get_game
+
     try:
         g = get_game(game)
     except KeyError:
@@ -86,6 +89,8 @@ def scenario_check(path, overrides):
     Example:
       pirate-sim scenario check scenarios/pirates_peak/default.toml --set rules.squid.escape_total=11
     """
+    from .. import scenario as scen
+
     s = load_scenario(path, overrides)
     title = s.title if s.title.startswith(s.game.title) else f"{s.title} ({s.game.title})"
     t = Table(title=f"{esc(title)}: rules v{s.game.version}, scenario hash {s.hash()}", title_justify="left")
@@ -118,6 +123,8 @@ class _OddsCommand(click.Command):
 
     def format_epilog(self, ctx, formatter):
         super().format_epilog(ctx, formatter)
+        from ..games import available_games, get_game
+
         game = ctx.meta.get("odds_game")
         names = [game] if game in available_games() else available_games()
         rows = [(f"{n} {m}", doc) for n in names for m, doc in get_game(n).odds_mechanics.items()]
@@ -155,6 +162,9 @@ def odds_cmd(game, mechanic, overrides, samples, seed, as_json):
       pirate-sim odds pirates_peak squid --set rules.squid.escape_total=11
       pirate-sim odds ice_pirates raid --json
     """
+    from .. import scenario as scen
+    from ..games import available_games, get_game
+
     try:
         g = get_game(game)
     except KeyError:

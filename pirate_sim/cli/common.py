@@ -19,7 +19,6 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from .. import scenario as scen
 from ..errors import UserError
 from ..plotting import GLYPH_WARNING
 
@@ -96,6 +95,8 @@ def set_option(f):
 
 def load_scenario(path: str, overrides=(), seed: int | None = None, games: int | None = None):
     """Load and validate a scenario (and compile it, so every error surfaces before any write)."""
+    from .. import scenario as scen
+
     extra = list(overrides)
     if seed is not None:
         extra.append(f"run.seed={seed}")

@@ -19,7 +19,7 @@ MAX_GAME_INDEX = 2**63 - 1  # game indices are int64 in the kernels and the Parq
 def print_summary(acc, title: str = "", save_to: Path | None = None) -> None:
     """The summary table on the terminal (and as plain text in ``save_to``)."""
     from .. import metrics
-    from ..report.tables import summary_rows
+    from ..metrics import summary_rows
 
     est = metrics.compute(acc)
     t = Table(title=esc(title) if title else None, title_justify="left")

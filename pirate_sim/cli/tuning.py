@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from .. import scenario as scen
 from .common import console, err_console, esc, fail, fmt_metric, progress, set_option
 
 VARY_HELP = ("A parameter and its range: KEY=lo:hi (numbers; whole numbers for int parameters) or a set of "
@@ -16,6 +15,7 @@ VARY_HELP = ("A parameter and its range: KEY=lo:hi (numbers; whole numbers for i
 
 def _factors(scenario_path, varies, overrides, seed):
     """Base scenario and factors, or the one-line error exit (nothing written)."""
+    from .. import scenario as scen
     from ..analysis import space
     from ..analysis.sweep import GridError
 

@@ -155,7 +155,9 @@ class Game:
         """Play games ``first_game .. first_game + n_games - 1`` (parallel over games).
 
         Returns ``(out_games, out_seats)`` as described in the module docstring.  Game
-        ``k`` must depend only on ``(seed, k)`` and the compiled scenario.
+        ``k`` must depend only on ``(seed, k)`` and the compiled scenario.  The runner
+        calls it from a worker thread while it writes the previous games: compile the
+        kernel with ``nogil=True`` so that both run at once.
         """
         raise NotImplementedError
 

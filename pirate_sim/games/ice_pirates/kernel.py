@@ -1118,7 +1118,7 @@ def play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, str
     write_outputs_nb(st, rng, P, out_g, out_s)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_chunk_nb(seed, first, n, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, out_g, out_s):
     """Games ``first .. first + n - 1``: blocks of BLOCK games in parallel, scratch per block."""
     n_blocks = (n + BLOCK - 1) // BLOCK

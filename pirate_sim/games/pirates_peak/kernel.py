@@ -1208,7 +1208,7 @@ def play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_index):
     finish_nb(rng, w, out_games, out_seats, k)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_chunk_nb(sd, seed, first_game, out_games, out_seats):
     """Games first_game .. first_game+n-1 in N_BLOCKS parallel blocks; game k uses
     ``seed_game_nb(rng, seed, first_game + k)`` so results never depend on threads or chunks."""

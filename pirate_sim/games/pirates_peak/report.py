@@ -689,7 +689,8 @@ def draw_treasure(data: dict):
     a1.set_xticks(
         pos,
         [
-            f"seat {i} {name}\n{oname} to the Peak\n(n={data['picks'][(i, o)]['n']:,})"
+            # strategies rotating over the seats ("a/b") get a line each, so ticks stay narrow
+            f"seat {i} {name}".replace("/", "/\n") + f"\n{oname} to the Peak\n(n={data['picks'][(i, o)]['n']:,})"
             for i, name, o, oname in groups
         ],
         fontsize=7.5,
