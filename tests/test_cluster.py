@@ -1,0 +1,90 @@
+"""Dask execution: a chunk is one task, and the cluster changes nothing but speed.
+
+One LocalCluster of two worker processes serves the module (starting one costs a few
+seconds); the kernels are compiled in this process first so the workers load them from
+numba's cache instead of compiling them twice at once.
+"""
+
+import os
+import signal
+
+import numpy as np
+import pytest
+
+pytest.importorskip("distributed")
+
+from pirate_sim import scenario as scen  # noqa: E402
+from pirate_sim import cluster as cl  # noqa: E402
+
+SCEN = "scenarios/pirates_peak/default.toml"
+
+
+@pytest.fixture(scope="module")
+def peak():
+    s = scen.load(SCEN, ["run.games=24000", "run.chunk_size=2000"])
+    s.game.play(s.compile(), s.seed, 0, 1)  # compile here: workers load the cache
+    return s
+
+
+@pytest.fixture(scope="module")
+def local2(peak):
+    with cl.connect("local:2") as c:
+        c.prepare([peak])
+        yield c
+
+
+def _chunks(n_chunks, size):
+    return [(c, c * size, size) for c in range(n_chunks)]
+
+
+def test_addresses():
+    assert cl.resolve_address(None) is None or os.environ.get(cl.ENV_VAR)
+    for ok in ("local", "local:3", "tcp://10.0.0.1:8786", "scheduler:8786"):
+        assert cl.resolve_address(ok) == ok
+    for bad in ("local:0", "local:x", "nowhere"):
+        with pytest.raises(cl.ClusterError, match="expected 'local'"):
+            cl.resolve_address(bad)
+
+
+def test_environment_variable(monkeypatch):
+    monkeypatch.setenv(cl.ENV_VAR, "local:2")
+    assert cl.resolve_address(None) == "local:2"
+    assert cl.resolve_address("tcp://h:1") == "tcp://h:1", "the option wins over the environment"
+
+
+def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(cl, "CONNECT_TIMEOUT_S", 2)
+    with pytest.raises(cl.ClusterError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9"):
+        cl.connect("tcp://127.0.0.1:9")
+
+
+def test_chunks_come_back_identical_and_in_order(peak, local2):
+    compiled = peak.compile()
+    got = list(local2.play_chunks(peak, _chunks(12, 2000)))
+    assert [c for c, _, _ in got] == list(range(12))
+    for c, g, s in got:
+        g0, s0 = peak.game.play(compiled, peak.seed, c * 2000, 2000)
+        assert np.array_equal(g, g0) and np.array_equal(s, s0)
+
+
+def test_a_killed_worker_costs_only_its_chunk(peak, local2):
+    compiled = peak.compile()
+    pids = sorted(local2.client.run(os.getpid).values())
+    assert len(pids) == 2
+    out = {}
+    for i, (c, g, s) in enumerate(local2.play_chunks(peak, _chunks(40, 3000))):
+        out[c] = (g, s)
+        if i == 1:
+            os.kill(pids[0], signal.SIGKILL)  # mid-run: the nanny restarts it, Dask reruns its tasks
+    assert sorted(out) == list(range(40))
+    for c, (g, s) in out.items():
+        g0, s0 = peak.game.play(compiled, peak.seed, c * 3000, 3000)
+        assert np.array_equal(g, g0) and np.array_equal(s, s0)
+    local2.client.wait_for_workers(2, timeout=60)
+
+
+def test_workers_running_other_code_are_refused(peak, local2, monkeypatch):
+    real = cl.code_identity("pirates_peak")
+    monkeypatch.setattr(cl, "code_identity", lambda game=None: {**real, "pirates_peak": "0.0-other"})
+    with pytest.raises(cl.ClusterError, match="runs other code than this client.*pirates_peak: client 0.0-other"):
+        local2.prepare([peak])
