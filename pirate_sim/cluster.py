@@ -19,11 +19,14 @@ import functools
 import hashlib
 import os
 import re
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from .errors import UserError
 
 ENV_VAR = "PIRATE_SIM_CLUSTER"
 CONNECT_TIMEOUT_S = 10  # how long to wait for a scheduler before calling it unreachable
@@ -32,7 +35,7 @@ CONNECT_TIMEOUT_S = 10  # how long to wait for a scheduler before calling it unr
 IN_FLIGHT_PER_WORKER = 2
 
 
-class ClusterError(RuntimeError):
+class ClusterError(UserError, RuntimeError):
     """The cluster cannot be reached, lost, or runs other code than the client."""
 
 
@@ -169,11 +172,29 @@ class Cluster:
         one being yielded, so memory stays flat however many chunks there are.  A worker
         that dies costs only its tasks: Dask runs them again elsewhere.
         """
+        for c, _first, _n, out, _seconds in self._results(s, chunks):
+            yield c, out[0], out[1]
+
+    def pieces(self, s, spans: Iterable[tuple[int, int]], first_chunk: int = 0):
+        """The runner's chunk source on the cluster: pipeline pieces, one whole chunk each,
+        for the chunks ``first_chunk, first_chunk + 1, ...`` whose games are ``spans``."""
+        from contextlib import closing
+
+        from .pipeline import Piece
+
+        def gen():
+            chunks = ((c, a, b - a) for c, (a, b) in enumerate(spans, start=first_chunk))
+            for c, a, n, out, seconds in self._results(s, chunks):
+                yield Piece(c, a, a + n, True, out, seconds)
+
+        return closing(gen())
+
+    def _results(self, s, chunks):
         from distributed import wait
 
         text, h = s.to_toml(with_docs=False), s.hash()
         window = IN_FLIGHT_PER_WORKER * self.n_slots
-        pending: dict[int, object] = {}
+        pending: dict[int, tuple] = {}
         order: list[int] = []
         it = iter(chunks)
 
@@ -183,21 +204,26 @@ class Cluster:
                     c, first, n = next(it)
                 except StopIteration:
                     return
-                pending[c] = self.client.submit(play_task, text, h, int(first), int(n), pure=False,
-                                                key=f"pirate-sim-{h}-{c}-{first}-{n}", retries=2)
+                fut = self.client.submit(play_task, text, h, int(first), int(n), pure=False,
+                                         key=f"pirate-sim-{h}-{c}-{first}-{n}", retries=2)
+                pending[c] = (fut, int(first), int(n), time.perf_counter())
                 order.append(c)
 
-        submit_more()
-        while order:
-            c = order.pop(0)
-            fut = pending.pop(c)
-            try:
-                wait(fut)
-                out_games, out_seats = fut.result()
-            except Exception as exc:  # noqa: BLE001
-                self._raise_lost(exc)
+        try:
             submit_more()
-            yield c, out_games, out_seats
+            while order:
+                c = order.pop(0)
+                fut, first, n, t_sub = pending.pop(c)
+                try:
+                    wait(fut)
+                    out = fut.result()
+                except Exception as exc:  # noqa: BLE001
+                    self._raise_lost(exc)
+                submit_more()
+                yield c, first, n, out, time.perf_counter() - t_sub
+        finally:  # stopped early (a precision target, Ctrl-C): drop the chunks still queued
+            for fut, *_ in pending.values():
+                fut.cancel()
 
     def _raise_lost(self, exc: BaseException):
         if self.client.status in ("closed", "closing") or isinstance(exc, (OSError, TimeoutError)):

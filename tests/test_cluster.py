@@ -88,3 +88,62 @@ def test_workers_running_other_code_are_refused(peak, local2, monkeypatch):
     monkeypatch.setattr(cl, "code_identity", lambda game=None: {**real, "pirates_peak": "0.0-other"})
     with pytest.raises(cl.ClusterError, match="runs other code than this client.*pirates_peak: client 0.0-other"):
         local2.prepare([peak])
+
+
+# ------------------------------------------------------------------ the runner on the cluster
+def _content(out_dir):
+    """Every part's table content (not file bytes) and the summary's statistics."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    tables = {}
+    for kind in ("games", "seats"):
+        for f in sorted((out_dir / kind).glob("*.parquet")):
+            tables[(kind, f.name)] = pq.read_table(f)
+    summary = json.loads((out_dir / "summary.json").read_text())
+    return tables, summary["accumulator"]
+
+
+def test_a_run_on_the_cluster_equals_the_local_run(peak, local2, tmp_path):
+    from pirate_sim import runner
+
+    runner.run(peak, tmp_path / "local", threads=1)
+    runner.run(peak, tmp_path / "cluster", cluster=local2)
+    a, b = _content(tmp_path / "local"), _content(tmp_path / "cluster")
+    assert a[1] == b[1], "summary statistics differ"
+    assert a[0].keys() == b[0].keys() and len(a[0]) == 2 * 12
+    for k in a[0]:
+        assert a[0][k].equals(b[0][k]), k
+
+
+def test_a_client_stopped_mid_run_is_finished_by_resume(peak, local2, tmp_path):
+    from pirate_sim import runner
+
+    runner.run(peak, tmp_path / "local", threads=1)
+
+    def stop_after_some(done, total):
+        if done >= 8000:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(peak, tmp_path / "cut", cluster=local2, progress=stop_after_some)
+    res = runner.run(peak, tmp_path / "cut", resume=True, cluster=local2)
+    assert 0 < res.resumed_from < 24000
+    a, b = _content(tmp_path / "local"), _content(tmp_path / "cut")
+    assert a[1] == b[1]
+    for k in a[0]:
+        assert a[0][k].equals(b[0][k]), k
+
+
+def test_cli_unreachable_cluster_is_one_line_and_writes_nothing(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from pirate_sim.cli import main
+
+    monkeypatch.setattr(cl, "CONNECT_TIMEOUT_S", 2)
+    out = tmp_path / "never"
+    r = CliRunner().invoke(main, ["run", SCEN, "-n", "1000", "-o", str(out), "--cluster", "tcp://127.0.0.1:9"])
+    assert r.exit_code == 2, r.output
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in r.output
+    assert "Traceback" not in r.output and not out.exists()

@@ -10,6 +10,7 @@ on stderr and exit 2 - never a traceback.  User text shown through rich is escap
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 import sys
 import warnings
@@ -164,3 +165,33 @@ def out_console() -> Console:
     """The console for results: a terminal's own width, or wide enough never to cut a number
     when the output goes to a file, a pipe or a CI log."""
     return console if console.is_terminal else Console(highlight=False, width=10_000)
+
+
+def cluster_option(f):
+    """``--cluster``: play on Dask workers (also from $PIRATE_SIM_CLUSTER)."""
+    return click.option("--cluster", "cluster_address", metavar="ADDRESS", default=None,
+                        help="Play the games on a Dask cluster: 'local' or 'local:N' (N worker processes here) or a "
+                             "scheduler address such as tcp://host:8786 (default: $PIRATE_SIM_CLUSTER, else this "
+                             "process's threads). Results are identical. See docs/cluster.md.")(f)
+
+
+@contextlib.contextmanager
+def open_cluster(address: str | None, scenarios=()):
+    """The connected, warmed cluster for ``address`` (None: no cluster, Dask not imported)."""
+    from ..cluster import resolve_address
+
+    resolved = resolve_address(address)
+    if resolved is None:
+        yield None
+        return
+    from ..cluster import connect
+
+    with err_console.status(f"connecting to the cluster {esc(resolved)} and warming its workers"):
+        cl = connect(resolved)
+        try:
+            cl.prepare(list(scenarios))
+        except BaseException:
+            cl.close()
+            raise
+    with cl:
+        yield cl

@@ -9,8 +9,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from .common import (EXIT_INTERRUPTED, console, default_out_dir, esc, fail, fmt_value, load_scenario,
-                     progress, say_compiling, set_option, shell_command)
+from .common import (EXIT_INTERRUPTED, cluster_option, console, default_out_dir, esc, fail, fmt_value, load_scenario,
+                     open_cluster, progress, say_compiling, set_option, shell_command)
 
 LONG_RUN_S = 60  # print a time and disk estimate for runs whose rest takes longer than this
 MAX_GAME_INDEX = 2**63 - 1  # game indices are int64 in the kernels and the Parquet files
@@ -54,7 +54,8 @@ def print_summary(acc, title: str = "", save_to: Path | None = None) -> None:
 @click.option("--precision", type=click.FloatRange(min=1e-5, max=0.5),
               help="Stop once every win rate's 95% CI half-width is below this (games = upper limit).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, force, precision, quiet):
+@cluster_option
+def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, force, precision, quiet, cluster_address):
     """Play SCENARIO, stream results to Parquet, print a summary with 95% confidence intervals.
 
     \b
@@ -62,6 +63,7 @@ def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, for
       pirate-sim run scenarios/pirates_peak/default.toml --games 100000 -o results/pp
       pirate-sim run scenarios/pirates_peak/default.toml --set rules.squid.escape_total=11 -o results/pp11
       pirate-sim run scenarios/pirates_peak/default.toml -o results/pp --resume
+      pirate-sim run scenarios/pirates_peak/default.toml -n 10000000 -o results/big --cluster local:2
     """
     from .. import runner
 
@@ -77,24 +79,25 @@ def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, for
         stop = precision_reached(precision)
     total = s.run["games"]
     say_compiling(s.game, quiet)
-    with progress(quiet) as prog:
-        task = prog.add_task(esc(s.game.title), total=total)
+    with open_cluster(cluster_address, [s]) as cl:
+        with progress(quiet) as prog:
+            task = prog.add_task(esc(s.game.title), total=total)
 
-        def estimate(seconds: float, disk: int, free: int) -> None:
-            if seconds > LONG_RUN_S:
-                prog.console.print(f"estimate: about {_duration(seconds)} and {runner.human_bytes(disk)} of disk "
-                                   f"({runner.human_bytes(free)} free) for the remaining games; Ctrl-C stops, "
-                                   f"--resume continues", soft_wrap=True, markup=False)
+            def estimate(seconds: float, disk: int, free: int) -> None:
+                if seconds > LONG_RUN_S:
+                    prog.console.print(f"estimate: about {_duration(seconds)} and {runner.human_bytes(disk)} of disk "
+                                       f"({runner.human_bytes(free)} free) for the remaining games; Ctrl-C stops, "
+                                       f"--resume continues", soft_wrap=True, markup=False)
 
-        try:
-            res = runner.run(s, out, threads=threads, resume=resume, force=force,
-                             progress=lambda done, tot: prog.update(task, completed=done, total=tot),
-                             stop_when=stop, options={"precision": precision} if precision else {},
-                             on_estimate=estimate)
-        except KeyboardInterrupt:
-            prog.stop()
-            fail(f"interrupted; completed chunks are saved in {out}. Finish with: "
-                 + shell_command("pirate-sim", "run", scenario_path, "-o", out, "--resume"), code=EXIT_INTERRUPTED)
+            try:
+                res = runner.run(s, out, threads=threads, resume=resume, force=force,
+                                 progress=lambda done, tot: prog.update(task, completed=done, total=tot),
+                                 stop_when=stop, options={"precision": precision} if precision else {},
+                                 on_estimate=estimate, cluster=cl)
+            except KeyboardInterrupt:
+                prog.stop()
+                fail(f"interrupted; completed chunks are saved in {out}. Finish with: "
+                     + shell_command("pirate-sim", "run", scenario_path, "-o", out, "--resume"), code=EXIT_INTERRUPTED)
     print_summary(res.accumulator, f"{s.title}: {res.games:,} games, seed {s.seed}", save_to=out / "summary.txt")
     if precision:
         console.print(f"precision target {precision}: reached after {res.games:,} games"
