@@ -7,6 +7,7 @@ numba's cache instead of compiling them twice at once.
 
 import os
 import signal
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -147,3 +148,39 @@ def test_cli_unreachable_cluster_is_one_line_and_writes_nothing(tmp_path, monkey
     assert r.exit_code == 2, r.output
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in r.output
     assert "Traceback" not in r.output and not out.exists()
+
+
+# ------------------------------------------------------------------ compare, sweep, check
+def test_compare_on_the_cluster_gives_the_same_numbers(peak, local2):
+    from pirate_sim.analysis import compare as cmp
+
+    b = scen.load(SCEN, ["run.games=24000", "run.chunk_size=2000", "rules.squid.escape_total=11"])
+    here = cmp.compare(peak, b, 8000)
+    there = cmp.compare(peak, b, 8000, cluster=local2)
+    import pandas as pd
+
+    assert pd.DataFrame(here.rows).equals(pd.DataFrame(there.rows))  # NaN-aware: undefined metrics agree too
+
+
+def test_sweep_on_the_cluster_gives_the_same_table(peak, local2, tmp_path):
+    from pirate_sim.analysis import sweep as sw
+
+    axes = [sw.parse_vary("rules.squid.escape_total=11,13")]
+    points = sw.build_grid(SCEN, ["run.chunk_size=2000"], axes, None, 6000)
+    here = sw.sweep(points, axes, tmp_path / "here")
+    there = sw.sweep(points, axes, tmp_path / "there", cluster=local2)
+    assert here.tidy.equals(there.tidy)
+
+
+def test_check_on_the_cluster_gives_the_same_verdict(local2, tmp_path):
+    from pirate_sim.analysis import check as ck
+
+    spec_path = tmp_path / "spec.toml"
+    spec_path.write_text(f'title = "t"\nmax_games = 8000\nmin_games = 2000\n[[scenario]]\npath = "{Path(SCEN).resolve()}"\n'
+                         '[[bound]]\nmetric = "truncation_rate"\nmax = 0.01\n'
+                         '[[bound]]\nmetric = "length.mean"\nmin = 10\nmax = 100\n')
+    here = ck.run_check(ck.load_spec(spec_path, None))
+    there = ck.run_check(ck.load_spec(spec_path, None), cluster=local2)
+    assert here.exit_code == there.exit_code
+    assert [(b.verdict, b.games, b.estimate) for b in here.bounds] == [(b.verdict, b.games, b.estimate)
+                                                                         for b in there.bounds]

@@ -329,7 +329,7 @@ def baseline_bounds(spec: Spec, path: Path) -> list[Bound]:
 
 
 def update_baseline(spec: Spec, path: Path, threads: int | None = None, games: int | None = None,
-                    progress: Callable | None = None) -> dict:
+                    progress: Callable | None = None, cluster=None) -> dict:
     """Play each scenario ``baseline.games`` games and store every metric (95% intervals)."""
     set_threads(threads)
     out = {"format": BASELINE_FORMAT, "spec": spec.source, "title": spec.title,
@@ -338,7 +338,7 @@ def update_baseline(spec: Spec, path: Path, threads: int | None = None, games: i
     for sc in spec.scenarios:
         s = sc.scenario
         acc = _play(s, Accumulator(s.game, s.compile().strategy_names, rotates(s.rules)), s.compile(), 0, n_games,
-                    progress, sc.name)
+                    progress, sc.name, cluster)
         out["scenarios"][sc.name] = {
             "source": s.source, "overrides": s.overrides, "hash": s.hash(), "seed": s.seed,
             "rules_version": s.game.version, "games": acc.n,
@@ -352,15 +352,21 @@ def update_baseline(spec: Spec, path: Path, threads: int | None = None, games: i
 # --------------------------------------------------------------------------- check
 
 
-def _play(s: Scenario, acc: Accumulator, compiled, start: int, stop: int, progress, name) -> Accumulator:
+def _play(s: Scenario, acc: Accumulator, compiled, start: int, stop: int, progress, name,
+          cluster=None) -> Accumulator:
+    """Add games ``start .. stop - 1`` to ``acc`` chunk by chunk (on ``cluster`` if given)."""
     chunk = s.run["chunk_size"]
-    a = start
-    while a < stop:
-        b = min(a + chunk, stop)
-        acc.update(*s.game.play(compiled, s.seed, a, b - a))
-        a = b
+    spans = ((a, min(a + chunk, stop)) for a in range(start, stop, chunk))
+    if cluster is None:
+        outputs = ((a, b, s.game.play(compiled, s.seed, a, b - a)) for a, b in spans)
+    else:
+        outputs = ((a, a + g.shape[0], (g, st))
+                   for (_c, g, st), a in zip(cluster.play_chunks(s, ((a // chunk, a, b - a) for a, b in spans)),
+                                             range(start, stop, chunk)))
+    for a, b, out in outputs:
+        acc.update(*out, a)
         if progress:
-            progress(name, a, stop)
+            progress(name, b, stop)
     return acc
 
 
@@ -408,7 +414,7 @@ class CheckResult:
 
 
 def run_check(spec: Spec, extra_bounds: list[Bound] = (), max_games: int | None = None,
-              threads: int | None = None, progress: Callable | None = None) -> CheckResult:
+              threads: int | None = None, progress: Callable | None = None, cluster=None) -> CheckResult:
     """Play each scenario look by look until its bounds are decided or the budget is spent."""
     bounds = list(spec.bounds) + list(extra_bounds)
     top = int(max_games or spec.max_games)
@@ -426,7 +432,7 @@ def run_check(spec: Spec, extra_bounds: list[Bound] = (), max_games: int | None 
         for n_look in looks:
             if not mine or all(b.verdict != "undecided" for b in mine):
                 break
-            _play(s, acc, compiled, acc.n, n_look, progress, sc.name)
+            _play(s, acc, compiled, acc.n, n_look, progress, sc.name, cluster)
             est = metrics.compute(acc, conf_each)
             if n_look == looks[0]:
                 _reject_undefined(spec, sc.name, mine, est, acc.n)

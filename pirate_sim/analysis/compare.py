@@ -253,10 +253,30 @@ def check_comparable(a: Scenario, b: Scenario) -> None:
                            f"{b.game.title} one ({b.source})")
 
 
+def _paired_chunks(a: Scenario, ca, b: Scenario, cb, seed: int, games: int, cluster=None):
+    """``(first, stop, output of a, output of b)`` chunk by chunk, in game order."""
+    size = a.run["chunk_size"]
+    if cluster is None:
+        for lo, hi in chunk_bounds(games, size):
+            yield lo, hi, a.game.play(ca, seed, lo, hi - lo), b.game.play(cb, seed, lo, hi - lo)
+        return
+    if b.seed != seed:
+        raise CompareError(f"both variants must use seed {seed} (B has {b.seed})")
+    def chunks():
+        return ((c, lo, hi - lo) for c, (lo, hi) in enumerate(chunk_bounds(games, size)))
+
+    for (c, ga, sa), (_, gb, sb) in zip(cluster.play_chunks(a, chunks()), cluster.play_chunks(b, chunks())):
+        lo = c * size
+        yield lo, min(lo + size, games), (ga, sa), (gb, sb)
+
+
 def compare(a: Scenario, b: Scenario, games: int | None = None, threads: int | None = None,
             metric_patterns: list[str] | None = None,
-            progress: Callable[[int, int], None] | None = None) -> CompareResult:
-    """Play both variants on the same random streams (seed of ``a``) and difference every metric."""
+            progress: Callable[[int, int], None] | None = None, cluster=None) -> CompareResult:
+    """Play both variants on the same random streams (seed of ``a``) and difference every metric.
+
+    With ``cluster`` (pirate_sim.cluster.Cluster) the chunks of both variants are Dask
+    tasks, submitted together; the numbers are identical to a local comparison."""
     check_comparable(a, b)
     games = int(games or a.run["games"])
     seed = a.seed
@@ -274,9 +294,7 @@ def compare(a: Scenario, b: Scenario, games: int | None = None, threads: int | N
     paired_names: list[str] | None = None
     pm = None
     t0 = time.perf_counter()
-    for lo, hi in chunk_bounds(games, a.run["chunk_size"]):
-        ga, sa = a.game.play(ca, seed, lo, hi - lo)
-        gb, sb = b.game.play(cb, seed, lo, hi - lo)
+    for lo, hi, (ga, sa), (gb, sb) in _paired_chunks(a, ca, b, cb, seed, games, cluster):
         acc_a.update(ga, sa)
         acc_b.update(gb, sb)
         va, vb = per_game_vectors(acc_a, ga, sa, lo), per_game_vectors(acc_b, gb, sb, lo)

@@ -216,19 +216,20 @@ def sweep(points: list[GridPoint], varies: list[tuple[str, list]], out_dir: Path
           resume: bool = False, force: bool = False, chart_metrics: list[str] | None = None,
           progress: Callable[[str, int, int, int, int], None] | None = None,
           base_source: str = "", base_overrides: list[str] | None = None,
-          chart_progress: Callable[[str], None] | None = None) -> SweepResult:
+          chart_progress: Callable[[str], None] | None = None, cluster=None) -> SweepResult:
     """Run every grid point into ``out_dir/points/<id>`` (a normal results directory).
 
     ``progress(point_id, point_index, n_points, games_done, games_total)``;
-    ``chart_progress(text)`` hears each chart file being written.
+    ``chart_progress(text)`` hears each chart file being written.  With ``cluster`` each
+    point's chunks are Dask tasks (a point keeps every worker busy while it has chunks).
     """
     with results.lock_dir(Path(out_dir)):  # the whole sweep: no other command mixes files in
         return _sweep_locked(points, varies, Path(out_dir), threads, resume, force, chart_metrics, progress,
-                             base_source, base_overrides, chart_progress)
+                             base_source, base_overrides, chart_progress, cluster)
 
 
 def _sweep_locked(points, varies, out_dir, threads, resume, force, chart_metrics, progress, base_source,
-                  base_overrides, chart_progress) -> SweepResult:
+                  base_overrides, chart_progress, cluster=None) -> SweepResult:
     keys = [k for k, _ in varies]
     games = points[0].scenario.run["games"]
     sig = _signature(points, games)
@@ -276,7 +277,7 @@ def _sweep_locked(points, varies, out_dir, threads, resume, force, chart_metrics
             if man is not None:
                 resumed.append(p.id)
             cb = (lambda d, t, _i=i, _id=p.id: progress(_id, _i, len(points), d, t)) if progress else None
-            res = runner.run(p.scenario, pdir, threads=threads, resume=man is not None, progress=cb)
+            res = runner.run(p.scenario, pdir, threads=threads, resume=man is not None, progress=cb, cluster=cluster)
             acc = res.accumulator
         accs[p.id] = acc
         df = tidy_point(p, acc, keys)

@@ -10,8 +10,8 @@ import click
 from rich import box
 from rich.table import Table
 
-from .common import (console, err_console, esc, fail, fmt_metric, load_scenario, out_console, progress,
-                     say_compiling, set_option)
+from .common import (cluster_option, console, err_console, esc, fail, fmt_metric, load_scenario, open_cluster,
+                     out_console, progress, say_compiling, set_option)
 
 COMPARE_GAMES = 100_000  # default paired games: a few seconds, CI half-widths near 0.1 point
 FORMATS = ("table", "markdown", "csv", "json")
@@ -34,8 +34,9 @@ FORMATS = ("table", "markdown", "csv", "json")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="How to print the differences: a table, or markdown / csv / json with every digit.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@cluster_option
 def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_patterns, out_dir, force, fmt,
-                quiet):
+                quiet, cluster_address):
     """Paired comparison of two variants with common random numbers: B minus A for every metric.
 
     Give two scenarios, or one scenario and --set values (B = A with the --set values), so a
@@ -65,10 +66,10 @@ def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_
     say_compiling(a.game, quiet)
     # the output is checked (and staged) before any game is played, and put in place whole at the end
     with results.staged_dir(Path(out_dir), force) if out_dir else nullcontext() as stage:
-        with progress(quiet) as prog:
+        with open_cluster(cluster_address, [a, b]) as cl, progress(quiet) as prog:
             task = prog.add_task("compare", total=n)
             res = cmp.compare(a, b, n, threads, list(metric_patterns) or None,
-                              progress=lambda d, t: prog.update(task, completed=d, total=t))
+                              progress=lambda d, t: prog.update(task, completed=d, total=t), cluster=cl)
         label_b = " ".join(overrides) if scenario_b is None else b.source
         print_compare(res, a.source, label_b, fmt)
         if out_dir:
@@ -178,8 +179,9 @@ def print_compare(res, label_a: str, label_b: str, fmt: str) -> None:
 @click.option("--resume", is_flag=True, help="Finish an interrupted sweep: finished points are skipped.")
 @click.option("--force", is_flag=True, help="Replace an existing output directory.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@cluster_option
 def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_patterns, out_dir, resume, force,
-              quiet):
+              quiet, cluster_address):
     """Run a grid of variants of SCENARIO; tidy metrics per point, charts with CI bands, heatmaps.
 
     Every grid point is a normal results directory under OUT/points/<id>, played with the
@@ -219,7 +221,7 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
     total = len(points) * s0.run["games"]
     say_compiling(s0.game, quiet)
     try:
-        with progress(quiet) as prog:
+        with open_cluster(cluster_address, [p.scenario for p in points]) as cl, progress(quiet) as prog:
             task = prog.add_task("sweep", total=total)
 
             def cb(pid, i, n_points, done, tot):
@@ -231,7 +233,7 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
 
             res = sw.sweep(points, axes, out, threads=threads, resume=resume, force=force,
                            chart_metrics=chart_metrics, progress=cb, base_source=scenario_path,
-                           base_overrides=list(overrides), chart_progress=charts_cb)
+                           base_overrides=list(overrides), chart_progress=charts_cb, cluster=cl)
     except (sw.SweepError, RunError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:
@@ -280,8 +282,9 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False), help="JUnit XML path (overrides -o).")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="JSON verdict path (overrides -o).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@cluster_option
 def check_cmd(spec_path, baseline_path, update_baseline, max_games, seed, threads, out_dir, junit_path, json_path,
-              quiet):
+              quiet, cluster_address):
     """Gate on balance: play until every bound of SPEC.toml is decided, then exit 0/1/3.
 
     Games are played in looks at geometrically growing sample sizes; each bound is decided
@@ -314,14 +317,14 @@ def check_cmd(spec_path, baseline_path, update_baseline, max_games, seed, thread
     for target in ((Path(baseline_path),) if update_baseline else (jp, xp)):
         results.check_writable(target)  # before any game is played
 
-    with progress(quiet) as prog:
+    with open_cluster(cluster_address, [sc.scenario for sc in spec.scenarios]) as cl, progress(quiet) as prog:
         task = prog.add_task("check", total=None)
 
         def cb(name, done, tot):
             prog.update(task, completed=done, total=tot, description=f"check {name}")
 
         if update_baseline:
-            data = ck.update_baseline(spec, Path(baseline_path), threads, max_games, progress=cb)
+            data = ck.update_baseline(spec, Path(baseline_path), threads, max_games, progress=cb, cluster=cl)
             prog.stop()
             for name, d in data["scenarios"].items():
                 console.print(f"baseline {esc(name)}: {d['games']:,} games, {len(d['metrics'])} metrics, hash {d['hash']}")
@@ -334,7 +337,7 @@ def check_cmd(spec_path, baseline_path, update_baseline, max_games, seed, thread
             except scen.ScenarioError as exc:
                 prog.stop()
                 fail(str(exc))
-        res = ck.run_check(spec, extra, max_games, threads, progress=cb)
+        res = ck.run_check(spec, extra, max_games, threads, progress=cb, cluster=cl)
     ck.write_outputs(res, jp, xp)
     t = Table(title=f"{esc(spec.title)}: per-interval confidence {100 * res.per_interval_confidence:.4g}% "
                     f"({100 * spec.confidence:g}% overall), looks at {', '.join(f'{x:,}' for x in res.looks)} games",
