@@ -12,13 +12,21 @@ capacity 0 in bulk runs), the game's rng, the rules NamedTuple ``P`` and plain a
 * ``deck`` int32[30, 3]: Bay card templates (type, blocked sides, map colour).
 * ``port_upg`` int32[6]: the upgrade at the Port of each corner.
 * ``strat`` int32[n_seats] strategy codes, ``sp`` float64[n_seats, N_SP] their params.
-* ``fs`` float64[128] and ``perm`` int64[30]: scratch, allocated once per block.
+* ``fs`` int64[FS_SIZE] (the planner's work space) and ``perm`` int64[30]: scratch,
+  allocated once per block.
+
+Every kernel but the four that allocate (play_chunk_nb, play_traced_nb and the odds'
+Monte Carlo loops) is compiled with ``_nrt=False``: numba's reference counting of the
+array arguments took about a third of a turn.
 """
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numba import njit, prange, types
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from ...rng import (RNG_WORDS, dice_rolled_nb, rand_below_nb, rand_float_nb, roll_die_nb,
                     seed_game_nb, shuffle_nb, weighted_choice_nb)
@@ -65,32 +73,58 @@ _ST = types.int32[::1]
 _EV = types.int32[:, ::1]
 _I = types.int64
 
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM's population count (one instruction) of an int64."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return sig, codegen
+
+
 BLOCK = 64  # games per parallel block
-INF = 1e9
-FS_DIST = 0  # fs[0:37] distance to the goal
-FS_INIT = 40  # fs[40:77] goal values
-FS_DONE = 80  # fs[80:117] Dijkstra done flags
-FS_SIZE = 128
+# The planner counts in quarters: every planning cost is a multiple of 0.25 (see
+# edge_cost_nb), so its distances are exact integers and a bucket queue orders them.
+INF = 1 << 30  # distance of a cell from which the goal cannot be reached
+FS_DIST = 0  # fs[0:37] distance to the goal, in quarters
+FS_INIT = 40  # fs[40:77] goal values (fs[39] takes the write for a ship off the board)
+FS_BLK = 80  # fs[80:117] blocked sides of each cell for the planning ship
+FS_SUR = 120  # fs[120:157] surcharge for entering each cell
+FS_DCOST = 160  # fs[160:166] cost of a move in each direction under the wind
+FS_BUCKET = 168  # fs[168:200] the bucket queue: bitmask of the cells at distance = index mod 32
+N_BUCKETS = 32  # a power of two above the largest move cost (16 + 6 quarters)
+FS_SIZE = 200
 N_SEAT_COLUMNS = 30
 N_GAME_EXTRA = 5  # dice_rolled, wind_rolls, walled_cards, rams, treasure_turn
 
 
 # ------------------------------------------------------------------ small helpers
-@njit(_I(_I), cache=True)
+@njit(_I(_I), cache=True, _nrt=False)
 def sb_nb(s):
     return SEATS_BASE + s * SEAT_WORDS
 
 
-@njit(_I(_I), cache=True)
-def popcount_nb(m):
-    c = 0
-    while m:
-        c += m & 1
-        m >>= 1
-    return c
+if numba.config.DISABLE_JIT:
+    def ctz_nb(m):
+        return (int(m) & -int(m)).bit_length() - 1
+
+    def popcount_nb(m):
+        return bin(int(m)).count("1")
+else:
+    @njit(_I(_I), cache=True, _nrt=False)
+    def ctz_nb(m):
+        """Index of the lowest set bit (``m`` != 0)."""
+        return trailing_zeros(m)
+
+    @njit(_I(_I), cache=True, _nrt=False)
+    def popcount_nb(m):
+        return _ctpop(m)
 
 
-@njit(types.void(_ST, _EV, _I, _I, _I, _I, _I), cache=True)
+@njit(types.void(_ST, _EV, _I, _I, _I, _I, _I), cache=True, _nrt=False)
 def log_nb(st, ev, seat, kind, a, b, c):
     n = st[G_EVENTS]
     if n < ev.shape[0]:
@@ -103,7 +137,7 @@ def log_nb(st, ev, seat, kind, a, b, c):
         st[G_EVENTS] = n + 1
 
 
-@njit(types.boolean(_ST, _I, _I, types.boolean), cache=True)
+@njit(types.boolean(_ST, _I, _I, types.boolean), cache=True, _nrt=False)
 def side_blocked_nb(st, c, d, ice_breaker):
     """Is side ``d`` of face-up card ``c`` blocked by an iceberg (for this ship)?"""
     if st[C_REVEALED + c] == 0:
@@ -116,7 +150,7 @@ def side_blocked_nb(st, c, d, ice_breaker):
     return ((m >> d) & 1) == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def occupants_nb(st, P, c, s):
     """Bitmask of the seats other than ``s`` on cell ``c``."""
     m = 0
@@ -126,12 +160,12 @@ def occupants_nb(st, P, c, s):
     return m
 
 
-@njit(types.boolean(_ST, _I, _I), cache=True)
+@njit(types.boolean(_ST, _I, _I), cache=True, _nrt=False)
 def has_upg_nb(st, s, u):
     return ((st[sb_nb(s) + S_UPG] >> u) & 1) == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_wind_nb(st, ev, rng, cum_w, s):
     """The wind changes: a forced (scripted) wind if one is queued, else a weighted draw."""
     pos = st[G_WIND_SCR_POS]
@@ -145,7 +179,7 @@ def roll_wind_nb(st, ev, rng, cum_w, s):
     log_nb(st, ev, s, EV_WIND, w, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cont_after_nb(P, upg, rl, k):
     """May the ship move again after move ``k`` (0-based) made with wind relation ``rl``?"""
     maxm = P.sail_moves if ((upg >> MAIN_SAIL) & 1) else P.wind_moves
@@ -159,7 +193,7 @@ def cont_after_nb(P, upg, rl, k):
 
 
 # ------------------------------------------------------------------ the map
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def connected_nb(st, geo):
     """Can every cell be reached from every other through sides no known iceberg blocks?"""
     reached = np.int64(1)
@@ -180,7 +214,7 @@ def connected_nb(st, geo):
     return reached == (np.int64(1) << N_CELLS) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def flip_nb(st, ev, geo, s, v):
     """Turn Bay card ``v`` face up; the enclosed-area rule may clear its icebergs."""
     st[C_REVEALED + v] = 1
@@ -200,7 +234,7 @@ EXIT_FREE = 1  # a free space, a face-down card (may ram), open water, or any wi
 EXIT_OCCUPIED = 2  # an occupied space: a way out only if the ship could leave it in turn
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def exit_kind_nb(st, P, geo, s, upg, v, d, start, esc_ok):
     """What leaving ``v`` in direction ``d`` leads to (EXIT_*), for seat s with upgrades
     ``upg``; the wind (which directions may be sailed or rowed) is the caller's."""
@@ -221,14 +255,14 @@ def exit_kind_nb(st, P, geo, s, upg, v, d, start, esc_ok):
     return EXIT_OCCUPIED
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_pass_through_nb(st, s, upg, w):
     """May the ship pass through occupied ``w`` without having to stop there?  Not if ``w``
     is a storm it cannot fight (no Ice Breaker, no chip): it would stop, on an occupied space."""
     return not (st[C_CARD + w] == STORM and ((upg >> ICE_BREAKER) & 1) == 0 and st[sb_nb(s) + S_CREW] < 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def exists_exit_nb(st, P, geo, rel, s, v, k1, start, esc_ok):
     """Look-ahead for entering an occupied space ``v``: could the ship leave it with move
     ``k1`` (never rowing: only the first move rows), onto a free space, a face-down card
@@ -255,7 +289,7 @@ def exists_exit_nb(st, P, geo, rel, s, v, k1, start, esc_ok):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_dir_nb(st, P, geo, rel, s, pos, d, k, start, esc_ok):
     """May seat ``s`` at ``pos`` choose direction ``d`` for move ``k`` (0-based)?"""
     upg = st[sb_nb(s) + S_UPG]
@@ -273,7 +307,7 @@ def legal_dir_nb(st, P, geo, rel, s, pos, d, k, start, esc_ok):
     return exists_exit_nb(st, P, geo, rel, s, v, k + 1, start, esc_ok)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_mask_nb(st, P, geo, rel, s, pos, k, start, esc_ok):
     m = 0
     for d in range(6):
@@ -283,7 +317,7 @@ def legal_mask_nb(st, P, geo, rel, s, pos, k, start, esc_ok):
 
 
 # ------------------------------------------------------------------ raids
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def raid_roll_nb(rng, cannon, cannon_dice):
     r = roll_die_nb(rng, 6)
     if cannon:
@@ -294,7 +328,7 @@ def raid_roll_nb(rng, cannon, cannon_dice):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def raid_score_nb(roll, chips, max_score):
     """The greater of the roll and the crew including the captain, at most ``max_score``."""
     sc = chips + 1
@@ -303,7 +337,7 @@ def raid_score_nb(roll, chips, max_score):
     return min(sc, max_score)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def raid_nb(rng, r_chips, d_chips, r_cannon, d_cannon, ties_raider, swash_ties_swash,
             max_score, cannon_dice, r_reserve, d_reserve, r_prob, d_prob):
     """One raid with swashbuckling.  Returns (raider_won, raider_chips_spent, defender_chips_spent).
@@ -373,7 +407,7 @@ def wind_mc_nb(seed, samples, cum_w, counts):
 
 
 # ------------------------------------------------------------------ collection
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def void_maps_nb(st, P):
     for o in range(P.n_seats):
         b = sb_nb(o)
@@ -383,7 +417,7 @@ def void_maps_nb(st, P):
         st[b + S_MAPS] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gain_maps_nb(st, P, s, new_maps):
     """Seat ``s`` adds map colours ``new_maps``; records the turn of its first / full set."""
     b = sb_nb(s)
@@ -397,7 +431,7 @@ def gain_maps_nb(st, P, s, new_maps):
         st[b + S_T_ALL_MAPS] = st[G_TURN]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_treasure_nb(st, s):
     b = sb_nb(s)
     st[G_TREASURE] = s
@@ -408,7 +442,7 @@ def take_treasure_nb(st, s):
         st[b + S_T_TREASURE] = st[G_TURN]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def collect_nb(st, ev, rng, P, costs, strat, sp, s, c, fs):
     """Take what the space ``c`` offers (upgrade, crew, map, treasure, Extra Crew)."""
     b = sb_nb(s)
@@ -466,12 +500,12 @@ def collect_nb(st, ev, rng, P, costs, strat, sp, s, c, fs):
 
 
 # ------------------------------------------------------------------ policies
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_prob_nb(rng, sp, s):
     return rand_float_nb(rng) < sp[s, SP_DECIDE_PROB]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_upgrade_nb(st, rng, strat, sp, s, u, cost):
     code = strat[s]
     if code == ST_SCRIPTED:
@@ -483,7 +517,7 @@ def decide_upgrade_nb(st, rng, strat, sp, s, u, cost):
     return cost <= sp[s, SP_MAX_UPGRADE_COST]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_abandon_nb(st, rng, strat, sp, s):
     code = strat[s]
     if code == ST_SCRIPTED:
@@ -497,7 +531,7 @@ def decide_abandon_nb(st, rng, strat, sp, s):
     return st[sb_nb(s) + S_STUCK] >= sp[s, SP_ABANDON_AFTER]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_telescope_nb(st, rng, strat, sp, s):
     code = strat[s]
     if code == ST_SCRIPTED:
@@ -507,24 +541,35 @@ def decide_telescope_nb(st, rng, strat, sp, s):
     return True  # information is free
 
 
-@njit(cache=True)
-def edge_cost_nb(st, P, rel, wind, upg, crew, reserve, d, v):
-    """Planning cost of moving into ``v`` in direction ``d`` (about half a turn per move)."""
-    rl = rel[wind, d]
+@njit(cache=True, _nrt=False)
+def dir_cost_nb(rl, upg, crew, reserve):
+    """Planning cost, in quarters, of a move with wind relation ``rl`` (about half a turn
+    per move): with the wind 1, tack 2 (1 with Jib), row 2.5 (4 at or below the reserve)."""
     if rl == WITH:
-        cost = 1.0
-    elif rl == TACK:
-        cost = 1.0 if ((upg >> JIB) & 1) else 2.0
-    else:
-        cost = 2.5 if crew > reserve else 4.0
+        return 4
+    if rl == TACK:
+        return 4 if ((upg >> JIB) & 1) else 8
+    return 10 if crew > reserve else 16
+
+
+@njit(cache=True, _nrt=False)
+def cell_surcharge_nb(st, upg, v):
+    """Planning surcharge, in quarters, for entering ``v``: unknown 0.25, storm 1.5 (0.5
+    with Ice Breaker)."""
     if st[C_REVEALED + v] == 0:
-        cost += 0.25
-    elif st[C_CARD + v] == STORM:
-        cost += 0.5 if ((upg >> ICE_BREAKER) & 1) else 1.5
-    return cost
+        return 1
+    if st[C_CARD + v] == STORM:
+        return 2 if ((upg >> ICE_BREAKER) & 1) else 6
+    return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def edge_cost_nb(st, rel, wind, upg, crew, reserve, d, v):
+    """Planning cost, in quarters, of moving into ``v`` in direction ``d``."""
+    return dir_cost_nb(rel[wind, d], upg, crew, reserve) + cell_surcharge_nb(st, upg, v)
+
+
+@njit(cache=True, _nrt=False)
 def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
     """Fill fs[FS_DIST..] with the cost to the seat's current goal; return the chase target.
 
@@ -548,22 +593,22 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
     goal = False
     holder = st[G_TREASURE]
     if holder == s:
-        fs[FS_INIT + P.hg_cell] = 0.0
+        fs[FS_INIT + P.hg_cell] = 0
         goal = True
         for c in range(N_CELLS):
             if geo[c, 6] == 1:
                 for d in range(6):
                     if ((P.esc_mask >> d) & 1) and geo[c, d] < 0 and not side_blocked_nb(st, c, d, ib):
                         rl = rel[wind, d]
-                        x = 1.0 if rl == WITH else (2.0 if rl == TACK else 3.0)
+                        x = 4 if rl == WITH else (8 if rl == TACK else 12)  # 1, 2, 3 moves
                         if x < fs[FS_INIT + c]:
                             fs[FS_INIT + c] = x
     elif holder >= 0:
         target = holder
-        fs[FS_INIT + st[sb_nb(holder) + S_POS]] = 0.0
+        fs[FS_INIT + st[sb_nb(holder) + S_POS]] = 0
         goal = st[sb_nb(holder) + S_POS] >= 0
     if not goal and crew < reserve and st[G_BELL_POOL] > 0:
-        fs[FS_INIT + P.bell_cell] = 0.0
+        fs[FS_INIT + P.bell_cell] = 0
         goal = True
     if not goal and (code == ST_UPGRADER or code == ST_RAIDER):
         owned = popcount_nb(upg)
@@ -577,10 +622,10 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
                 if cost > crew:
                     continue
                 if code == ST_UPGRADER and owned < sp[s, SP_UPGRADES_WANTED] and cost <= sp[s, SP_MAX_UPGRADE_COST]:
-                    fs[FS_INIT + c] = 0.0
+                    fs[FS_INIT + c] = 0
                     goal = True
                 elif code == ST_RAIDER and u == CANNON:
-                    fs[FS_INIT + c] = 0.0
+                    fs[FS_INIT + c] = 0
                     goal = True
     if not goal and code == ST_RAIDER:
         need = 3.0 - 2.0 * sp[s, SP_AGGRESSION]
@@ -593,7 +638,7 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
                 best = val
                 target = o
         if target >= 0:
-            fs[FS_INIT + st[sb_nb(target) + S_POS]] = 0.0
+            fs[FS_INIT + st[sb_nb(target) + S_POS]] = 0
             goal = True
     if not goal:
         kelly_known = False
@@ -601,43 +646,76 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
             if st[C_REVEALED + c] == 1:
                 card = st[C_CARD + c]
                 if card == KELLY and maps == 7 and holder < 0:
-                    fs[FS_INIT + c] = 0.0
+                    fs[FS_INIT + c] = 0
                     kelly_known = True
                 elif card == LOST_ISLAND and maps != 7:
                     col = st[C_COLOUR + c]
                     if ((maps >> col) & 1) == 0 and st[G_MAPS_LEFT + col] > 0:
-                        fs[FS_INIT + c] = 0.0
+                        fs[FS_INIT + c] = 0
         if not kelly_known:
             for c in range(N_CELLS):
                 if st[C_REVEALED + c] == 0:
-                    fs[FS_INIT + c] = 1.0  # explore
-    # reverse Dijkstra from the goal values (37 cells: O(V^2) without a heap)
+                    fs[FS_INIT + c] = 4  # explore: one move
+    # per plan: the sides blocked for this ship, each direction's cost, each cell's surcharge
     for c in range(N_CELLS):
-        fs[FS_DIST + c] = fs[FS_INIT + c]
-        fs[FS_DONE + c] = 0.0
-    for _ in range(N_CELLS):
-        v = -1
-        best_d = INF
-        for c in range(N_CELLS):
-            if fs[FS_DONE + c] == 0.0 and fs[FS_DIST + c] < best_d:
-                best_d = fs[FS_DIST + c]
-                v = c
-        if v < 0:
-            break
-        fs[FS_DONE + v] = 1.0
-        for d in range(6):
-            u = geo[v, (d + 3) % 6]  # moving from u in direction d reaches v
-            if u < 0 or fs[FS_DONE + u] == 1.0:
-                continue
-            if side_blocked_nb(st, u, d, ib) or side_blocked_nb(st, v, (d + 3) % 6, ib):
-                continue
-            nd = best_d + edge_cost_nb(st, P, rel, wind, upg, crew, reserve, d, v)
-            if nd < fs[FS_DIST + u]:
-                fs[FS_DIST + u] = nd
+        m = st[C_MASK + c] if st[C_REVEALED + c] == 1 else 0
+        if ib and (m & (m - 1)) == 0:
+            m = 0  # Ice Breaker: small icebergs (one side) are ignored
+        fs[FS_BLK + c] = m
+        fs[FS_SUR + c] = cell_surcharge_nb(st, upg, c)
+    for d in range(6):
+        fs[FS_DCOST + d] = dir_cost_nb(rel[wind, d], upg, crew, reserve)
+    # reverse Dijkstra from the goal values with a bucket queue (bitmask of cells per
+    # distance mod N_BUCKETS; ``occ`` marks the non-empty buckets)
+    for k in range(N_BUCKETS):
+        fs[FS_BUCKET + k] = 0
+    occ = np.int64(0)
+    todo = np.int64(0)
+    for c in range(N_CELLS):
+        x = fs[FS_INIT + c]
+        fs[FS_DIST + c] = x
+        if x < INF:
+            fs[FS_BUCKET + (x & (N_BUCKETS - 1))] |= np.int64(1) << c
+            occ |= np.int64(1) << (x & (N_BUCKETS - 1))
+            todo |= np.int64(1) << c
+    dist = np.int64(0)
+    while todo != 0:
+        r = dist & (N_BUCKETS - 1)
+        rot = ((occ >> r) | (occ << (N_BUCKETS - r))) & ((np.int64(1) << N_BUCKETS) - 1)
+        dist += ctz_nb(rot)
+        r = dist & (N_BUCKETS - 1)
+        m = fs[FS_BUCKET + r]
+        fs[FS_BUCKET + r] = 0
+        occ &= ~(np.int64(1) << r)
+        todo &= ~m
+        while m != 0:
+            v = ctz_nb(m)
+            m &= m - 1
+            bv = fs[FS_BLK + v]
+            sur = fs[FS_SUR + v]
+            for d in range(6):
+                back = (d + 3) % 6
+                u = geo[v, back]  # moving from u in direction d reaches v
+                if u < 0 or (bv >> back) & 1 or (fs[FS_BLK + u] >> d) & 1:
+                    continue
+                nd = dist + fs[FS_DCOST + d] + sur
+                old = fs[FS_DIST + u]
+                if nd < old:
+                    if old < INF:
+                        ko = old & (N_BUCKETS - 1)
+                        fs[FS_BUCKET + ko] &= ~(np.int64(1) << u)
+                        if fs[FS_BUCKET + ko] == 0:
+                            occ &= ~(np.int64(1) << ko)
+                    else:
+                        todo |= np.int64(1) << u
+                    fs[FS_DIST + u] = nd
+                    kn = nd & (N_BUCKETS - 1)
+                    fs[FS_BUCKET + kn] |= np.int64(1) << u
+                    occ |= np.int64(1) << kn
     return target
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop, esc_ok,
                   passed, fs):
     """The direction of the next move, or -1 to stop (only when ``may_stop``)."""
@@ -698,18 +776,18 @@ def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop
         if rl == INTO and crew <= reserve:
             best_row = d  # only if nothing else is legal
             continue
-        x = edge_cost_nb(st, P, rel, wind, upg, crew, reserve, d, v) + fs[FS_DIST + v]
-        if x < best - 1e-9:
+        x = edge_cost_nb(st, rel, wind, upg, crew, reserve, d, v) + fs[FS_DIST + v]
+        if x < best:
             best = x
             best_d = d
             n_best = 1
-        elif abs(x - best) <= 1e-9:
+        elif x == best:
             n_best += 1
             if rand_below_nb(rng, n_best) == 0:
                 best_d = d
     if may_stop:
         here = fs[FS_DIST + pos]
-        if here <= 0.0 or best_d < 0:
+        if here <= 0 or best_d < 0:
             return -1
         v = geo[pos, best_d]
         if fs[FS_DIST + v] >= here and target < 0:
@@ -719,7 +797,7 @@ def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop
     return best_d
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_fight_nb(st, rng, strat, sp, s, v, fs):
     code = strat[s]
     if code == ST_SCRIPTED:
@@ -729,10 +807,10 @@ def decide_fight_nb(st, rng, strat, sp, s, v, fs):
     b = sb_nb(s)
     if not has_upg_nb(st, s, ICE_BREAKER) and st[b + S_CREW] <= sp[s, SP_CREW_RESERVE]:
         return False
-    return fs[FS_DIST + v] > 0.0  # pass through unless the storm is the goal
+    return fs[FS_DIST + v] > 0  # pass through unless the storm is the goal
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def raid_value_nb(st, P, s, o):
     v = popcount_nb(st[sb_nb(o) + S_MAPS] & ~st[sb_nb(s) + S_MAPS])
     if st[G_TREASURE] == o:
@@ -740,7 +818,7 @@ def raid_value_nb(st, P, s, o):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_raid_nb(st, rng, P, strat, sp, s, cand):
     """The seat to raid among the candidates (bitmask), or -1."""
     code = strat[s]
@@ -772,7 +850,7 @@ def choose_raid_nb(st, rng, P, strat, sp, s, cand):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def swash_params_nb(st, strat, sp, s):
     """(reserve, probability) of swashbuckling for seat ``s``."""
     code = strat[s]
@@ -784,7 +862,7 @@ def swash_params_nb(st, strat, sp, s):
 
 
 # ------------------------------------------------------------------ turn actions
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_raid_nb(st, ev, rng, P, strat, sp, s, o):
     """Seat ``s`` raids seat ``o``; the winner of the exchange takes maps and treasure."""
     b = sb_nb(s)
@@ -819,7 +897,7 @@ def do_raid_nb(st, ev, rng, P, strat, sp, s, o):
             take_treasure_nb(st, s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def abandon_nb(st, ev, P, s):
     """Abandon ship: return upgrades, maps, crew and treasure as if never claimed."""
     b = sb_nb(s)
@@ -845,7 +923,7 @@ def abandon_nb(st, ev, P, s):
     log_nb(st, ev, s, EV_ABANDON, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reenter_nb(st, ev, P, s):
     """The turn after abandoning: a new ship on Bell Island with a fresh crew."""
     b = sb_nb(s)
@@ -866,7 +944,7 @@ def reenter_nb(st, ev, P, s):
     log_nb(st, ev, s, EV_REENTER, got, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
     """Seat ``st[G_SEAT]`` plays one turn; sets G_END when the game is won."""
     s = st[G_SEAT]
@@ -980,7 +1058,7 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
 
 
 # ------------------------------------------------------------------ setup and whole games
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm):
     """Deal the Bay, place the ships on Bell Island, give crew, roll the first wind."""
     for i in range(st.shape[0]):
@@ -1042,14 +1120,14 @@ def setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm):
     roll_wind_nb(st, ev, rng, cum_w, -1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
     """Play turns from the current state until a win or the turn cap."""
     while st[G_END] < 0:
         step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
     """One turn of the seat to move (or truncation at the turn cap); next seat after it."""
     if st[G_END] >= 0:
@@ -1064,7 +1142,7 @@ def step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
         st[G_SEAT] = (st[G_SEAT] + 1) % P.n_seats
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def write_outputs_nb(st, rng, P, out_g, out_s):
     out_g[0] = st[G_WINNER]
     out_g[1] = st[G_TURN]
@@ -1109,7 +1187,7 @@ def write_outputs_nb(st, rng, P, out_g, out_s):
         o[29] = st[b + S_PROGRESS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,
                      out_g, out_s):
     """One whole game on an already seeded ``rng`` (bulk runs and traces share it)."""
@@ -1126,7 +1204,7 @@ def play_chunk_nb(seed, first, n, P, geo, rel, cum_w, costs, deck, port_upg, str
         st = np.zeros(STATE_WORDS, np.int32)
         ev = np.zeros((0, 6), np.int32)
         rng = np.zeros(RNG_WORDS, np.uint64)
-        fs = np.zeros(FS_SIZE, np.float64)
+        fs = np.zeros(FS_SIZE, np.int64)
         perm = np.zeros(N_BAY, np.int64)
         hi = min(n, (blk + 1) * BLOCK)
         for i in range(blk * BLOCK, hi):
@@ -1140,7 +1218,7 @@ def play_traced_nb(seed, k, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp
     """Game ``k`` with the event log on (same code path as the bulk run)."""
     st = np.zeros(STATE_WORDS, np.int32)
     rng = np.zeros(RNG_WORDS, np.uint64)
-    fs = np.zeros(FS_SIZE, np.float64)
+    fs = np.zeros(FS_SIZE, np.int64)
     perm = np.zeros(N_BAY, np.int64)
     seed_game_nb(rng, seed, k)
     play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,

@@ -46,7 +46,7 @@ def use_scripted(c: Compiled, seats: list[int]) -> None:
 def step(c: Compiled, st, ev, rng) -> None:
     """Play one turn exactly as a bulk run does."""
     geo, rel, cum_w, costs, deck, port_upg, strat, sp = c.arrays
-    fs = np.zeros(K.FS_SIZE, np.float64)
+    fs = np.zeros(K.FS_SIZE, np.int64)
     K.step_nb(st, ev, rng, c.params, geo, rel, cum_w, costs, strat, sp, fs)
 
 
