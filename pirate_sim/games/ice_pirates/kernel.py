@@ -37,7 +37,7 @@ from .rules import (BELL, C_CARD, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVE
                     EV_WALLED, EV_WIN, EV_WIND, EV_WRECK, G_BELL_POOL, G_DIR_SCR, G_DIR_SCR_LEN,
                     G_DIR_SCR_POS, G_END, G_EVENTS, G_MAPS_LEFT, G_RAMS, G_SCR_FIGHT, G_SCR_RAID,
                     G_SCR_SWASH, G_SCR_TELESCOPE, G_SCR_UPGRADE, G_SEAT, G_SUPPLY, G_TREASURE,
-                    G_TREASURE_TURN, G_TURN, G_UNUSED, G_WALLED, G_WIND, G_WIND_ROLLS,
+                    G_TREASURE_TURN, G_TURN, G_VERSION, G_UNUSED, G_WALLED, G_WIND, G_WIND_ROLLS,
                     G_WIND_SCR, G_WIND_SCR_LEN, G_WIND_SCR_POS, G_WINNER, GRAPPLING_HOOK,
                     ICE_BREAKER, INTO, JIB, KELLY, LOST_ISLAND, MAIN_SAIL, N_BAY, N_CELLS,
                     PORT, S_ABANDONED, S_ABANDONS, S_CREW, S_CREW_ROW, S_CREW_SWASH,
@@ -96,7 +96,12 @@ FS_SUR = 120  # fs[120:157] surcharge for entering each cell
 FS_DCOST = 160  # fs[160:166] cost of a move in each direction under the wind
 FS_BUCKET = 168  # fs[168:200] the bucket queue: bitmask of the cells at distance = index mod 32
 N_BUCKETS = 32  # a power of two above the largest move cost (16 + 6 quarters)
-FS_SIZE = 200
+# The last plan, reused while its turn and the state's G_VERSION are unchanged: within a
+# turn only the moving ship moves, and its own place is no input of its plan.
+FS_KEY_TURN = 200
+FS_KEY_VERSION = 201
+FS_KEY_TARGET = 202
+FS_SIZE = 204
 N_SEAT_COLUMNS = 30
 N_GAME_EXTRA = 5  # dice_rolled, wind_rolls, walled_cards, rams, treasure_turn
 
@@ -175,6 +180,7 @@ def roll_wind_nb(st, ev, rng, cum_w, s):
     else:
         w = weighted_choice_nb(rng, cum_w)
     st[G_WIND] = w
+    st[G_VERSION] += 1
     st[G_WIND_ROLLS] += 1
     log_nb(st, ev, s, EV_WIND, w, 0, 0)
 
@@ -218,6 +224,7 @@ def connected_nb(st, geo):
 def flip_nb(st, ev, geo, s, v):
     """Turn Bay card ``v`` face up; the enclosed-area rule may clear its icebergs."""
     st[C_REVEALED + v] = 1
+    st[G_VERSION] += 1
     if s >= 0:
         st[sb_nb(s) + S_IDLE] = 0
     log_nb(st, ev, s, EV_FLIP, v, st[C_CARD + v], st[C_MASK + v])
@@ -447,6 +454,7 @@ def collect_nb(st, ev, rng, P, costs, strat, sp, s, c, fs):
     """Take what the space ``c`` offers (upgrade, crew, map, treasure, Extra Crew)."""
     b = sb_nb(s)
     card = st[C_CARD + c]
+    st[G_VERSION] += 1  # (whether or not anything is taken: collections are rare enough)
     if card == PORT:
         u = st[C_PORT_UPG + c]
         left = st[C_COPIES + c]
@@ -743,7 +751,13 @@ def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop
                     return d
                 pick -= 1
         return -1
-    target = plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs)
+    if fs[FS_KEY_TURN] == st[G_TURN] and fs[FS_KEY_VERSION] == st[G_VERSION]:
+        target = fs[FS_KEY_TARGET]
+    else:
+        target = plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs)
+        fs[FS_KEY_TURN] = st[G_TURN]
+        fs[FS_KEY_VERSION] = st[G_VERSION]
+        fs[FS_KEY_TARGET] = target
     if may_stop and target >= 0 and ((passed >> target) & 1):
         return -1  # passed the ship to raid: end the turn now
     b = sb_nb(s)
@@ -875,6 +889,7 @@ def do_raid_nb(st, ev, rng, P, strat, sp, s, o):
                                     r_res, d_res, r_prob, d_prob)
     st[b + S_RAIDS_MADE] += 1
     st[bo + S_RAIDS_SUFFERED] += 1
+    st[G_VERSION] += 1
     st[b + S_CREW] -= r_spent
     st[bo + S_CREW] -= d_spent
     st[G_BELL_POOL] += r_spent + d_spent
@@ -906,6 +921,7 @@ def abandon_nb(st, ev, P, s):
             st[C_COPIES + c] += 1
         if st[C_WRECK + c] == s:
             st[C_WRECK + c] = -1  # the Extra Crew goes back onto its Shipwreck
+    st[G_VERSION] += 1
     st[b + S_UPG] = 0
     st[b + S_EXTRA] = 0
     for c in range(3):
@@ -938,6 +954,7 @@ def reenter_nb(st, ev, P, s):
     st[G_SUPPLY] -= take
     got += take
     st[b + S_CREW] = got
+    st[G_VERSION] += 1
     st[b + S_POS] = P.bell_cell
     st[b + S_ABANDONED] = 0
     st[C_VISITS + P.bell_cell] += 1
@@ -1011,6 +1028,7 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
             st[b + S_CREW] -= 1
             st[G_BELL_POOL] += 1
             st[b + S_CREW_ROW] += 1
+            st[G_VERSION] += 1
         if pos != start:
             passed |= occupants_nb(st, P, pos, s)
         st[b + S_POS] = v
@@ -1033,6 +1051,7 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
                     st[b + S_CREW] -= 1
                     st[G_BELL_POOL] += 1
                     st[b + S_CREW_WAVES] += 1
+                    st[G_VERSION] += 1
                 log_nb(st, ev, s, EV_FIGHT, v, 0 if ib else 1, 0)
             else:
                 cont = False
@@ -1192,6 +1211,7 @@ def play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, str
                      out_g, out_s):
     """One whole game on an already seeded ``rng`` (bulk runs and traces share it)."""
     setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm)
+    fs[FS_KEY_TURN] = -1  # no plan of an earlier game is reused
     run_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
     write_outputs_nb(st, rng, P, out_g, out_s)
 

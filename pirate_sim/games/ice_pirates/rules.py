@@ -137,6 +137,7 @@ G_EVENTS = 70  # events written so far
 G_WALLED = 71  # flips played without iceberg (enclosed-area rule)
 G_RAMS = 72  # rams into icebergs
 G_TREASURE_TURN = 73  # turn the treasure was first dug up, -1 never
+G_VERSION = 74  # changes with anything a plan reads but the moving ship's place (flips, crew, collections)
 G_CELLS = 80
 C_CARD = G_CELLS  # [37] card type (OPEN..PORT)
 C_REVEALED = C_CARD + N_CELLS  # [37] 1 face up
