@@ -28,6 +28,7 @@ from numba import njit, prange, types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
+from ...seating import entry_of_seat_nb, first_seat_nb
 from ...rng import (RNG_WORDS, dice_rolled_nb, rand_below_nb, rand_float_nb, roll_die_nb,
                     seed_game_nb, shuffle_nb, weighted_choice_nb)
 from .rules import (BELL, C_CARD, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVEALED, C_VISITS,
@@ -37,12 +38,12 @@ from .rules import (BELL, C_CARD, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVE
                     EV_WALLED, EV_WIN, EV_WIND, EV_WRECK, G_BELL_POOL, G_DIR_SCR, G_DIR_SCR_LEN,
                     G_DIR_SCR_POS, G_END, G_EVENTS, G_MAPS_LEFT, G_RAMS, G_SCR_FIGHT, G_SCR_RAID,
                     G_SCR_SWASH, G_SCR_TELESCOPE, G_SCR_UPGRADE, G_SEAT, G_SUPPLY, G_TREASURE,
-                    G_TREASURE_TURN, G_TURN, G_VERSION, G_UNUSED, G_WALLED, G_WIND, G_WIND_ROLLS,
+                    G_TREASURE_TURN, G_TURN, G_VERSION, G_ENTRY, G_UNUSED, G_WALLED, G_WIND, G_WIND_ROLLS,
                     G_WIND_SCR, G_WIND_SCR_LEN, G_WIND_SCR_POS, G_WINNER, GRAPPLING_HOOK,
                     ICE_BREAKER, INTO, JIB, KELLY, LOST_ISLAND, MAIN_SAIL, N_BAY, N_CELLS,
                     PORT, S_ABANDONED, S_ABANDONS, S_CREW, S_CREW_ROW, S_CREW_SWASH,
                     S_CREW_UPG, S_CREW_WAVES, S_EXTRA, S_EXTRA_EVER, S_HELD_TREASURE, S_IDLE, S_LOST_TURNS,
-                    S_MAPS, S_MOVES, S_POS, S_PROGRESS, S_RAIDS_MADE, S_RAIDS_SUFFERED, S_RAIDS_WON, S_RAMS,
+                    S_MAPS, S_MOVES, S_POS, S_PROGRESS, S_STALL, S_RAIDS_MADE, S_RAIDS_SUFFERED, S_RAIDS_WON, S_RAMS,
                     S_STORMS, S_STUCK, S_SWASH, S_T_ALL_MAPS, S_T_FIRST_MAP, S_T_TREASURE,
                     S_TREASURE_CHANGES, S_UPG, S_UPG_EVER, SEAT_WORDS, SEATS_BASE, STATE_WORDS,
                     STORM, TACK, TELESCOPE, WITH, WRECK, END_HARBOUR_GRACE, END_OPEN_WATER,
@@ -65,7 +66,10 @@ SP_ABANDON_AFTER = 5
 SP_ABANDON_PROB = 6
 SP_DECIDE_PROB = 7
 SP_PATIENCE = 8
-N_SP = 9
+SP_RAID_WORTHLESS = 9
+SP_ABANDON_IDLE = 10
+SP_ABANDON_STALLED = 11
+N_SP = 12
 
 # Explicit signatures for the small helpers called from many places with mixed int32 /
 # int64 arguments: one compiled version each instead of one per argument-type mix.
@@ -323,6 +327,18 @@ def legal_mask_nb(st, P, geo, rel, s, pos, k, start, esc_ok):
     return m
 
 
+@njit(cache=True, _nrt=False)
+def onward_mask_nb(st, P, geo, rel, s, v, k, start, esc_ok, ib):
+    """Legal directions out of storm ``v`` for move ``k`` once the waves are paid for (the
+    chip is spent first: it may decide whether a further occupied storm can be passed)."""
+    b = sb_nb(s)
+    pay = 0 if ib else 1
+    st[b + S_CREW] -= pay
+    m = legal_mask_nb(st, P, geo, rel, s, v, k, start, esc_ok)
+    st[b + S_CREW] += pay
+    return m
+
+
 # ------------------------------------------------------------------ raids
 @njit(cache=True, _nrt=False)
 def raid_roll_nb(rng, cannon, cannon_dice):
@@ -432,6 +448,7 @@ def gain_maps_nb(st, P, s, new_maps):
     n = popcount_nb(st[b + S_MAPS])
     if n > st[b + S_PROGRESS]:
         st[b + S_PROGRESS] = n
+        st[b + S_STALL] = 0
     if st[b + S_MAPS] != 0 and st[b + S_T_FIRST_MAP] < 0:
         st[b + S_T_FIRST_MAP] = st[G_TURN]
     if st[b + S_MAPS] == 7 and st[b + S_T_ALL_MAPS] < 0:
@@ -442,6 +459,8 @@ def gain_maps_nb(st, P, s, new_maps):
 def take_treasure_nb(st, s):
     b = sb_nb(s)
     st[G_TREASURE] = s
+    if st[b + S_PROGRESS] < 4:
+        st[b + S_STALL] = 0
     st[b + S_PROGRESS] = 4
     st[b + S_TREASURE_CHANGES] += 1
     st[b + S_HELD_TREASURE] = 1
@@ -509,25 +528,27 @@ def collect_nb(st, ev, rng, P, costs, strat, sp, s, c, fs):
 
 # ------------------------------------------------------------------ policies
 @njit(cache=True, _nrt=False)
-def decide_prob_nb(rng, sp, s):
-    return rand_float_nb(rng) < sp[s, SP_DECIDE_PROB]
+def decide_prob_nb(rng, sp, e):
+    return rand_float_nb(rng) < sp[e, SP_DECIDE_PROB]
 
 
 @njit(cache=True, _nrt=False)
 def decide_upgrade_nb(st, rng, strat, sp, s, u, cost):
-    code = strat[s]
+    e = st[G_ENTRY + s]
+    code = strat[e]
     if code == ST_SCRIPTED:
         return st[G_SCR_UPGRADE] == 1
     if code == ST_RANDOM:
-        return decide_prob_nb(rng, sp, s)
+        return decide_prob_nb(rng, sp, e)
     if code == ST_RAIDER and u == CANNON:
         return True
-    return cost <= sp[s, SP_MAX_UPGRADE_COST]
+    return cost <= sp[e, SP_MAX_UPGRADE_COST]
 
 
 @njit(cache=True, _nrt=False)
 def decide_abandon_nb(st, rng, strat, sp, s):
-    code = strat[s]
+    e = st[G_ENTRY + s]
+    code = strat[e]
     if code == ST_SCRIPTED:
         pos = st[G_DIR_SCR_POS]
         if pos < st[G_DIR_SCR_LEN] and st[G_DIR_SCR + pos] == -2:
@@ -535,17 +556,24 @@ def decide_abandon_nb(st, rng, strat, sp, s):
             return True
         return False
     if code == ST_RANDOM:
-        return rand_float_nb(rng) < sp[s, SP_ABANDON_PROB]
-    return st[sb_nb(s) + S_STUCK] >= sp[s, SP_ABANDON_AFTER]
+        return rand_float_nb(rng) < sp[e, SP_ABANDON_PROB]
+    b = sb_nb(s)
+    # a ship that gained nothing for abandon_idle turns is in a deadlock no patience broke
+    # (two crewless ships shuttling under a steady wind): a new ship with fresh crew
+    # and so is one whose best progress has not risen for abandon_stalled turns (two ships
+    # raiding the same map back and forth)
+    return (st[b + S_STUCK] >= sp[e, SP_ABANDON_AFTER] or st[b + S_IDLE] >= sp[e, SP_ABANDON_IDLE]
+            or st[b + S_STALL] >= sp[e, SP_ABANDON_STALLED])
 
 
 @njit(cache=True, _nrt=False)
 def decide_telescope_nb(st, rng, strat, sp, s):
-    code = strat[s]
+    e = st[G_ENTRY + s]
+    code = strat[e]
     if code == ST_SCRIPTED:
         return st[G_SCR_TELESCOPE] == 1
     if code == ST_RANDOM:
-        return decide_prob_nb(rng, sp, s)
+        return decide_prob_nb(rng, sp, e)
     return True  # information is free
 
 
@@ -588,11 +616,12 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
     Returns the seat to raid (-1: none).
     """
     b = sb_nb(s)
-    code = strat[s]
+    e = st[G_ENTRY + s]
+    code = strat[e]
     upg = st[b + S_UPG]
     crew = st[b + S_CREW]
     maps = st[b + S_MAPS]
-    reserve = sp[s, SP_CREW_RESERVE]
+    reserve = sp[e, SP_CREW_RESERVE]
     wind = st[G_WIND]
     ib = ((upg >> ICE_BREAKER) & 1) == 1
     for c in range(N_CELLS):
@@ -611,6 +640,9 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
                         x = 4 if rl == WITH else (8 if rl == TACK else 12)  # 1, 2, 3 moves
                         if x < fs[FS_INIT + c]:
                             fs[FS_INIT + c] = x
+    elif crew < reserve and st[G_BELL_POOL] > 0:
+        fs[FS_INIT + P.bell_cell] = 0  # crew before chasing: a raid without it is a coin toss
+        goal = True                    # that the other ship wins back the next turn
     elif holder >= 0:
         target = holder
         fs[FS_INIT + st[sb_nb(holder) + S_POS]] = 0
@@ -629,14 +661,14 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
                 cost = costs[P.upg_copies - left]
                 if cost > crew:
                     continue
-                if code == ST_UPGRADER and owned < sp[s, SP_UPGRADES_WANTED] and cost <= sp[s, SP_MAX_UPGRADE_COST]:
+                if code == ST_UPGRADER and owned < sp[e, SP_UPGRADES_WANTED] and cost <= sp[e, SP_MAX_UPGRADE_COST]:
                     fs[FS_INIT + c] = 0
                     goal = True
                 elif code == ST_RAIDER and u == CANNON:
                     fs[FS_INIT + c] = 0
                     goal = True
     if not goal and code == ST_RAIDER:
-        need = 3.0 - 2.0 * sp[s, SP_AGGRESSION]
+        need = 3.0 - 2.0 * sp[e, SP_AGGRESSION]
         best = 0
         for o in range(P.n_seats):
             if o == s or st[sb_nb(o) + S_POS] < 0:
@@ -727,7 +759,8 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
 def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop, esc_ok,
                   passed, fs):
     """The direction of the next move, or -1 to stop (only when ``may_stop``)."""
-    code = strat[s]
+    e = st[G_ENTRY + s]
+    code = strat[e]
     n_legal = popcount_nb(mask)
     if code == ST_SCRIPTED:
         p = st[G_DIR_SCR_POS]
@@ -751,6 +784,12 @@ def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop
                     return d
                 pick -= 1
         return -1
+    if st[G_TREASURE] == s:  # a move that wins the game is always taken
+        for d in range(6):
+            if (mask >> d) & 1:
+                v = geo[pos, d]
+                if v < 0 or v == P.hg_cell:
+                    return d
     if fs[FS_KEY_TURN] == st[G_TURN] and fs[FS_KEY_VERSION] == st[G_VERSION]:
         target = fs[FS_KEY_TARGET]
     else:
@@ -763,8 +802,8 @@ def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop
     b = sb_nb(s)
     upg = st[b + S_UPG]
     crew = st[b + S_CREW]
-    reserve = sp[s, SP_CREW_RESERVE]
-    if st[b + S_IDLE] > sp[s, SP_PATIENCE]:
+    reserve = sp[e, SP_CREW_RESERVE]
+    if st[b + S_IDLE] > sp[e, SP_PATIENCE]:
         # out of patience (ships blocking each other under a steady wind): row freely and
         # make every other move a uniformly random legal one, which breaks such cycles
         reserve = 0.0
@@ -812,21 +851,36 @@ def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop
 
 
 @njit(cache=True, _nrt=False)
-def decide_fight_nb(st, rng, strat, sp, s, v, fs):
-    code = strat[s]
+def decide_fight_nb(st, rng, P, geo, strat, sp, s, v, onward, fs):
+    """Fight the waves at storm ``v`` (``onward``: the legal moves after paying)?  A planner
+    pays only for a following move that gets closer to its goal (or wins)."""
+    e = st[G_ENTRY + s]
+    code = strat[e]
     if code == ST_SCRIPTED:
         return st[G_SCR_FIGHT] == 1
     if code == ST_RANDOM:
-        return decide_prob_nb(rng, sp, s)
+        return decide_prob_nb(rng, sp, e)
     b = sb_nb(s)
-    if not has_upg_nb(st, s, ICE_BREAKER) and st[b + S_CREW] <= sp[s, SP_CREW_RESERVE]:
+    if not has_upg_nb(st, s, ICE_BREAKER) and st[b + S_CREW] <= sp[e, SP_CREW_RESERVE]:
         return False
-    return fs[FS_DIST + v] > 0  # pass through unless the storm is the goal
+    here = fs[FS_DIST + v]
+    if here <= 0:
+        return False  # the storm is the goal
+    for d in range(6):
+        if (onward >> d) & 1:
+            w = geo[v, d]
+            if w < 0 or fs[FS_DIST + w] < here or (w == P.hg_cell and st[G_TREASURE] == s):
+                return True
+    return False
 
 
 @njit(cache=True, _nrt=False)
-def raid_value_nb(st, P, s, o):
-    v = popcount_nb(st[sb_nb(o) + S_MAPS] & ~st[sb_nb(s) + S_MAPS])
+def raid_value_nb(st, P, s, o, worthless_too):
+    """What a won raid on ``o`` brings ``s``: the treasure 10, each map colour it lacks 1 -
+    the maps only while nobody holds the treasure (or when ``worthless_too``)."""
+    v = 0
+    if st[G_TREASURE] < 0 or worthless_too:
+        v = popcount_nb(st[sb_nb(o) + S_MAPS] & ~st[sb_nb(s) + S_MAPS])
     if st[G_TREASURE] == o:
         v += 10
     return v
@@ -835,7 +889,8 @@ def raid_value_nb(st, P, s, o):
 @njit(cache=True, _nrt=False)
 def choose_raid_nb(st, rng, P, strat, sp, s, cand):
     """The seat to raid among the candidates (bitmask), or -1."""
-    code = strat[s]
+    e = st[G_ENTRY + s]
+    code = strat[e]
     if code == ST_SCRIPTED:
         want = st[G_SCR_RAID]
         if want == -2:
@@ -843,7 +898,7 @@ def choose_raid_nb(st, rng, P, strat, sp, s, cand):
         if want >= 0:
             return want if (cand >> want) & 1 else -1
     elif code == ST_RANDOM:
-        if not decide_prob_nb(rng, sp, s):
+        if not decide_prob_nb(rng, sp, e):
             return -1
         n = popcount_nb(cand)
         pick = rand_below_nb(rng, n)
@@ -857,7 +912,7 @@ def choose_raid_nb(st, rng, P, strat, sp, s, cand):
     best_v = 0 if code != ST_SCRIPTED else -1
     for o in range(P.n_seats):
         if (cand >> o) & 1:
-            v = raid_value_nb(st, P, s, o)
+            v = raid_value_nb(st, P, s, o, sp[e, SP_RAID_WORTHLESS] > 0)
             if v > best_v:
                 best_v = v
                 best = o
@@ -867,12 +922,13 @@ def choose_raid_nb(st, rng, P, strat, sp, s, cand):
 @njit(cache=True, _nrt=False)
 def swash_params_nb(st, strat, sp, s):
     """(reserve, probability) of swashbuckling for seat ``s``."""
-    code = strat[s]
+    e = st[G_ENTRY + s]
+    code = strat[e]
     if code == ST_SCRIPTED:
         return np.int64(st[G_SCR_SWASH]), 1.0
     if code == ST_RANDOM:
-        return np.int64(0), sp[s, SP_DECIDE_PROB]
-    return np.int64(sp[s, SP_SWASH_RESERVE]), 1.0
+        return np.int64(0), sp[e, SP_DECIDE_PROB]
+    return np.int64(sp[e, SP_SWASH_RESERVE]), 1.0
 
 
 # ------------------------------------------------------------------ turn actions
@@ -884,7 +940,7 @@ def do_raid_nb(st, ev, rng, P, strat, sp, s, o):
     r_res, r_prob = swash_params_nb(st, strat, sp, s)
     d_res, d_prob = swash_params_nb(st, strat, sp, o)
     won, r_spent, d_spent = raid_nb(rng, st[b + S_CREW], st[bo + S_CREW], has_upg_nb(st, s, CANNON),
-                                    has_upg_nb(st, o, CANNON), P.ties_raider == 1,
+                                    has_upg_nb(st, o, CANNON) and P.defender_cannon == 1, P.ties_raider == 1,
                                     P.swash_ties_swash == 1, P.max_score, P.cannon_dice,
                                     r_res, d_res, r_prob, d_prob)
     st[b + S_RAIDS_MADE] += 1
@@ -900,8 +956,9 @@ def do_raid_nb(st, ev, rng, P, strat, sp, s, o):
     log_nb(st, ev, s, EV_RAID, o, 1 if won else 0, r_spent * 16 + d_spent)
     if won:
         st[b + S_RAIDS_WON] += 1
-        st[b + S_IDLE] = 0
         theirs = st[bo + S_MAPS]
+        if (theirs & ~st[b + S_MAPS]) != 0 or (st[G_TREASURE] == o and st[b + S_HELD_TREASURE] == 0):
+            st[b + S_IDLE] = 0  # progress; taking back a treasure it held before is none
         for c in range(3):
             if (theirs >> c) & 1 and (st[b + S_MAPS] >> c) & 1:
                 st[G_MAPS_LEFT + c] += 1  # duplicates go back to the stack
@@ -954,6 +1011,8 @@ def reenter_nb(st, ev, P, s):
     st[G_SUPPLY] -= take
     got += take
     st[b + S_CREW] = got
+    st[b + S_IDLE] = 0
+    st[b + S_STALL] = 0
     st[G_VERSION] += 1
     st[b + S_POS] = P.bell_cell
     st[b + S_ABANDONED] = 0
@@ -974,6 +1033,7 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
         abandon_nb(st, ev, P, s)
         return
     st[b + S_IDLE] += 1
+    st[b + S_STALL] += 1
     esc_ok = st[G_TREASURE] == s  # open water needs the treasure at the start of the turn
     start = st[b + S_POS]
     if has_upg_nb(st, s, TELESCOPE) and decide_telescope_nb(st, rng, strat, sp, s):
@@ -987,6 +1047,8 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
     passed = 0
     tried = 0
     must_continue = False
+    collected_at = -1  # the space a Telescope ship collected on entering
+    code = strat[st[G_ENTRY + s]]
     while True:
         mask = legal_mask_nb(st, P, geo, rel, s, pos, k, start, esc_ok) & ~tried
         if mask == 0:
@@ -1045,21 +1107,28 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
         cont = cont_after_nb(P, upg, rl, k)
         k += 1
         occupied = occupants_nb(st, P, v, s) != 0 and not ((upg >> GRAPPLING_HOOK) & 1)
+        fought = False
         if st[C_CARD + v] == STORM:
-            if cont and (ib or st[b + S_CREW] >= 1) and (occupied or decide_fight_nb(st, rng, strat, sp, s, v, fs)):
+            onward = 0
+            if cont and (ib or st[b + S_CREW] >= 1):
+                onward = onward_mask_nb(st, P, geo, rel, s, v, k, start, esc_ok, ib)
+            if onward != 0 and (occupied or decide_fight_nb(st, rng, P, geo, strat, sp, s, v, onward, fs)):
                 if not ib:
                     st[b + S_CREW] -= 1
                     st[G_BELL_POOL] += 1
                     st[b + S_CREW_WAVES] += 1
                     st[G_VERSION] += 1
                 log_nb(st, ev, s, EV_FIGHT, v, 0 if ib else 1, 0)
+                fought = True
             else:
                 cont = False
         if has_upg_nb(st, s, TELESCOPE):
             collect_nb(st, ev, rng, P, costs, strat, sp, s, v, fs)
+            collected_at = v
         if not cont:
             break
-        must_continue = occupied
+        # a scripted player that paid for the waves makes the move it paid for
+        must_continue = occupied or (fought and code != ST_RANDOM and code != ST_SCRIPTED)
     # ---- end of the turn: raid, then the storm's wind, then the space's collection
     st[b + S_STUCK] = 0
     cand = passed
@@ -1069,17 +1138,25 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
         o = choose_raid_nb(st, rng, P, strat, sp, s, cand)
         if o >= 0:
             do_raid_nb(st, ev, rng, P, strat, sp, s, o)
+            if P.hg_raid_wins == 1 and pos == P.hg_cell and st[G_TREASURE] == s:
+                st[G_WINNER] = s  # win.raid_at_harbour_grace = "wins"
+                st[G_END] = END_HARBOUR_GRACE
+                log_nb(st, ev, s, EV_WIN, END_HARBOUR_GRACE, pos, 0)
+                return
     if st[C_CARD + pos] == STORM:
         st[b + S_STORMS] += 1
         log_nb(st, ev, s, EV_STORM, pos, 0, 0)
         roll_wind_nb(st, ev, rng, cum_w, s)
-    collect_nb(st, ev, rng, P, costs, strat, sp, s, pos, fs)
+    if collected_at != pos:  # a Telescope ship collected here on entering, "instead"
+        collect_nb(st, ev, rng, P, costs, strat, sp, s, pos, fs)
 
 
 # ------------------------------------------------------------------ setup and whole games
 @njit(cache=True, _nrt=False)
-def setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm):
-    """Deal the Bay, place the ships on Bell Island, give crew, roll the first wind."""
+def setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index):
+    """Deal the Bay, place the ships on Bell Island, give crew, roll the first wind, then
+    seat the players (rules.strategy_seating) and choose who moves first (rules.first_player;
+    the rule's own choice is seat 0)."""
     for i in range(st.shape[0]):
         st[i] = 0
     st[G_TREASURE] = -1
@@ -1137,6 +1214,9 @@ def setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm):
         st[b + S_T_TREASURE] = -1
     st[C_VISITS + P.bell_cell] += P.n_seats
     roll_wind_nb(st, ev, rng, cum_w, -1)
+    for s in range(P.n_seats):
+        st[G_ENTRY + s] = entry_of_seat_nb(s, game_index, P.n_seats, P.rotate_seats == 1)
+    st[G_SEAT] = first_seat_nb(P.first_player, 0, game_index, P.n_seats, rng)
 
 
 @njit(cache=True, _nrt=False)
@@ -1208,9 +1288,9 @@ def write_outputs_nb(st, rng, P, out_g, out_s):
 
 @njit(cache=True, _nrt=False)
 def play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,
-                     out_g, out_s):
+                     out_g, out_s, game_index):
     """One whole game on an already seeded ``rng`` (bulk runs and traces share it)."""
-    setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm)
+    setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index)
     fs[FS_KEY_TURN] = -1  # no plan of an earlier game is reused
     run_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
     write_outputs_nb(st, rng, P, out_g, out_s)
@@ -1230,7 +1310,7 @@ def play_chunk_nb(seed, first, n, P, geo, rel, cum_w, costs, deck, port_upg, str
         for i in range(blk * BLOCK, hi):
             seed_game_nb(rng, seed, first + i)
             play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs,
-                             perm, out_g[i], out_s[i])
+                             perm, out_g[i], out_s[i], first + i)
 
 
 @njit(cache=True)
@@ -1242,5 +1322,5 @@ def play_traced_nb(seed, k, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp
     perm = np.zeros(N_BAY, np.int64)
     seed_game_nb(rng, seed, k)
     play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,
-                     out_g, out_s)
+                     out_g, out_s, k)
     return st[G_EVENTS]

@@ -29,7 +29,7 @@ def new_state(c: Compiled, seed: int = 0, game_index: int = 0, dice: list[int] |
     ev = np.zeros((events, R.EVENT_WIDTH), np.int32)
     rng = new_rng(seed, game_index)
     perm = np.zeros(R.N_BAY, np.int64)
-    K.setup_nb(st, ev, rng, c.params, geo, cum_w, deck, port_upg, perm)
+    K.setup_nb(st, ev, rng, c.params, geo, cum_w, deck, port_upg, perm, game_index)
     if dice:
         rng = np.concatenate([rng, np.asarray(dice, np.uint64)])
         rng[5] = len(dice)
