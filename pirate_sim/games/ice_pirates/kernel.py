@@ -31,7 +31,7 @@ from numba.extending import intrinsic
 from ...seating import entry_of_seat_nb, first_seat_nb
 from ...rng import (RNG_WORDS, dice_rolled_nb, rand_below_nb, rand_float_nb, roll_die_nb,
                     seed_game_nb, shuffle_nb, weighted_choice_nb)
-from .rules import (BELL, C_CARD, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVEALED, C_VISITS,
+from .rules import (BELL, C_CARD, C_PASS, C_PASS_IB, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVEALED, C_VISITS,
                     C_WALLED, C_WRECK, CANNON, EV_ABANDON, EV_BELL, EV_FIGHT, EV_FLIP, EV_MAP,
                     EV_MOVE, EV_NO_MOVE, EV_RAID, EV_RAM, EV_REENTER, EV_STOP, EV_STORM,
                     EV_TELESCOPE, EV_TREASURE, EV_TRUNC, EV_TURN, EV_UPGRADE, EV_VOID,
@@ -95,7 +95,6 @@ BLOCK = 64  # games per parallel block
 INF = 1 << 30  # distance of a cell from which the goal cannot be reached
 FS_DIST = 0  # fs[0:37] distance to the goal, in quarters
 FS_INIT = 40  # fs[40:77] goal values (fs[39] takes the write for a ship off the board)
-FS_BLK = 80  # fs[80:117] blocked sides of each cell for the planning ship
 FS_SUR = 120  # fs[120:157] surcharge for entering each cell
 FS_DCOST = 160  # fs[160:166] cost of a move in each direction under the wind
 FS_BUCKET = 168  # fs[168:200] the bucket queue: bitmask of the cells at distance = index mod 32
@@ -204,21 +203,55 @@ def cont_after_nb(P, upg, rl, k):
 
 # ------------------------------------------------------------------ the map
 @njit(cache=True, _nrt=False)
+def refresh_pass_nb(st, geo, c):
+    """Recompute the passage masks (C_PASS, C_PASS_IB) of cell ``c``."""
+    for ib in range(2):
+        m = 0
+        for d in range(6):
+            if side_blocked_nb(st, c, d, ib == 1):
+                continue
+            w = geo[c, d]
+            if w >= 0 and side_blocked_nb(st, w, (d + 3) % 6, ib == 1):
+                continue
+            m |= 1 << d
+        st[(C_PASS_IB if ib == 1 else C_PASS) + c] = m
+
+
+@njit(cache=True, _nrt=False)
+def refresh_around_nb(st, geo, c):
+    """Passage masks of ``c`` and its neighbours after ``c``'s card changed."""
+    refresh_pass_nb(st, geo, c)
+    for d in range(6):
+        w = geo[c, d]
+        if w >= 0:
+            refresh_pass_nb(st, geo, w)
+
+
+@njit(cache=True, _nrt=False)
+def refresh_all_nb(st, geo):
+    """Passage masks of every cell (setup; tests that lay cards by hand)."""
+    for c in range(N_CELLS):
+        refresh_pass_nb(st, geo, c)
+
+
+@njit(cache=True, _nrt=False)
 def connected_nb(st, geo):
     """Can every cell be reached from every other through sides no known iceberg blocks?"""
     reached = np.int64(1)
     frontier = np.int64(1)
     while frontier != 0:
         new = np.int64(0)
-        for c in range(N_CELLS):
-            if (frontier >> c) & 1:
-                for d in range(6):
+        m = frontier
+        while m != 0:
+            c = ctz_nb(m)
+            m &= m - 1
+            pm = st[C_PASS + c]
+            for d in range(6):
+                if (pm >> d) & 1:
                     v = geo[c, d]
-                    if v < 0 or (reached >> v) & 1:
-                        continue
-                    if side_blocked_nb(st, c, d, False) or side_blocked_nb(st, v, (d + 3) % 6, False):
-                        continue
-                    new |= np.int64(1) << v
+                    if v >= 0:
+                        new |= np.int64(1) << v
+        new &= ~reached
         reached |= new
         frontier = new
     return reached == (np.int64(1) << N_CELLS) - 1
@@ -232,8 +265,12 @@ def flip_nb(st, ev, geo, s, v):
     if s >= 0:
         st[sb_nb(s) + S_IDLE] = 0
     log_nb(st, ev, s, EV_FLIP, v, st[C_CARD + v], st[C_MASK + v])
-    if st[C_MASK + v] != 0 and not connected_nb(st, geo):
+    if st[C_MASK + v] == 0:
+        return
+    refresh_around_nb(st, geo, v)
+    if not connected_nb(st, geo):
         st[C_MASK + v] = 0
+        refresh_around_nb(st, geo, v)
         st[C_WALLED + v] = 1
         st[G_WALLED] += 1
         log_nb(st, ev, s, EV_WALLED, v, 0, 0)
@@ -250,8 +287,8 @@ def exit_kind_nb(st, P, geo, s, upg, v, d, start, esc_ok):
     """What leaving ``v`` in direction ``d`` leads to (EXIT_*), for seat s with upgrades
     ``upg``; the wind (which directions may be sailed or rowed) is the caller's."""
     ib = ((upg >> ICE_BREAKER) & 1) == 1
-    if side_blocked_nb(st, v, d, ib):
-        return EXIT_NONE
+    if ((st[(C_PASS_IB if ib else C_PASS) + v] >> d) & 1) == 0:
+        return EXIT_NONE  # an iceberg on this card's side or (face up) the other's
     w = geo[v, d]
     if w < 0:
         return EXIT_FREE if esc_ok and geo[v, 6] == 1 and ((P.esc_mask >> d) & 1) else EXIT_NONE
@@ -259,8 +296,6 @@ def exit_kind_nb(st, P, geo, s, upg, v, d, start, esc_ok):
         return EXIT_NONE  # never back onto the starting space (see Assumptions)
     if st[C_REVEALED + w] == 0:
         return EXIT_FREE  # may ram, which costs no move
-    if side_blocked_nb(st, w, (d + 3) % 6, ib):
-        return EXIT_NONE
     if ((upg >> GRAPPLING_HOOK) & 1) == 1 or occupants_nb(st, P, w, s) == 0:
         return EXIT_FREE
     return EXIT_OCCUPIED
@@ -624,6 +659,7 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
     reserve = sp[e, SP_CREW_RESERVE]
     wind = st[G_WIND]
     ib = ((upg >> ICE_BREAKER) & 1) == 1
+    pass_base = C_PASS_IB if ib else C_PASS
     for c in range(N_CELLS):
         fs[FS_INIT + c] = INF
     target = -1
@@ -635,7 +671,7 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
         for c in range(N_CELLS):
             if geo[c, 6] == 1:
                 for d in range(6):
-                    if ((P.esc_mask >> d) & 1) and geo[c, d] < 0 and not side_blocked_nb(st, c, d, ib):
+                    if ((P.esc_mask >> d) & 1) and geo[c, d] < 0 and (st[pass_base + c] >> d) & 1:
                         rl = rel[wind, d]
                         x = 4 if rl == WITH else (8 if rl == TACK else 12)  # 1, 2, 3 moves
                         if x < fs[FS_INIT + c]:
@@ -696,12 +732,8 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
             for c in range(N_CELLS):
                 if st[C_REVEALED + c] == 0:
                     fs[FS_INIT + c] = 4  # explore: one move
-    # per plan: the sides blocked for this ship, each direction's cost, each cell's surcharge
+    # per plan: each direction's cost, each cell's surcharge
     for c in range(N_CELLS):
-        m = st[C_MASK + c] if st[C_REVEALED + c] == 1 else 0
-        if ib and (m & (m - 1)) == 0:
-            m = 0  # Ice Breaker: small icebergs (one side) are ignored
-        fs[FS_BLK + c] = m
         fs[FS_SUR + c] = cell_surcharge_nb(st, upg, c)
     for d in range(6):
         fs[FS_DCOST + d] = dir_cost_nb(rel[wind, d], upg, crew, reserve)
@@ -731,12 +763,10 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
         while m != 0:
             v = ctz_nb(m)
             m &= m - 1
-            bv = fs[FS_BLK + v]
             sur = fs[FS_SUR + v]
             for d in range(6):
-                back = (d + 3) % 6
-                u = geo[v, back]  # moving from u in direction d reaches v
-                if u < 0 or (bv >> back) & 1 or (fs[FS_BLK + u] >> d) & 1:
+                u = geo[v, (d + 3) % 6]  # moving from u in direction d reaches v
+                if u < 0 or ((st[pass_base + u] >> d) & 1) == 0:
                     continue
                 nd = dist + fs[FS_DCOST + d] + sur
                 old = fs[FS_DIST + u]
@@ -1213,6 +1243,7 @@ def setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index):
         st[b + S_T_ALL_MAPS] = -1
         st[b + S_T_TREASURE] = -1
     st[C_VISITS + P.bell_cell] += P.n_seats
+    refresh_all_nb(st, geo)
     roll_wind_nb(st, ev, rng, cum_w, -1)
     for s in range(P.n_seats):
         st[G_ENTRY + s] = entry_of_seat_nb(s, game_index, P.n_seats, P.rotate_seats == 1)

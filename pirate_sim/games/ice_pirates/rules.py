@@ -150,7 +150,10 @@ C_WRECK = C_COLOUR + N_CELLS  # [37] shipwreck: -1 Extra Crew still there, seat 
 C_COPIES = C_WRECK + N_CELLS  # [37] Port: upgrade copies left; port upgrade id in C_PORT_UPG
 C_PORT_UPG = C_COPIES + N_CELLS  # [37] Port: upgrade id, -1 otherwise
 C_VISITS = C_PORT_UPG + N_CELLS  # [37] ship entries into the cell (moves, placements at Bell)
-SEATS_BASE = C_VISITS + N_CELLS
+C_PASS = C_VISITS + N_CELLS  # [37] bit d: a ship may cross side d of the cell (neither card's
+#                               known iceberg blocks it; off the map: only this card's side)
+C_PASS_IB = C_PASS + N_CELLS  # [37] the same for a ship with an Ice Breaker
+SEATS_BASE = C_PASS_IB + N_CELLS
 
 # per-seat words at SEATS_BASE + seat * SEAT_WORDS + field
 S_POS = 0  # cell, -1 off the board after abandoning ship
