@@ -145,7 +145,7 @@ def log_nb(st, ev, seat, kind, a, b, c):
         st[G_EVENTS] = n + 1
 
 
-@njit(types.boolean(_ST, _I, _I, types.boolean), cache=True, _nrt=False)
+@njit(types.boolean(_ST, _I, _I, types.boolean), cache=True, _nrt=False, inline="always")
 def side_blocked_nb(st, c, d, ice_breaker):
     """Is side ``d`` of face-up card ``c`` blocked by an iceberg (for this ship)?"""
     if st[C_REVEALED + c] == 0:
@@ -158,7 +158,7 @@ def side_blocked_nb(st, c, d, ice_breaker):
     return ((m >> d) & 1) == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def occupants_nb(st, P, c, s):
     """Bitmask of the seats other than ``s`` on cell ``c``."""
     m = 0
@@ -188,7 +188,7 @@ def roll_wind_nb(st, ev, rng, cum_w, s):
     log_nb(st, ev, s, EV_WIND, w, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def cont_after_nb(P, upg, rl, k):
     """May the ship move again after move ``k`` (0-based) made with wind relation ``rl``?"""
     maxm = P.sail_moves if ((upg >> MAIN_SAIL) & 1) else P.wind_moves
@@ -282,7 +282,7 @@ EXIT_FREE = 1  # a free space, a face-down card (may ram), open water, or any wi
 EXIT_OCCUPIED = 2  # an occupied space: a way out only if the ship could leave it in turn
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def exit_kind_nb(st, P, geo, s, upg, v, d, start, esc_ok):
     """What leaving ``v`` in direction ``d`` leads to (EXIT_*), for seat s with upgrades
     ``upg``; the wind (which directions may be sailed or rowed) is the caller's."""
@@ -301,14 +301,14 @@ def exit_kind_nb(st, P, geo, s, upg, v, d, start, esc_ok):
     return EXIT_OCCUPIED
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def can_pass_through_nb(st, s, upg, w):
     """May the ship pass through occupied ``w`` without having to stop there?  Not if ``w``
     is a storm it cannot fight (no Ice Breaker, no chip): it would stop, on an occupied space."""
     return not (st[C_CARD + w] == STORM and ((upg >> ICE_BREAKER) & 1) == 0 and st[sb_nb(s) + S_CREW] < 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def exists_exit_nb(st, P, geo, rel, s, v, k1, start, esc_ok):
     """Look-ahead for entering an occupied space ``v``: could the ship leave it with move
     ``k1`` (never rowing: only the first move rows), onto a free space, a face-down card
@@ -335,7 +335,7 @@ def exists_exit_nb(st, P, geo, rel, s, v, k1, start, esc_ok):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def legal_dir_nb(st, P, geo, rel, s, pos, d, k, start, esc_ok):
     """May seat ``s`` at ``pos`` choose direction ``d`` for move ``k`` (0-based)?"""
     upg = st[sb_nb(s) + S_UPG]
@@ -353,7 +353,7 @@ def legal_dir_nb(st, P, geo, rel, s, pos, d, k, start, esc_ok):
     return exists_exit_nb(st, P, geo, rel, s, v, k + 1, start, esc_ok)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def legal_mask_nb(st, P, geo, rel, s, pos, k, start, esc_ok):
     m = 0
     for d in range(6):
@@ -362,7 +362,7 @@ def legal_mask_nb(st, P, geo, rel, s, pos, k, start, esc_ok):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def onward_mask_nb(st, P, geo, rel, s, v, k, start, esc_ok, ib):
     """Legal directions out of storm ``v`` for move ``k`` once the waves are paid for (the
     chip is spent first: it may decide whether a further occupied storm can be passed)."""
@@ -567,7 +567,7 @@ def decide_prob_nb(rng, sp, e):
     return rand_float_nb(rng) < sp[e, SP_DECIDE_PROB]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def decide_upgrade_nb(st, rng, strat, sp, s, u, cost):
     e = st[G_ENTRY + s]
     code = strat[e]
@@ -580,7 +580,7 @@ def decide_upgrade_nb(st, rng, strat, sp, s, u, cost):
     return cost <= sp[e, SP_MAX_UPGRADE_COST]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def decide_abandon_nb(st, rng, strat, sp, s):
     e = st[G_ENTRY + s]
     code = strat[e]
@@ -601,7 +601,7 @@ def decide_abandon_nb(st, rng, strat, sp, s):
             or st[b + S_STALL] >= sp[e, SP_ABANDON_STALLED])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def decide_telescope_nb(st, rng, strat, sp, s):
     e = st[G_ENTRY + s]
     code = strat[e]
@@ -612,7 +612,7 @@ def decide_telescope_nb(st, rng, strat, sp, s):
     return True  # information is free
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def dir_cost_nb(rl, upg, crew, reserve):
     """Planning cost, in quarters, of a move with wind relation ``rl`` (about half a turn
     per move): with the wind 1, tack 2 (1 with Jib), row 2.5 (4 at or below the reserve)."""
@@ -623,7 +623,7 @@ def dir_cost_nb(rl, upg, crew, reserve):
     return 10 if crew > reserve else 16
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def cell_surcharge_nb(st, upg, v):
     """Planning surcharge, in quarters, for entering ``v``: unknown 0.25, storm 1.5 (0.5
     with Ice Breaker)."""
@@ -634,13 +634,13 @@ def cell_surcharge_nb(st, upg, v):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def edge_cost_nb(st, rel, wind, upg, crew, reserve, d, v):
     """Planning cost, in quarters, of moving into ``v`` in direction ``d``."""
     return dir_cost_nb(rel[wind, d], upg, crew, reserve) + cell_surcharge_nb(st, upg, v)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
     """Fill fs[FS_DIST..] with the cost to the seat's current goal; return the chase target.
 
@@ -785,7 +785,7 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
     return target
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop, esc_ok,
                   passed, fs):
     """The direction of the next move, or -1 to stop (only when ``may_stop``)."""
@@ -880,7 +880,7 @@ def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop
     return best_d
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def decide_fight_nb(st, rng, P, geo, strat, sp, s, v, onward, fs):
     """Fight the waves at storm ``v`` (``onward``: the legal moves after paying)?  A planner
     pays only for a following move that gets closer to its goal (or wins)."""
@@ -1050,7 +1050,7 @@ def reenter_nb(st, ev, P, s):
     log_nb(st, ev, s, EV_REENTER, got, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
     """Seat ``st[G_SEAT]`` plays one turn; sets G_END when the game is won."""
     s = st[G_SEAT]
@@ -1257,7 +1257,7 @@ def run_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
         step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
     """One turn of the seat to move (or truncation at the turn cap); next seat after it."""
     if st[G_END] >= 0:
