@@ -27,7 +27,7 @@ def audit(path: str, games: int) -> Counter:
         holder = -1
         fought = {}  # (turn, seat) -> cell fought at
         got = Counter()  # (turn, seat): crew restored at Bell Island
-        for t, seat, kind, a, b, cc in ev.tolist():
+        for t, seat, kind, a, b, _ in ev.tolist():
             if kind == R.EV_TREASURE:
                 holder = seat
             elif kind == R.EV_ABANDON and seat == holder:
