@@ -644,9 +644,9 @@ def edge_cost_nb(st, rel, wind, upg, crew, reserve, d, v):
 def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
     """Fill fs[FS_DIST..] with the cost to the seat's current goal; return the chase target.
 
-    Goals in order: the treasure holder heads for Harbour Grace or open water; everyone
-    else chases the holder; a ship without crew goes to Bell Island to restore; the
-    upgrader (and the raider, for a Cannon) visits Ports; the raider chases rich ships;
+    Goals in order: the treasure holder heads for Harbour Grace or open water; a ship
+    below its crew reserve goes to Bell Island to restore; everyone else chases the
+    holder; the upgrader (and the raider, for a Cannon) visits Ports; the raider chases rich ships;
     then Kelly's Island with all three maps, else the missing Lost Islands and the unknown.
     Returns the seat to raid (-1: none).
     """
@@ -683,12 +683,11 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
         target = holder
         fs[FS_INIT + st[sb_nb(holder) + S_POS]] = 0
         goal = st[sb_nb(holder) + S_POS] >= 0
-    if not goal and crew < reserve and st[G_BELL_POOL] > 0:
-        fs[FS_INIT + P.bell_cell] = 0
-        goal = True
     if not goal and (code == ST_UPGRADER or code == ST_RAIDER):
         owned = popcount_nb(upg)
-        for c in range(N_CELLS):
+        for k in range(6):  # the Ports lie at the six corners
+            c = P.corner0 if k == 0 else (P.corner1 if k == 1 else (P.corner2 if k == 2 else (
+                P.corner3 if k == 3 else (P.corner4 if k == 4 else P.corner5))))
             if st[C_CARD + c] == PORT:
                 u = st[C_PORT_UPG + c]
                 left = st[C_COPIES + c]
@@ -732,9 +731,7 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
             for c in range(N_CELLS):
                 if st[C_REVEALED + c] == 0:
                     fs[FS_INIT + c] = 4  # explore: one move
-    # per plan: each direction's cost, each cell's surcharge
-    for c in range(N_CELLS):
-        fs[FS_SUR + c] = cell_surcharge_nb(st, upg, c)
+    # per plan: each direction's cost, each cell's surcharge (in the loop below)
     for d in range(6):
         fs[FS_DCOST + d] = dir_cost_nb(rel[wind, d], upg, crew, reserve)
     # reverse Dijkstra from the goal values with a bucket queue (bitmask of cells per
@@ -744,6 +741,7 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
     occ = np.int64(0)
     todo = np.int64(0)
     for c in range(N_CELLS):
+        fs[FS_SUR + c] = cell_surcharge_nb(st, upg, c)
         x = fs[FS_INIT + c]
         fs[FS_DIST + c] = x
         if x < INF:
