@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ...seating import first_player_code, rotates
 from ..base import N_STD_GAME_COLUMNS, Column, Compiled, Game, OddsRow, Ratio
 from . import kernel as K
 from . import rules as R
@@ -18,6 +19,7 @@ IceParams = namedtuple("IceParams", [
     "swash_ties_swash", "max_score", "cannon_dice", "turn_cap", "wind_moves", "sail_moves",
     "maps_per_colour", "two_adjacent", "hg_cell", "esc_mask", "bell_cell",
     "corner0", "corner1", "corner2", "corner3", "corner4", "corner5",
+    "hg_raid_wins", "defender_cannon", "first_player", "rotate_seats",
 ])
 
 SEAT_COLUMNS = (
@@ -163,7 +165,10 @@ class IcePirates(Game):
             two_adjacent=int(r["deck.two_iceberg_sides"] == "adjacent"),
             hg_cell=corners[int(r["map.harbour_grace"]) - 1], esc_mask=esc_mask, bell_cell=R.BELL_CELL,
             corner0=corners[0], corner1=corners[1], corner2=corners[2], corner3=corners[3],
-            corner4=corners[4], corner5=corners[5])
+            corner4=corners[4], corner5=corners[5],
+            hg_raid_wins=int(r["win.raid_at_harbour_grace"] == "wins"),
+            defender_cannon=int(r["raid.defender_cannon"] == "counts"),
+            first_player=first_player_code(r), rotate_seats=int(rotates(r)))
         arrays = (geo, R.relation_table(), np.cumsum(np.asarray(weights, np.float64)),
                   np.asarray(costs, np.int32), deck, port_upg, strat, sp)
         return Compiled(P, arrays, n, tuple(s["strategy"] for s in seats),

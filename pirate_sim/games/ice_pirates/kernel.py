@@ -12,29 +12,38 @@ capacity 0 in bulk runs), the game's rng, the rules NamedTuple ``P`` and plain a
 * ``deck`` int32[30, 3]: Bay card templates (type, blocked sides, map colour).
 * ``port_upg`` int32[6]: the upgrade at the Port of each corner.
 * ``strat`` int32[n_seats] strategy codes, ``sp`` float64[n_seats, N_SP] their params.
-* ``fs`` float64[128] and ``perm`` int64[30]: scratch, allocated once per block.
+* ``fs`` int64[FS_SIZE] (the planner's work space) and ``perm`` int64[30]: scratch,
+  allocated once per block.
+
+Every kernel but the four that allocate (play_chunk_nb, play_traced_nb and the odds'
+Monte Carlo loops) is compiled with ``_nrt=False``: numba's reference counting of the
+array arguments took about a third of a turn.
 """
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numba import njit, prange, types
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
+from ...seating import entry_of_seat_nb, first_seat_nb
 from ...rng import (RNG_WORDS, dice_rolled_nb, rand_below_nb, rand_float_nb, roll_die_nb,
                     seed_game_nb, shuffle_nb, weighted_choice_nb)
-from .rules import (BELL, C_CARD, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVEALED, C_VISITS,
+from .rules import (BELL, C_CARD, C_PASS, C_PASS_IB, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVEALED, C_VISITS,
                     C_WALLED, C_WRECK, CANNON, EV_ABANDON, EV_BELL, EV_FIGHT, EV_FLIP, EV_MAP,
                     EV_MOVE, EV_NO_MOVE, EV_RAID, EV_RAM, EV_REENTER, EV_STOP, EV_STORM,
                     EV_TELESCOPE, EV_TREASURE, EV_TRUNC, EV_TURN, EV_UPGRADE, EV_VOID,
                     EV_WALLED, EV_WIN, EV_WIND, EV_WRECK, G_BELL_POOL, G_DIR_SCR, G_DIR_SCR_LEN,
                     G_DIR_SCR_POS, G_END, G_EVENTS, G_MAPS_LEFT, G_RAMS, G_SCR_FIGHT, G_SCR_RAID,
                     G_SCR_SWASH, G_SCR_TELESCOPE, G_SCR_UPGRADE, G_SEAT, G_SUPPLY, G_TREASURE,
-                    G_TREASURE_TURN, G_TURN, G_UNUSED, G_WALLED, G_WIND, G_WIND_ROLLS,
+                    G_TREASURE_TURN, G_TURN, G_VERSION, G_ENTRY, G_UNUSED, G_WALLED, G_WIND, G_WIND_ROLLS,
                     G_WIND_SCR, G_WIND_SCR_LEN, G_WIND_SCR_POS, G_WINNER, GRAPPLING_HOOK,
                     ICE_BREAKER, INTO, JIB, KELLY, LOST_ISLAND, MAIN_SAIL, N_BAY, N_CELLS,
                     PORT, S_ABANDONED, S_ABANDONS, S_CREW, S_CREW_ROW, S_CREW_SWASH,
                     S_CREW_UPG, S_CREW_WAVES, S_EXTRA, S_EXTRA_EVER, S_HELD_TREASURE, S_IDLE, S_LOST_TURNS,
-                    S_MAPS, S_MOVES, S_POS, S_PROGRESS, S_RAIDS_MADE, S_RAIDS_SUFFERED, S_RAIDS_WON, S_RAMS,
+                    S_MAPS, S_MOVES, S_POS, S_PROGRESS, S_STALL, S_RAIDS_MADE, S_RAIDS_SUFFERED, S_RAIDS_WON, S_RAMS,
                     S_STORMS, S_STUCK, S_SWASH, S_T_ALL_MAPS, S_T_FIRST_MAP, S_T_TREASURE,
                     S_TREASURE_CHANGES, S_UPG, S_UPG_EVER, SEAT_WORDS, SEATS_BASE, STATE_WORDS,
                     STORM, TACK, TELESCOPE, WITH, WRECK, END_HARBOUR_GRACE, END_OPEN_WATER,
@@ -57,7 +66,10 @@ SP_ABANDON_AFTER = 5
 SP_ABANDON_PROB = 6
 SP_DECIDE_PROB = 7
 SP_PATIENCE = 8
-N_SP = 9
+SP_RAID_WORTHLESS = 9
+SP_ABANDON_IDLE = 10
+SP_ABANDON_STALLED = 11
+N_SP = 12
 
 # Explicit signatures for the small helpers called from many places with mixed int32 /
 # int64 arguments: one compiled version each instead of one per argument-type mix.
@@ -65,32 +77,62 @@ _ST = types.int32[::1]
 _EV = types.int32[:, ::1]
 _I = types.int64
 
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM's population count (one instruction) of an int64."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return sig, codegen
+
+
 BLOCK = 64  # games per parallel block
-INF = 1e9
-FS_DIST = 0  # fs[0:37] distance to the goal
-FS_INIT = 40  # fs[40:77] goal values
-FS_DONE = 80  # fs[80:117] Dijkstra done flags
-FS_SIZE = 128
+# The planner counts in quarters: every planning cost is a multiple of 0.25 (see
+# edge_cost_nb), so its distances are exact integers and a bucket queue orders them.
+INF = 1 << 30  # distance of a cell from which the goal cannot be reached
+FS_DIST = 0  # fs[0:37] distance to the goal, in quarters
+FS_INIT = 40  # fs[40:77] goal values (fs[39] takes the write for a ship off the board)
+FS_SUR = 120  # fs[120:157] surcharge for entering each cell
+FS_DCOST = 160  # fs[160:166] cost of a move in each direction under the wind
+FS_BUCKET = 168  # fs[168:200] the bucket queue: bitmask of the cells at distance = index mod 32
+N_BUCKETS = 32  # a power of two above the largest move cost (16 + 6 quarters)
+# The last plan, reused while its turn and the state's G_VERSION are unchanged: within a
+# turn only the moving ship moves, and its own place is no input of its plan.
+FS_KEY_TURN = 200
+FS_KEY_VERSION = 201
+FS_KEY_TARGET = 202
+FS_SIZE = 204
 N_SEAT_COLUMNS = 30
 N_GAME_EXTRA = 5  # dice_rolled, wind_rolls, walled_cards, rams, treasure_turn
 
 
 # ------------------------------------------------------------------ small helpers
-@njit(_I(_I), cache=True)
+@njit(_I(_I), cache=True, _nrt=False)
 def sb_nb(s):
     return SEATS_BASE + s * SEAT_WORDS
 
 
-@njit(_I(_I), cache=True)
-def popcount_nb(m):
-    c = 0
-    while m:
-        c += m & 1
-        m >>= 1
-    return c
+if numba.config.DISABLE_JIT:
+    def ctz_nb(m):
+        return (int(m) & -int(m)).bit_length() - 1
+
+    def popcount_nb(m):
+        return bin(int(m)).count("1")
+else:
+    @njit(_I(_I), cache=True, _nrt=False)
+    def ctz_nb(m):
+        """Index of the lowest set bit (``m`` != 0)."""
+        return trailing_zeros(m)
+
+    @njit(_I(_I), cache=True, _nrt=False)
+    def popcount_nb(m):
+        return _ctpop(m)
 
 
-@njit(types.void(_ST, _EV, _I, _I, _I, _I, _I), cache=True)
+@njit(types.void(_ST, _EV, _I, _I, _I, _I, _I), cache=True, _nrt=False)
 def log_nb(st, ev, seat, kind, a, b, c):
     n = st[G_EVENTS]
     if n < ev.shape[0]:
@@ -103,7 +145,7 @@ def log_nb(st, ev, seat, kind, a, b, c):
         st[G_EVENTS] = n + 1
 
 
-@njit(types.boolean(_ST, _I, _I, types.boolean), cache=True)
+@njit(types.boolean(_ST, _I, _I, types.boolean), cache=True, _nrt=False, inline="always")
 def side_blocked_nb(st, c, d, ice_breaker):
     """Is side ``d`` of face-up card ``c`` blocked by an iceberg (for this ship)?"""
     if st[C_REVEALED + c] == 0:
@@ -116,7 +158,7 @@ def side_blocked_nb(st, c, d, ice_breaker):
     return ((m >> d) & 1) == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def occupants_nb(st, P, c, s):
     """Bitmask of the seats other than ``s`` on cell ``c``."""
     m = 0
@@ -126,12 +168,12 @@ def occupants_nb(st, P, c, s):
     return m
 
 
-@njit(types.boolean(_ST, _I, _I), cache=True)
+@njit(types.boolean(_ST, _I, _I), cache=True, _nrt=False)
 def has_upg_nb(st, s, u):
     return ((st[sb_nb(s) + S_UPG] >> u) & 1) == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_wind_nb(st, ev, rng, cum_w, s):
     """The wind changes: a forced (scripted) wind if one is queued, else a weighted draw."""
     pos = st[G_WIND_SCR_POS]
@@ -141,11 +183,12 @@ def roll_wind_nb(st, ev, rng, cum_w, s):
     else:
         w = weighted_choice_nb(rng, cum_w)
     st[G_WIND] = w
+    st[G_VERSION] += 1
     st[G_WIND_ROLLS] += 1
     log_nb(st, ev, s, EV_WIND, w, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def cont_after_nb(P, upg, rl, k):
     """May the ship move again after move ``k`` (0-based) made with wind relation ``rl``?"""
     maxm = P.sail_moves if ((upg >> MAIN_SAIL) & 1) else P.wind_moves
@@ -159,36 +202,75 @@ def cont_after_nb(P, upg, rl, k):
 
 
 # ------------------------------------------------------------------ the map
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def refresh_pass_nb(st, geo, c):
+    """Recompute the passage masks (C_PASS, C_PASS_IB) of cell ``c``."""
+    for ib in range(2):
+        m = 0
+        for d in range(6):
+            if side_blocked_nb(st, c, d, ib == 1):
+                continue
+            w = geo[c, d]
+            if w >= 0 and side_blocked_nb(st, w, (d + 3) % 6, ib == 1):
+                continue
+            m |= 1 << d
+        st[(C_PASS_IB if ib == 1 else C_PASS) + c] = m
+
+
+@njit(cache=True, _nrt=False)
+def refresh_around_nb(st, geo, c):
+    """Passage masks of ``c`` and its neighbours after ``c``'s card changed."""
+    refresh_pass_nb(st, geo, c)
+    for d in range(6):
+        w = geo[c, d]
+        if w >= 0:
+            refresh_pass_nb(st, geo, w)
+
+
+@njit(cache=True, _nrt=False)
+def refresh_all_nb(st, geo):
+    """Passage masks of every cell (setup; tests that lay cards by hand)."""
+    for c in range(N_CELLS):
+        refresh_pass_nb(st, geo, c)
+
+
+@njit(cache=True, _nrt=False)
 def connected_nb(st, geo):
     """Can every cell be reached from every other through sides no known iceberg blocks?"""
     reached = np.int64(1)
     frontier = np.int64(1)
     while frontier != 0:
         new = np.int64(0)
-        for c in range(N_CELLS):
-            if (frontier >> c) & 1:
-                for d in range(6):
+        m = frontier
+        while m != 0:
+            c = ctz_nb(m)
+            m &= m - 1
+            pm = st[C_PASS + c]
+            for d in range(6):
+                if (pm >> d) & 1:
                     v = geo[c, d]
-                    if v < 0 or (reached >> v) & 1:
-                        continue
-                    if side_blocked_nb(st, c, d, False) or side_blocked_nb(st, v, (d + 3) % 6, False):
-                        continue
-                    new |= np.int64(1) << v
+                    if v >= 0:
+                        new |= np.int64(1) << v
+        new &= ~reached
         reached |= new
         frontier = new
     return reached == (np.int64(1) << N_CELLS) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def flip_nb(st, ev, geo, s, v):
     """Turn Bay card ``v`` face up; the enclosed-area rule may clear its icebergs."""
     st[C_REVEALED + v] = 1
+    st[G_VERSION] += 1
     if s >= 0:
         st[sb_nb(s) + S_IDLE] = 0
     log_nb(st, ev, s, EV_FLIP, v, st[C_CARD + v], st[C_MASK + v])
-    if st[C_MASK + v] != 0 and not connected_nb(st, geo):
+    if st[C_MASK + v] == 0:
+        return
+    refresh_around_nb(st, geo, v)
+    if not connected_nb(st, geo):
         st[C_MASK + v] = 0
+        refresh_around_nb(st, geo, v)
         st[C_WALLED + v] = 1
         st[G_WALLED] += 1
         log_nb(st, ev, s, EV_WALLED, v, 0, 0)
@@ -200,13 +282,13 @@ EXIT_FREE = 1  # a free space, a face-down card (may ram), open water, or any wi
 EXIT_OCCUPIED = 2  # an occupied space: a way out only if the ship could leave it in turn
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def exit_kind_nb(st, P, geo, s, upg, v, d, start, esc_ok):
     """What leaving ``v`` in direction ``d`` leads to (EXIT_*), for seat s with upgrades
     ``upg``; the wind (which directions may be sailed or rowed) is the caller's."""
     ib = ((upg >> ICE_BREAKER) & 1) == 1
-    if side_blocked_nb(st, v, d, ib):
-        return EXIT_NONE
+    if ((st[(C_PASS_IB if ib else C_PASS) + v] >> d) & 1) == 0:
+        return EXIT_NONE  # an iceberg on this card's side or (face up) the other's
     w = geo[v, d]
     if w < 0:
         return EXIT_FREE if esc_ok and geo[v, 6] == 1 and ((P.esc_mask >> d) & 1) else EXIT_NONE
@@ -214,21 +296,19 @@ def exit_kind_nb(st, P, geo, s, upg, v, d, start, esc_ok):
         return EXIT_NONE  # never back onto the starting space (see Assumptions)
     if st[C_REVEALED + w] == 0:
         return EXIT_FREE  # may ram, which costs no move
-    if side_blocked_nb(st, w, (d + 3) % 6, ib):
-        return EXIT_NONE
     if ((upg >> GRAPPLING_HOOK) & 1) == 1 or occupants_nb(st, P, w, s) == 0:
         return EXIT_FREE
     return EXIT_OCCUPIED
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def can_pass_through_nb(st, s, upg, w):
     """May the ship pass through occupied ``w`` without having to stop there?  Not if ``w``
     is a storm it cannot fight (no Ice Breaker, no chip): it would stop, on an occupied space."""
     return not (st[C_CARD + w] == STORM and ((upg >> ICE_BREAKER) & 1) == 0 and st[sb_nb(s) + S_CREW] < 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def exists_exit_nb(st, P, geo, rel, s, v, k1, start, esc_ok):
     """Look-ahead for entering an occupied space ``v``: could the ship leave it with move
     ``k1`` (never rowing: only the first move rows), onto a free space, a face-down card
@@ -255,7 +335,7 @@ def exists_exit_nb(st, P, geo, rel, s, v, k1, start, esc_ok):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def legal_dir_nb(st, P, geo, rel, s, pos, d, k, start, esc_ok):
     """May seat ``s`` at ``pos`` choose direction ``d`` for move ``k`` (0-based)?"""
     upg = st[sb_nb(s) + S_UPG]
@@ -273,7 +353,7 @@ def legal_dir_nb(st, P, geo, rel, s, pos, d, k, start, esc_ok):
     return exists_exit_nb(st, P, geo, rel, s, v, k + 1, start, esc_ok)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def legal_mask_nb(st, P, geo, rel, s, pos, k, start, esc_ok):
     m = 0
     for d in range(6):
@@ -282,8 +362,20 @@ def legal_mask_nb(st, P, geo, rel, s, pos, k, start, esc_ok):
     return m
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def onward_mask_nb(st, P, geo, rel, s, v, k, start, esc_ok, ib):
+    """Legal directions out of storm ``v`` for move ``k`` once the waves are paid for (the
+    chip is spent first: it may decide whether a further occupied storm can be passed)."""
+    b = sb_nb(s)
+    pay = 0 if ib else 1
+    st[b + S_CREW] -= pay
+    m = legal_mask_nb(st, P, geo, rel, s, v, k, start, esc_ok)
+    st[b + S_CREW] += pay
+    return m
+
+
 # ------------------------------------------------------------------ raids
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def raid_roll_nb(rng, cannon, cannon_dice):
     r = roll_die_nb(rng, 6)
     if cannon:
@@ -294,7 +386,7 @@ def raid_roll_nb(rng, cannon, cannon_dice):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def raid_score_nb(roll, chips, max_score):
     """The greater of the roll and the crew including the captain, at most ``max_score``."""
     sc = chips + 1
@@ -303,7 +395,7 @@ def raid_score_nb(roll, chips, max_score):
     return min(sc, max_score)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def raid_nb(rng, r_chips, d_chips, r_cannon, d_cannon, ties_raider, swash_ties_swash,
             max_score, cannon_dice, r_reserve, d_reserve, r_prob, d_prob):
     """One raid with swashbuckling.  Returns (raider_won, raider_chips_spent, defender_chips_spent).
@@ -373,7 +465,7 @@ def wind_mc_nb(seed, samples, cum_w, counts):
 
 
 # ------------------------------------------------------------------ collection
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def void_maps_nb(st, P):
     for o in range(P.n_seats):
         b = sb_nb(o)
@@ -383,7 +475,7 @@ def void_maps_nb(st, P):
         st[b + S_MAPS] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gain_maps_nb(st, P, s, new_maps):
     """Seat ``s`` adds map colours ``new_maps``; records the turn of its first / full set."""
     b = sb_nb(s)
@@ -391,16 +483,19 @@ def gain_maps_nb(st, P, s, new_maps):
     n = popcount_nb(st[b + S_MAPS])
     if n > st[b + S_PROGRESS]:
         st[b + S_PROGRESS] = n
+        st[b + S_STALL] = 0
     if st[b + S_MAPS] != 0 and st[b + S_T_FIRST_MAP] < 0:
         st[b + S_T_FIRST_MAP] = st[G_TURN]
     if st[b + S_MAPS] == 7 and st[b + S_T_ALL_MAPS] < 0:
         st[b + S_T_ALL_MAPS] = st[G_TURN]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_treasure_nb(st, s):
     b = sb_nb(s)
     st[G_TREASURE] = s
+    if st[b + S_PROGRESS] < 4:
+        st[b + S_STALL] = 0
     st[b + S_PROGRESS] = 4
     st[b + S_TREASURE_CHANGES] += 1
     st[b + S_HELD_TREASURE] = 1
@@ -408,11 +503,12 @@ def take_treasure_nb(st, s):
         st[b + S_T_TREASURE] = st[G_TURN]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def collect_nb(st, ev, rng, P, costs, strat, sp, s, c, fs):
     """Take what the space ``c`` offers (upgrade, crew, map, treasure, Extra Crew)."""
     b = sb_nb(s)
     card = st[C_CARD + c]
+    st[G_VERSION] += 1  # (whether or not anything is taken: collections are rare enough)
     if card == PORT:
         u = st[C_PORT_UPG + c]
         left = st[C_COPIES + c]
@@ -466,26 +562,28 @@ def collect_nb(st, ev, rng, P, costs, strat, sp, s, c, fs):
 
 
 # ------------------------------------------------------------------ policies
-@njit(cache=True)
-def decide_prob_nb(rng, sp, s):
-    return rand_float_nb(rng) < sp[s, SP_DECIDE_PROB]
+@njit(cache=True, _nrt=False)
+def decide_prob_nb(rng, sp, e):
+    return rand_float_nb(rng) < sp[e, SP_DECIDE_PROB]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def decide_upgrade_nb(st, rng, strat, sp, s, u, cost):
-    code = strat[s]
+    e = st[G_ENTRY + s]
+    code = strat[e]
     if code == ST_SCRIPTED:
         return st[G_SCR_UPGRADE] == 1
     if code == ST_RANDOM:
-        return decide_prob_nb(rng, sp, s)
+        return decide_prob_nb(rng, sp, e)
     if code == ST_RAIDER and u == CANNON:
         return True
-    return cost <= sp[s, SP_MAX_UPGRADE_COST]
+    return cost <= sp[e, SP_MAX_UPGRADE_COST]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def decide_abandon_nb(st, rng, strat, sp, s):
-    code = strat[s]
+    e = st[G_ENTRY + s]
+    code = strat[e]
     if code == ST_SCRIPTED:
         pos = st[G_DIR_SCR_POS]
         if pos < st[G_DIR_SCR_LEN] and st[G_DIR_SCR + pos] == -2:
@@ -493,81 +591,103 @@ def decide_abandon_nb(st, rng, strat, sp, s):
             return True
         return False
     if code == ST_RANDOM:
-        return rand_float_nb(rng) < sp[s, SP_ABANDON_PROB]
-    return st[sb_nb(s) + S_STUCK] >= sp[s, SP_ABANDON_AFTER]
+        return rand_float_nb(rng) < sp[e, SP_ABANDON_PROB]
+    b = sb_nb(s)
+    # a ship that gained nothing for abandon_idle turns is in a deadlock no patience broke
+    # (two crewless ships shuttling under a steady wind): a new ship with fresh crew
+    # and so is one whose best progress has not risen for abandon_stalled turns (two ships
+    # raiding the same map back and forth)
+    return (st[b + S_STUCK] >= sp[e, SP_ABANDON_AFTER] or st[b + S_IDLE] >= sp[e, SP_ABANDON_IDLE]
+            or st[b + S_STALL] >= sp[e, SP_ABANDON_STALLED])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def decide_telescope_nb(st, rng, strat, sp, s):
-    code = strat[s]
+    e = st[G_ENTRY + s]
+    code = strat[e]
     if code == ST_SCRIPTED:
         return st[G_SCR_TELESCOPE] == 1
     if code == ST_RANDOM:
-        return decide_prob_nb(rng, sp, s)
+        return decide_prob_nb(rng, sp, e)
     return True  # information is free
 
 
-@njit(cache=True)
-def edge_cost_nb(st, P, rel, wind, upg, crew, reserve, d, v):
-    """Planning cost of moving into ``v`` in direction ``d`` (about half a turn per move)."""
-    rl = rel[wind, d]
+@njit(cache=True, _nrt=False, inline="always")
+def dir_cost_nb(rl, upg, crew, reserve):
+    """Planning cost, in quarters, of a move with wind relation ``rl`` (about half a turn
+    per move): with the wind 1, tack 2 (1 with Jib), row 2.5 (4 at or below the reserve)."""
     if rl == WITH:
-        cost = 1.0
-    elif rl == TACK:
-        cost = 1.0 if ((upg >> JIB) & 1) else 2.0
-    else:
-        cost = 2.5 if crew > reserve else 4.0
+        return 4
+    if rl == TACK:
+        return 4 if ((upg >> JIB) & 1) else 8
+    return 10 if crew > reserve else 16
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def cell_surcharge_nb(st, upg, v):
+    """Planning surcharge, in quarters, for entering ``v``: unknown 0.25, storm 1.5 (0.5
+    with Ice Breaker)."""
     if st[C_REVEALED + v] == 0:
-        cost += 0.25
-    elif st[C_CARD + v] == STORM:
-        cost += 0.5 if ((upg >> ICE_BREAKER) & 1) else 1.5
-    return cost
+        return 1
+    if st[C_CARD + v] == STORM:
+        return 2 if ((upg >> ICE_BREAKER) & 1) else 6
+    return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
+def edge_cost_nb(st, rel, wind, upg, crew, reserve, d, v):
+    """Planning cost, in quarters, of moving into ``v`` in direction ``d``."""
+    return dir_cost_nb(rel[wind, d], upg, crew, reserve) + cell_surcharge_nb(st, upg, v)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
     """Fill fs[FS_DIST..] with the cost to the seat's current goal; return the chase target.
 
-    Goals in order: the treasure holder heads for Harbour Grace or open water; everyone
-    else chases the holder; a ship without crew goes to Bell Island to restore; the
-    upgrader (and the raider, for a Cannon) visits Ports; the raider chases rich ships;
+    Goals in order: the treasure holder heads for Harbour Grace or open water; a ship
+    below its crew reserve goes to Bell Island to restore; everyone else chases the
+    holder; the upgrader (and the raider, for a Cannon) visits Ports; the raider chases rich ships;
     then Kelly's Island with all three maps, else the missing Lost Islands and the unknown.
     Returns the seat to raid (-1: none).
     """
     b = sb_nb(s)
-    code = strat[s]
+    e = st[G_ENTRY + s]
+    code = strat[e]
     upg = st[b + S_UPG]
     crew = st[b + S_CREW]
     maps = st[b + S_MAPS]
-    reserve = sp[s, SP_CREW_RESERVE]
+    reserve = sp[e, SP_CREW_RESERVE]
     wind = st[G_WIND]
     ib = ((upg >> ICE_BREAKER) & 1) == 1
+    pass_base = C_PASS_IB if ib else C_PASS
     for c in range(N_CELLS):
         fs[FS_INIT + c] = INF
     target = -1
     goal = False
     holder = st[G_TREASURE]
     if holder == s:
-        fs[FS_INIT + P.hg_cell] = 0.0
+        fs[FS_INIT + P.hg_cell] = 0
         goal = True
         for c in range(N_CELLS):
             if geo[c, 6] == 1:
                 for d in range(6):
-                    if ((P.esc_mask >> d) & 1) and geo[c, d] < 0 and not side_blocked_nb(st, c, d, ib):
+                    if ((P.esc_mask >> d) & 1) and geo[c, d] < 0 and (st[pass_base + c] >> d) & 1:
                         rl = rel[wind, d]
-                        x = 1.0 if rl == WITH else (2.0 if rl == TACK else 3.0)
+                        x = 4 if rl == WITH else (8 if rl == TACK else 12)  # 1, 2, 3 moves
                         if x < fs[FS_INIT + c]:
                             fs[FS_INIT + c] = x
+    elif crew < reserve and st[G_BELL_POOL] > 0:
+        fs[FS_INIT + P.bell_cell] = 0  # crew before chasing: a raid without it is a coin toss
+        goal = True                    # that the other ship wins back the next turn
     elif holder >= 0:
         target = holder
-        fs[FS_INIT + st[sb_nb(holder) + S_POS]] = 0.0
+        fs[FS_INIT + st[sb_nb(holder) + S_POS]] = 0
         goal = st[sb_nb(holder) + S_POS] >= 0
-    if not goal and crew < reserve and st[G_BELL_POOL] > 0:
-        fs[FS_INIT + P.bell_cell] = 0.0
-        goal = True
     if not goal and (code == ST_UPGRADER or code == ST_RAIDER):
         owned = popcount_nb(upg)
-        for c in range(N_CELLS):
+        for k in range(6):  # the Ports lie at the six corners
+            c = P.corner0 if k == 0 else (P.corner1 if k == 1 else (P.corner2 if k == 2 else (
+                P.corner3 if k == 3 else (P.corner4 if k == 4 else P.corner5))))
             if st[C_CARD + c] == PORT:
                 u = st[C_PORT_UPG + c]
                 left = st[C_COPIES + c]
@@ -576,14 +696,14 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
                 cost = costs[P.upg_copies - left]
                 if cost > crew:
                     continue
-                if code == ST_UPGRADER and owned < sp[s, SP_UPGRADES_WANTED] and cost <= sp[s, SP_MAX_UPGRADE_COST]:
-                    fs[FS_INIT + c] = 0.0
+                if code == ST_UPGRADER and owned < sp[e, SP_UPGRADES_WANTED] and cost <= sp[e, SP_MAX_UPGRADE_COST]:
+                    fs[FS_INIT + c] = 0
                     goal = True
                 elif code == ST_RAIDER and u == CANNON:
-                    fs[FS_INIT + c] = 0.0
+                    fs[FS_INIT + c] = 0
                     goal = True
     if not goal and code == ST_RAIDER:
-        need = 3.0 - 2.0 * sp[s, SP_AGGRESSION]
+        need = 3.0 - 2.0 * sp[e, SP_AGGRESSION]
         best = 0
         for o in range(P.n_seats):
             if o == s or st[sb_nb(o) + S_POS] < 0:
@@ -593,7 +713,7 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
                 best = val
                 target = o
         if target >= 0:
-            fs[FS_INIT + st[sb_nb(target) + S_POS]] = 0.0
+            fs[FS_INIT + st[sb_nb(target) + S_POS]] = 0
             goal = True
     if not goal:
         kelly_known = False
@@ -601,47 +721,74 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
             if st[C_REVEALED + c] == 1:
                 card = st[C_CARD + c]
                 if card == KELLY and maps == 7 and holder < 0:
-                    fs[FS_INIT + c] = 0.0
+                    fs[FS_INIT + c] = 0
                     kelly_known = True
                 elif card == LOST_ISLAND and maps != 7:
                     col = st[C_COLOUR + c]
                     if ((maps >> col) & 1) == 0 and st[G_MAPS_LEFT + col] > 0:
-                        fs[FS_INIT + c] = 0.0
+                        fs[FS_INIT + c] = 0
         if not kelly_known:
             for c in range(N_CELLS):
                 if st[C_REVEALED + c] == 0:
-                    fs[FS_INIT + c] = 1.0  # explore
-    # reverse Dijkstra from the goal values (37 cells: O(V^2) without a heap)
+                    fs[FS_INIT + c] = 4  # explore: one move
+    # per plan: each direction's cost, each cell's surcharge (in the loop below)
+    for d in range(6):
+        fs[FS_DCOST + d] = dir_cost_nb(rel[wind, d], upg, crew, reserve)
+    # reverse Dijkstra from the goal values with a bucket queue (bitmask of cells per
+    # distance mod N_BUCKETS; ``occ`` marks the non-empty buckets)
+    for k in range(N_BUCKETS):
+        fs[FS_BUCKET + k] = 0
+    occ = np.int64(0)
+    todo = np.int64(0)
     for c in range(N_CELLS):
-        fs[FS_DIST + c] = fs[FS_INIT + c]
-        fs[FS_DONE + c] = 0.0
-    for _ in range(N_CELLS):
-        v = -1
-        best_d = INF
-        for c in range(N_CELLS):
-            if fs[FS_DONE + c] == 0.0 and fs[FS_DIST + c] < best_d:
-                best_d = fs[FS_DIST + c]
-                v = c
-        if v < 0:
-            break
-        fs[FS_DONE + v] = 1.0
-        for d in range(6):
-            u = geo[v, (d + 3) % 6]  # moving from u in direction d reaches v
-            if u < 0 or fs[FS_DONE + u] == 1.0:
-                continue
-            if side_blocked_nb(st, u, d, ib) or side_blocked_nb(st, v, (d + 3) % 6, ib):
-                continue
-            nd = best_d + edge_cost_nb(st, P, rel, wind, upg, crew, reserve, d, v)
-            if nd < fs[FS_DIST + u]:
-                fs[FS_DIST + u] = nd
+        fs[FS_SUR + c] = cell_surcharge_nb(st, upg, c)
+        x = fs[FS_INIT + c]
+        fs[FS_DIST + c] = x
+        if x < INF:
+            fs[FS_BUCKET + (x & (N_BUCKETS - 1))] |= np.int64(1) << c
+            occ |= np.int64(1) << (x & (N_BUCKETS - 1))
+            todo |= np.int64(1) << c
+    dist = np.int64(0)
+    while todo != 0:
+        r = dist & (N_BUCKETS - 1)
+        rot = ((occ >> r) | (occ << (N_BUCKETS - r))) & ((np.int64(1) << N_BUCKETS) - 1)
+        dist += ctz_nb(rot)
+        r = dist & (N_BUCKETS - 1)
+        m = fs[FS_BUCKET + r]
+        fs[FS_BUCKET + r] = 0
+        occ &= ~(np.int64(1) << r)
+        todo &= ~m
+        while m != 0:
+            v = ctz_nb(m)
+            m &= m - 1
+            sur = fs[FS_SUR + v]
+            for d in range(6):
+                u = geo[v, (d + 3) % 6]  # moving from u in direction d reaches v
+                if u < 0 or ((st[pass_base + u] >> d) & 1) == 0:
+                    continue
+                nd = dist + fs[FS_DCOST + d] + sur
+                old = fs[FS_DIST + u]
+                if nd < old:
+                    if old < INF:
+                        ko = old & (N_BUCKETS - 1)
+                        fs[FS_BUCKET + ko] &= ~(np.int64(1) << u)
+                        if fs[FS_BUCKET + ko] == 0:
+                            occ &= ~(np.int64(1) << ko)
+                    else:
+                        todo |= np.int64(1) << u
+                    fs[FS_DIST + u] = nd
+                    kn = nd & (N_BUCKETS - 1)
+                    fs[FS_BUCKET + kn] |= np.int64(1) << u
+                    occ |= np.int64(1) << kn
     return target
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop, esc_ok,
                   passed, fs):
     """The direction of the next move, or -1 to stop (only when ``may_stop``)."""
-    code = strat[s]
+    e = st[G_ENTRY + s]
+    code = strat[e]
     n_legal = popcount_nb(mask)
     if code == ST_SCRIPTED:
         p = st[G_DIR_SCR_POS]
@@ -665,14 +812,26 @@ def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop
                     return d
                 pick -= 1
         return -1
-    target = plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs)
+    if st[G_TREASURE] == s:  # a move that wins the game is always taken
+        for d in range(6):
+            if (mask >> d) & 1:
+                v = geo[pos, d]
+                if v < 0 or v == P.hg_cell:
+                    return d
+    if fs[FS_KEY_TURN] == st[G_TURN] and fs[FS_KEY_VERSION] == st[G_VERSION]:
+        target = fs[FS_KEY_TARGET]
+    else:
+        target = plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs)
+        fs[FS_KEY_TURN] = st[G_TURN]
+        fs[FS_KEY_VERSION] = st[G_VERSION]
+        fs[FS_KEY_TARGET] = target
     if may_stop and target >= 0 and ((passed >> target) & 1):
         return -1  # passed the ship to raid: end the turn now
     b = sb_nb(s)
     upg = st[b + S_UPG]
     crew = st[b + S_CREW]
-    reserve = sp[s, SP_CREW_RESERVE]
-    if st[b + S_IDLE] > sp[s, SP_PATIENCE]:
+    reserve = sp[e, SP_CREW_RESERVE]
+    if st[b + S_IDLE] > sp[e, SP_PATIENCE]:
         # out of patience (ships blocking each other under a steady wind): row freely and
         # make every other move a uniformly random legal one, which breaks such cycles
         reserve = 0.0
@@ -698,18 +857,18 @@ def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop
         if rl == INTO and crew <= reserve:
             best_row = d  # only if nothing else is legal
             continue
-        x = edge_cost_nb(st, P, rel, wind, upg, crew, reserve, d, v) + fs[FS_DIST + v]
-        if x < best - 1e-9:
+        x = edge_cost_nb(st, rel, wind, upg, crew, reserve, d, v) + fs[FS_DIST + v]
+        if x < best:
             best = x
             best_d = d
             n_best = 1
-        elif abs(x - best) <= 1e-9:
+        elif x == best:
             n_best += 1
             if rand_below_nb(rng, n_best) == 0:
                 best_d = d
     if may_stop:
         here = fs[FS_DIST + pos]
-        if here <= 0.0 or best_d < 0:
+        if here <= 0 or best_d < 0:
             return -1
         v = geo[pos, best_d]
         if fs[FS_DIST + v] >= here and target < 0:
@@ -719,31 +878,47 @@ def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop
     return best_d
 
 
-@njit(cache=True)
-def decide_fight_nb(st, rng, strat, sp, s, v, fs):
-    code = strat[s]
+@njit(cache=True, _nrt=False, inline="always")
+def decide_fight_nb(st, rng, P, geo, strat, sp, s, v, onward, fs):
+    """Fight the waves at storm ``v`` (``onward``: the legal moves after paying)?  A planner
+    pays only for a following move that gets closer to its goal (or wins)."""
+    e = st[G_ENTRY + s]
+    code = strat[e]
     if code == ST_SCRIPTED:
         return st[G_SCR_FIGHT] == 1
     if code == ST_RANDOM:
-        return decide_prob_nb(rng, sp, s)
+        return decide_prob_nb(rng, sp, e)
     b = sb_nb(s)
-    if not has_upg_nb(st, s, ICE_BREAKER) and st[b + S_CREW] <= sp[s, SP_CREW_RESERVE]:
+    if not has_upg_nb(st, s, ICE_BREAKER) and st[b + S_CREW] <= sp[e, SP_CREW_RESERVE]:
         return False
-    return fs[FS_DIST + v] > 0.0  # pass through unless the storm is the goal
+    here = fs[FS_DIST + v]
+    if here <= 0:
+        return False  # the storm is the goal
+    for d in range(6):
+        if (onward >> d) & 1:
+            w = geo[v, d]
+            if w < 0 or fs[FS_DIST + w] < here or (w == P.hg_cell and st[G_TREASURE] == s):
+                return True
+    return False
 
 
-@njit(cache=True)
-def raid_value_nb(st, P, s, o):
-    v = popcount_nb(st[sb_nb(o) + S_MAPS] & ~st[sb_nb(s) + S_MAPS])
+@njit(cache=True, _nrt=False)
+def raid_value_nb(st, P, s, o, worthless_too):
+    """What a won raid on ``o`` brings ``s``: the treasure 10, each map colour it lacks 1 -
+    the maps only while nobody holds the treasure (or when ``worthless_too``)."""
+    v = 0
+    if st[G_TREASURE] < 0 or worthless_too:
+        v = popcount_nb(st[sb_nb(o) + S_MAPS] & ~st[sb_nb(s) + S_MAPS])
     if st[G_TREASURE] == o:
         v += 10
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_raid_nb(st, rng, P, strat, sp, s, cand):
     """The seat to raid among the candidates (bitmask), or -1."""
-    code = strat[s]
+    e = st[G_ENTRY + s]
+    code = strat[e]
     if code == ST_SCRIPTED:
         want = st[G_SCR_RAID]
         if want == -2:
@@ -751,7 +926,7 @@ def choose_raid_nb(st, rng, P, strat, sp, s, cand):
         if want >= 0:
             return want if (cand >> want) & 1 else -1
     elif code == ST_RANDOM:
-        if not decide_prob_nb(rng, sp, s):
+        if not decide_prob_nb(rng, sp, e):
             return -1
         n = popcount_nb(cand)
         pick = rand_below_nb(rng, n)
@@ -765,26 +940,27 @@ def choose_raid_nb(st, rng, P, strat, sp, s, cand):
     best_v = 0 if code != ST_SCRIPTED else -1
     for o in range(P.n_seats):
         if (cand >> o) & 1:
-            v = raid_value_nb(st, P, s, o)
+            v = raid_value_nb(st, P, s, o, sp[e, SP_RAID_WORTHLESS] > 0)
             if v > best_v:
                 best_v = v
                 best = o
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def swash_params_nb(st, strat, sp, s):
     """(reserve, probability) of swashbuckling for seat ``s``."""
-    code = strat[s]
+    e = st[G_ENTRY + s]
+    code = strat[e]
     if code == ST_SCRIPTED:
         return np.int64(st[G_SCR_SWASH]), 1.0
     if code == ST_RANDOM:
-        return np.int64(0), sp[s, SP_DECIDE_PROB]
-    return np.int64(sp[s, SP_SWASH_RESERVE]), 1.0
+        return np.int64(0), sp[e, SP_DECIDE_PROB]
+    return np.int64(sp[e, SP_SWASH_RESERVE]), 1.0
 
 
 # ------------------------------------------------------------------ turn actions
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_raid_nb(st, ev, rng, P, strat, sp, s, o):
     """Seat ``s`` raids seat ``o``; the winner of the exchange takes maps and treasure."""
     b = sb_nb(s)
@@ -792,11 +968,12 @@ def do_raid_nb(st, ev, rng, P, strat, sp, s, o):
     r_res, r_prob = swash_params_nb(st, strat, sp, s)
     d_res, d_prob = swash_params_nb(st, strat, sp, o)
     won, r_spent, d_spent = raid_nb(rng, st[b + S_CREW], st[bo + S_CREW], has_upg_nb(st, s, CANNON),
-                                    has_upg_nb(st, o, CANNON), P.ties_raider == 1,
+                                    has_upg_nb(st, o, CANNON) and P.defender_cannon == 1, P.ties_raider == 1,
                                     P.swash_ties_swash == 1, P.max_score, P.cannon_dice,
                                     r_res, d_res, r_prob, d_prob)
     st[b + S_RAIDS_MADE] += 1
     st[bo + S_RAIDS_SUFFERED] += 1
+    st[G_VERSION] += 1
     st[b + S_CREW] -= r_spent
     st[bo + S_CREW] -= d_spent
     st[G_BELL_POOL] += r_spent + d_spent
@@ -807,8 +984,9 @@ def do_raid_nb(st, ev, rng, P, strat, sp, s, o):
     log_nb(st, ev, s, EV_RAID, o, 1 if won else 0, r_spent * 16 + d_spent)
     if won:
         st[b + S_RAIDS_WON] += 1
-        st[b + S_IDLE] = 0
         theirs = st[bo + S_MAPS]
+        if (theirs & ~st[b + S_MAPS]) != 0 or (st[G_TREASURE] == o and st[b + S_HELD_TREASURE] == 0):
+            st[b + S_IDLE] = 0  # progress; taking back a treasure it held before is none
         for c in range(3):
             if (theirs >> c) & 1 and (st[b + S_MAPS] >> c) & 1:
                 st[G_MAPS_LEFT + c] += 1  # duplicates go back to the stack
@@ -819,7 +997,7 @@ def do_raid_nb(st, ev, rng, P, strat, sp, s, o):
             take_treasure_nb(st, s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def abandon_nb(st, ev, P, s):
     """Abandon ship: return upgrades, maps, crew and treasure as if never claimed."""
     b = sb_nb(s)
@@ -828,6 +1006,7 @@ def abandon_nb(st, ev, P, s):
             st[C_COPIES + c] += 1
         if st[C_WRECK + c] == s:
             st[C_WRECK + c] = -1  # the Extra Crew goes back onto its Shipwreck
+    st[G_VERSION] += 1
     st[b + S_UPG] = 0
     st[b + S_EXTRA] = 0
     for c in range(3):
@@ -845,7 +1024,7 @@ def abandon_nb(st, ev, P, s):
     log_nb(st, ev, s, EV_ABANDON, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reenter_nb(st, ev, P, s):
     """The turn after abandoning: a new ship on Bell Island with a fresh crew."""
     b = sb_nb(s)
@@ -860,13 +1039,16 @@ def reenter_nb(st, ev, P, s):
     st[G_SUPPLY] -= take
     got += take
     st[b + S_CREW] = got
+    st[b + S_IDLE] = 0
+    st[b + S_STALL] = 0
+    st[G_VERSION] += 1
     st[b + S_POS] = P.bell_cell
     st[b + S_ABANDONED] = 0
     st[C_VISITS + P.bell_cell] += 1
     log_nb(st, ev, s, EV_REENTER, got, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
     """Seat ``st[G_SEAT]`` plays one turn; sets G_END when the game is won."""
     s = st[G_SEAT]
@@ -879,6 +1061,7 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
         abandon_nb(st, ev, P, s)
         return
     st[b + S_IDLE] += 1
+    st[b + S_STALL] += 1
     esc_ok = st[G_TREASURE] == s  # open water needs the treasure at the start of the turn
     start = st[b + S_POS]
     if has_upg_nb(st, s, TELESCOPE) and decide_telescope_nb(st, rng, strat, sp, s):
@@ -892,6 +1075,8 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
     passed = 0
     tried = 0
     must_continue = False
+    collected_at = -1  # the space a Telescope ship collected on entering
+    code = strat[st[G_ENTRY + s]]
     while True:
         mask = legal_mask_nb(st, P, geo, rel, s, pos, k, start, esc_ok) & ~tried
         if mask == 0:
@@ -933,6 +1118,7 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
             st[b + S_CREW] -= 1
             st[G_BELL_POOL] += 1
             st[b + S_CREW_ROW] += 1
+            st[G_VERSION] += 1
         if pos != start:
             passed |= occupants_nb(st, P, pos, s)
         st[b + S_POS] = v
@@ -949,20 +1135,28 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
         cont = cont_after_nb(P, upg, rl, k)
         k += 1
         occupied = occupants_nb(st, P, v, s) != 0 and not ((upg >> GRAPPLING_HOOK) & 1)
+        fought = False
         if st[C_CARD + v] == STORM:
-            if cont and (ib or st[b + S_CREW] >= 1) and (occupied or decide_fight_nb(st, rng, strat, sp, s, v, fs)):
+            onward = 0
+            if cont and (ib or st[b + S_CREW] >= 1):
+                onward = onward_mask_nb(st, P, geo, rel, s, v, k, start, esc_ok, ib)
+            if onward != 0 and (occupied or decide_fight_nb(st, rng, P, geo, strat, sp, s, v, onward, fs)):
                 if not ib:
                     st[b + S_CREW] -= 1
                     st[G_BELL_POOL] += 1
                     st[b + S_CREW_WAVES] += 1
+                    st[G_VERSION] += 1
                 log_nb(st, ev, s, EV_FIGHT, v, 0 if ib else 1, 0)
+                fought = True
             else:
                 cont = False
         if has_upg_nb(st, s, TELESCOPE):
             collect_nb(st, ev, rng, P, costs, strat, sp, s, v, fs)
+            collected_at = v
         if not cont:
             break
-        must_continue = occupied
+        # a scripted player that paid for the waves makes the move it paid for
+        must_continue = occupied or (fought and code != ST_RANDOM and code != ST_SCRIPTED)
     # ---- end of the turn: raid, then the storm's wind, then the space's collection
     st[b + S_STUCK] = 0
     cand = passed
@@ -972,17 +1166,25 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
         o = choose_raid_nb(st, rng, P, strat, sp, s, cand)
         if o >= 0:
             do_raid_nb(st, ev, rng, P, strat, sp, s, o)
+            if P.hg_raid_wins == 1 and pos == P.hg_cell and st[G_TREASURE] == s:
+                st[G_WINNER] = s  # win.raid_at_harbour_grace = "wins"
+                st[G_END] = END_HARBOUR_GRACE
+                log_nb(st, ev, s, EV_WIN, END_HARBOUR_GRACE, pos, 0)
+                return
     if st[C_CARD + pos] == STORM:
         st[b + S_STORMS] += 1
         log_nb(st, ev, s, EV_STORM, pos, 0, 0)
         roll_wind_nb(st, ev, rng, cum_w, s)
-    collect_nb(st, ev, rng, P, costs, strat, sp, s, pos, fs)
+    if collected_at != pos:  # a Telescope ship collected here on entering, "instead"
+        collect_nb(st, ev, rng, P, costs, strat, sp, s, pos, fs)
 
 
 # ------------------------------------------------------------------ setup and whole games
-@njit(cache=True)
-def setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm):
-    """Deal the Bay, place the ships on Bell Island, give crew, roll the first wind."""
+@njit(cache=True, _nrt=False)
+def setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index):
+    """Deal the Bay, place the ships on Bell Island, give crew, roll the first wind, then
+    seat the players (rules.strategy_seating) and choose who moves first (rules.first_player;
+    the rule's own choice is seat 0)."""
     for i in range(st.shape[0]):
         st[i] = 0
     st[G_TREASURE] = -1
@@ -1039,17 +1241,21 @@ def setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm):
         st[b + S_T_ALL_MAPS] = -1
         st[b + S_T_TREASURE] = -1
     st[C_VISITS + P.bell_cell] += P.n_seats
+    refresh_all_nb(st, geo)
     roll_wind_nb(st, ev, rng, cum_w, -1)
+    for s in range(P.n_seats):
+        st[G_ENTRY + s] = entry_of_seat_nb(s, game_index, P.n_seats, P.rotate_seats == 1)
+    st[G_SEAT] = first_seat_nb(P.first_player, 0, game_index, P.n_seats, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
     """Play turns from the current state until a win or the turn cap."""
     while st[G_END] < 0:
         step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
     """One turn of the seat to move (or truncation at the turn cap); next seat after it."""
     if st[G_END] >= 0:
@@ -1064,7 +1270,7 @@ def step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
         st[G_SEAT] = (st[G_SEAT] + 1) % P.n_seats
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def write_outputs_nb(st, rng, P, out_g, out_s):
     out_g[0] = st[G_WINNER]
     out_g[1] = st[G_TURN]
@@ -1109,11 +1315,12 @@ def write_outputs_nb(st, rng, P, out_g, out_s):
         o[29] = st[b + S_PROGRESS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,
-                     out_g, out_s):
+                     out_g, out_s, game_index):
     """One whole game on an already seeded ``rng`` (bulk runs and traces share it)."""
-    setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm)
+    setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index)
+    fs[FS_KEY_TURN] = -1  # no plan of an earlier game is reused
     run_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
     write_outputs_nb(st, rng, P, out_g, out_s)
 
@@ -1126,13 +1333,13 @@ def play_chunk_nb(seed, first, n, P, geo, rel, cum_w, costs, deck, port_upg, str
         st = np.zeros(STATE_WORDS, np.int32)
         ev = np.zeros((0, 6), np.int32)
         rng = np.zeros(RNG_WORDS, np.uint64)
-        fs = np.zeros(FS_SIZE, np.float64)
+        fs = np.zeros(FS_SIZE, np.int64)
         perm = np.zeros(N_BAY, np.int64)
         hi = min(n, (blk + 1) * BLOCK)
         for i in range(blk * BLOCK, hi):
             seed_game_nb(rng, seed, first + i)
             play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs,
-                             perm, out_g[i], out_s[i])
+                             perm, out_g[i], out_s[i], first + i)
 
 
 @njit(cache=True)
@@ -1140,9 +1347,9 @@ def play_traced_nb(seed, k, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp
     """Game ``k`` with the event log on (same code path as the bulk run)."""
     st = np.zeros(STATE_WORDS, np.int32)
     rng = np.zeros(RNG_WORDS, np.uint64)
-    fs = np.zeros(FS_SIZE, np.float64)
+    fs = np.zeros(FS_SIZE, np.int64)
     perm = np.zeros(N_BAY, np.int64)
     seed_game_nb(rng, seed, k)
     play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,
-                     out_g, out_s)
+                     out_g, out_s, k)
     return st[G_EVENTS]

@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...seating import seating_params
 from ..base import Param
 
-VERSION = "1.0.1"
+VERSION = "1.1.0"
 
 RADIUS = 3
 N_CELLS = 37
@@ -137,7 +138,9 @@ G_EVENTS = 70  # events written so far
 G_WALLED = 71  # flips played without iceberg (enclosed-area rule)
 G_RAMS = 72  # rams into icebergs
 G_TREASURE_TURN = 73  # turn the treasure was first dug up, -1 never
-G_CELLS = 80
+G_VERSION = 74  # changes with anything a plan reads but the moving ship's place (flips, crew, collections)
+G_ENTRY = 75  # [6] the scenario's [[seats]] entry (strategy row) that plays each seat this game
+G_CELLS = 88
 C_CARD = G_CELLS  # [37] card type (OPEN..PORT)
 C_REVEALED = C_CARD + N_CELLS  # [37] 1 face up
 C_MASK = C_REVEALED + N_CELLS  # [37] bitmask of blocked sides (bit d = direction d)
@@ -147,7 +150,10 @@ C_WRECK = C_COLOUR + N_CELLS  # [37] shipwreck: -1 Extra Crew still there, seat 
 C_COPIES = C_WRECK + N_CELLS  # [37] Port: upgrade copies left; port upgrade id in C_PORT_UPG
 C_PORT_UPG = C_COPIES + N_CELLS  # [37] Port: upgrade id, -1 otherwise
 C_VISITS = C_PORT_UPG + N_CELLS  # [37] ship entries into the cell (moves, placements at Bell)
-SEATS_BASE = C_VISITS + N_CELLS
+C_PASS = C_VISITS + N_CELLS  # [37] bit d: a ship may cross side d of the cell (neither card's
+#                               known iceberg blocks it; off the map: only this card's side)
+C_PASS_IB = C_PASS + N_CELLS  # [37] the same for a ship with an Ice Breaker
+SEATS_BASE = C_PASS_IB + N_CELLS
 
 # per-seat words at SEATS_BASE + seat * SEAT_WORDS + field
 S_POS = 0  # cell, -1 off the board after abandoning ship
@@ -179,6 +185,7 @@ S_MOVES = 25
 S_RAMS = 26
 S_IDLE = 27  # turns since the seat last gained anything or flipped a card (strategies' patience)
 S_PROGRESS = 28  # best progress: most map colours held at once (0..3), 4 once it held the treasure
+S_STALL = 29  # turns since its best progress last rose (strategies: abandon a hopeless ship)
 SEAT_WORDS = 30
 MAX_SEATS = 6
 STATE_WORDS = SEATS_BASE + MAX_SEATS * SEAT_WORDS
@@ -229,4 +236,11 @@ PARAMS: tuple[Param, ...] = (
           "escape from (rulebook: Port De Verde and Pouch Cove)", 1, 6, length=2),
     Param("map.escape_directions", [1, 2], "int_list", "directions leading into open water "
           "(rulebook: N and NE)", 1, 6, min_length=1),
-)
+    Param("win.raid_at_harbour_grace", "must_leave", "choice", "a ship on Harbour Grace that takes the "
+          "treasure there in a raid: 'must_leave' = it wins only by moving onto Harbour Grace again "
+          "(the rulebook's 'moving her ship onto' the card), 'wins' = it wins at once",
+          choices=("must_leave", "wins")),
+    Param("raid.defender_cannon", "counts", "choice", "whether the defender's Cannon rolls two dice "
+          "too (an assumption: the rulebook's Cannon text names no side)", choices=("counts", "ignored")),
+) + seating_params("random", "seat 0, the first [[seats]] entry (the rulebook's 'most black "
+                   "clothing' is arbitrary, so 'random' is the default)")

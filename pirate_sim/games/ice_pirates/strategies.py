@@ -10,7 +10,7 @@ import numpy as np
 
 from ..base import Param, Strategy
 from .kernel import (N_SP, SP_ABANDON_AFTER, SP_ABANDON_PROB, SP_AGGRESSION, SP_CREW_RESERVE,
-                     SP_DECIDE_PROB, SP_MAX_UPGRADE_COST, SP_PATIENCE, SP_SWASH_RESERVE, SP_UPGRADES_WANTED,
+                     SP_DECIDE_PROB, SP_MAX_UPGRADE_COST, SP_PATIENCE, SP_RAID_WORTHLESS, SP_ABANDON_IDLE, SP_ABANDON_STALLED, SP_SWASH_RESERVE, SP_UPGRADES_WANTED,
                      ST_MAP_HUNTER, ST_RAIDER, ST_RANDOM, ST_UPGRADER)
 
 SLOTS = {
@@ -23,8 +23,11 @@ SLOTS = {
     "abandon_prob": SP_ABANDON_PROB,
     "decide_prob": SP_DECIDE_PROB,
     "patience": SP_PATIENCE,
+    "raid_worthless_maps": SP_RAID_WORTHLESS,
+    "abandon_idle": SP_ABANDON_IDLE,
+    "abandon_stalled": SP_ABANDON_STALLED,
 }
-SLOT_DEFAULTS = np.array([0.0, 1.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.5, 12.0])
+SLOT_DEFAULTS = np.array([0.0, 1.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.5, 12.0, 0.0, 1e9, 1e9])
 assert SLOT_DEFAULTS.shape[0] == N_SP
 
 _PLANNER = ("Moves by a wind-aware shortest path (reverse Dijkstra over the 37 cells, "
@@ -38,6 +41,12 @@ _ABANDON = Param("abandon_after", 3, "int", "abandons ship after this many turns
 _PATIENCE = Param("patience", 12, "int", "turns without gaining anything or flipping a card after "
                   "which it rows freely and makes every other move at random (breaks cycles of "
                   "ships blocking each other under a steady wind)", 1, 10000)
+_ABANDON_IDLE = Param("abandon_idle", 60, "int", "abandons ship after this many turns in a row without "
+                      "gaining anything (a deadlock its patience did not break)", 1, 100000)
+_ABANDON_STALLED = Param("abandon_stalled", 300, "int", "abandons ship after this many turns without "
+                         "raising its best progress (more map colours at once, or the treasure)", 1, 100000)
+_WORTHLESS = Param("raid_worthless_maps", 0, "int", "1: raids for map cards also while another ship "
+                   "holds the treasure (the maps are worthless then: a spoiler's raid); 0: never", 0, 1)
 
 STRATEGIES = (
     Strategy("random", ST_RANDOM,
@@ -56,7 +65,7 @@ STRATEGIES = (
              "has more than swash_reserve chips.",
              (_RESERVE, Param("max_upgrade_cost", 0, "int", "most crew it pays for an upgrade", 0, 10),
               Param("swash_reserve", 1, "int", "chips kept back when swashbuckling", 0, 7),
-              _ABANDON, _PATIENCE)),
+              _ABANDON, _PATIENCE, _WORTHLESS, _ABANDON_IDLE, _ABANDON_STALLED)),
     Strategy("raider", ST_RAIDER,
              _PLANNER + "Goal: first the Cannon (pays any cost it can), then chases the ship "
              "holding the most maps it lacks (at least 3 - 2 * aggression of them), else hunts "
@@ -66,7 +75,7 @@ STRATEGIES = (
                               "1: chase any ship with a map it lacks", 0.0, 1.0),
               Param("max_upgrade_cost", 1, "int", "most crew it pays for other upgrades", 0, 10),
               Param("swash_reserve", 0, "int", "chips kept back when swashbuckling", 0, 7),
-              _ABANDON, _PATIENCE)),
+              _ABANDON, _PATIENCE, _WORTHLESS, _ABANDON_IDLE, _ABANDON_STALLED)),
     Strategy("upgrader", ST_UPGRADER,
              _PLANNER + "Goal: the nearest Ports whose upgrade it lacks and can pay (at most "
              "max_upgrade_cost) until it owns upgrades_wanted of them, then hunts maps like "
@@ -74,7 +83,7 @@ STRATEGIES = (
              (_RESERVE, Param("upgrades_wanted", 3, "int", "Port upgrades to collect first", 0, 6),
               Param("max_upgrade_cost", 1, "int", "most crew it pays for an upgrade", 0, 10),
               Param("swash_reserve", 1, "int", "chips kept back when swashbuckling", 0, 7),
-              _ABANDON, _PATIENCE)),
+              _ABANDON, _PATIENCE, _WORTHLESS, _ABANDON_IDLE, _ABANDON_STALLED)),
 )
 STRATEGY_BY_NAME = {s.name: s for s in STRATEGIES}
 

@@ -29,7 +29,7 @@ def new_state(c: Compiled, seed: int = 0, game_index: int = 0, dice: list[int] |
     ev = np.zeros((events, R.EVENT_WIDTH), np.int32)
     rng = new_rng(seed, game_index)
     perm = np.zeros(R.N_BAY, np.int64)
-    K.setup_nb(st, ev, rng, c.params, geo, cum_w, deck, port_upg, perm)
+    K.setup_nb(st, ev, rng, c.params, geo, cum_w, deck, port_upg, perm, game_index)
     if dice:
         rng = np.concatenate([rng, np.asarray(dice, np.uint64)])
         rng[5] = len(dice)
@@ -46,7 +46,8 @@ def use_scripted(c: Compiled, seats: list[int]) -> None:
 def step(c: Compiled, st, ev, rng) -> None:
     """Play one turn exactly as a bulk run does."""
     geo, rel, cum_w, costs, deck, port_upg, strat, sp = c.arrays
-    fs = np.zeros(K.FS_SIZE, np.float64)
+    fs = np.zeros(K.FS_SIZE, np.int64)
+    K.refresh_all_nb(st, geo)  # cards laid by hand: passage masks follow
     K.step_nb(st, ev, rng, c.params, geo, rel, cum_w, costs, strat, sp, fs)
 
 
@@ -128,6 +129,7 @@ def crew_chips(st, n_seats: int) -> int:
 def legal_dirs(c: Compiled, st, s: int, k: int = 0, start: int | None = None, esc_ok: bool = False) -> set[str]:
     geo, rel = c.arrays[0], c.arrays[1]
     p = pos(st, s)
+    K.refresh_all_nb(st, geo)
     mask = K.legal_mask_nb(st, c.params, geo, rel, s, p, k, p if start is None else start, esc_ok)
     return {R.DIR_NAMES[d] for d in range(6) if (mask >> d) & 1}
 
