@@ -184,3 +184,13 @@ def test_check_on_the_cluster_gives_the_same_verdict(local2, tmp_path):
     assert here.exit_code == there.exit_code
     assert [(b.verdict, b.games, b.estimate) for b in here.bounds] == [(b.verdict, b.games, b.estimate)
                                                                          for b in there.bounds]
+
+
+def test_design_points_on_the_cluster_are_the_same(peak, local2):
+    """sensitivity and tune evaluate points through space.evaluate_point, also at an offset (fresh seeds)."""
+    from pirate_sim.analysis.space import PointSpec, evaluate_point
+
+    for first in (0, 5000):
+        spec = PointSpec(SCEN, ("run.chunk_size=2000", "rules.squid.escape_total=11"), peak.seed, 6000, first)
+        here, there = evaluate_point(spec), evaluate_point(spec, cluster=local2)
+        assert here.to_json() == there.to_json()

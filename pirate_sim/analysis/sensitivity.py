@@ -167,7 +167,7 @@ def tidy_metrics(config_id: str, acc: Accumulator) -> pd.DataFrame:
 
 def run_points(base_path: str, base_overrides: list[str], seed: int, games: int, design: Design, out_dir: Path,
                threads: int | None, progress: Callable[[str, int, int, int, int], None] | None,
-               ) -> tuple[dict[str, pd.DataFrame], list[str], list[str]]:
+               cluster=None) -> tuple[dict[str, pd.DataFrame], list[str], list[str]]:
     """Play every configuration not already stored under ``out_dir/points``; tidy metrics per configuration."""
     (out_dir / "points").mkdir(parents=True, exist_ok=True)
     frames: dict[str, pd.DataFrame] = {}
@@ -181,7 +181,7 @@ def run_points(base_path: str, base_overrides: list[str], seed: int, games: int,
             skipped.append(cid)
             continue
         cb = (lambda d, t, _i=i, _c=cid: progress(_c, _i, len(ids), d, t)) if progress else None
-        acc = evaluate_point(spec, threads, cb)
+        acc = evaluate_point(spec, threads, cb, cluster)
         df = tidy_metrics(cid, acc)
         tmp = path.with_suffix(".parquet.tmp")
         df.to_parquet(tmp, index=False)
@@ -266,7 +266,7 @@ def sensitivity(base: Scenario, base_path: str, base_overrides: list[str], facto
                 metric_names: list[str], method: str, points: int, games: int, out_dir: Path,
                 threads: int | None = None, resume: bool = False, force: bool = False,
                 progress: Callable[[str, int, int, int, int], None] | None = None,
-                design_seed: int | None = None) -> SensitivityResult:
+                design_seed: int | None = None, cluster=None) -> SensitivityResult:
     """Design, play every configuration on the base seed, estimate indices, write the output directory.
 
     ``progress(config_id, index, n_configs, games_done, games_total)``.
@@ -288,7 +288,8 @@ def sensitivity(base: Scenario, base_path: str, base_overrides: list[str], facto
     design_df = design_table(factors, design)
     design_df.to_parquet(out_dir / "design.parquet", index=False)
     t0 = time.perf_counter()
-    frames, played, skipped = run_points(base_path, base_overrides, seed, games, design, out_dir, threads, progress)
+    frames, played, skipped = run_points(base_path, base_overrides, seed, games, design, out_dir, threads, progress,
+                                         cluster)
     tidy = pd.concat([frames[c] for c in design.configs], ignore_index=True)
     wide = {c: f.set_index("metric") for c, f in frames.items()}
     index_rows, noise_rows = [], []

@@ -202,18 +202,27 @@ class PointSpec:
 
 
 def evaluate_point(spec: PointSpec, threads: int | None = None,
-                   progress: Callable[[int, int], None] | None = None) -> Accumulator:
-    """Play one design point: game k uses stream (seed, k), whatever the point (common random numbers)."""
+                   progress: Callable[[int, int], None] | None = None, cluster=None) -> Accumulator:
+    """Play one design point: game k uses stream (seed, k), whatever the point (common random numbers).
+
+    With ``cluster`` (pirate_sim.cluster.Cluster) the point's chunks are Dask tasks."""
     s = spec.scenario()
     if spec.first_game == 0:
-        return runner.run(s, None, games=spec.games, threads=threads, progress=progress).accumulator
-    runner.set_threads(threads)
+        return runner.run(s, None, games=spec.games, threads=threads, progress=progress, cluster=cluster).accumulator
     compiled = s.compile()
     acc = Accumulator(s.game, compiled.strategy_names, rotates(s.rules))
-    for a, b in runner.chunk_bounds(spec.games, s.run["chunk_size"]):
-        acc.update(*s.game.play(compiled, s.seed, spec.first_game + a, b - a), spec.first_game + a)
+    size = s.run["chunk_size"]
+    spans = [(spec.first_game + a, b - a) for a, b in runner.chunk_bounds(spec.games, size)]
+    if cluster is None:
+        runner.set_threads(threads)
+        outputs = ((first, s.game.play(compiled, s.seed, first, n)) for first, n in spans)
+    else:
+        outputs = ((first, (g, st)) for (_c, g, st), (first, _n) in
+                   zip(cluster.play_chunks(s, ((i, first, n) for i, (first, n) in enumerate(spans))), spans))
+    for first, out in outputs:
+        acc.update(*out, first)
         if progress:
-            progress(b, spec.games)
+            progress(first + out[0].shape[0] - spec.first_game, spec.games)
     return acc
 
 

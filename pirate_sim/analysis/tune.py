@@ -181,7 +181,8 @@ def _dominates(a: np.ndarray, b: np.ndarray) -> bool:
 def tune(base: Scenario, base_path: str, base_overrides: list[str], factors: list[Factor],
          objectives: list[Objective], constraints: list[Constraint], trials: int, games: int, out_dir: Path,
          threads: int | None = None, force: bool = False, recheck_games: int | None = None,
-         promote: int = PROMOTE, progress: Callable[[str, int, int], None] | None = None) -> TuneResult:
+         promote: int = PROMOTE, progress: Callable[[str, int, int], None] | None = None,
+         cluster=None) -> TuneResult:
     """Run the search, extend the promising trials, re-check the winner on fresh seeds, write out_dir.
 
     ``progress(what, done, total)`` after every trial and re-check.
@@ -213,7 +214,7 @@ def tune(base: Scenario, base_path: str, base_overrides: list[str], factors: lis
     def play(values: dict, first: int, n: int, s: int) -> Accumulator:
         spec = PointSpec(base_path, tuple(base_overrides) + tuple(overrides_of(values)), s, n, first)
         played[0] += n
-        return evaluate_point(spec, threads)
+        return evaluate_point(spec, threads, cluster=cluster)
 
     def oriented(vals: dict[str, float]) -> np.ndarray:
         return np.array([o.sign * o.score(vals[o.metric]) for o in objectives])

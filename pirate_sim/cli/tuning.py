@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from .common import console, err_console, esc, fail, fmt_metric, progress, set_option
+from .common import cluster_option, console, err_console, esc, fail, fmt_metric, open_cluster, progress, set_option
 
 VARY_HELP = ("A parameter and its range: KEY=lo:hi (numbers; whole numbers for int parameters) or a set of "
              "values KEY=v1,v2 / KEY='name=[...];name2=[...]' (lists, choices, booleans) (repeatable).")
@@ -49,8 +49,9 @@ def _factors(scenario_path, varies, overrides, seed):
 @click.option("--resume", is_flag=True, help="Finish an interrupted analysis: stored points are not played again.")
 @click.option("--force", is_flag=True, help="Replace an existing output directory.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@cluster_option
 def sensitivity_cmd(scenario_path, varies, metric_patterns, method, points, games, overrides, seed, threads, out_dir,
-                    resume, force, quiet):
+                    resume, force, quiet, cluster_address):
     """Which parameters move which metrics: Morris screening or Sobol indices over the ranges.
 
     Every design point is SCENARIO with the point's values, played on the same seed (common
@@ -84,7 +85,7 @@ def sensitivity_cmd(scenario_path, varies, metric_patterns, method, points, game
                           f"keep their balance properties only for 2^m base samples")
     out = Path(out_dir) if out_dir else Path("results") / f"{Path(scenario_path).stem}-sensitivity"
     try:
-        with progress(quiet) as prog:
+        with open_cluster(cluster_address, [base]) as cl, progress(quiet) as prog:
             task = prog.add_task("sensitivity", total=None)
 
             def cb(cid, i, n_cfg, done, tot):
@@ -92,7 +93,7 @@ def sensitivity_cmd(scenario_path, varies, metric_patterns, method, points, game
                             description=f"sensitivity {cid} ({i + 1}/{n_cfg})")
 
             res = sa.sensitivity(base, scenario_path, extra, factors, names, method, n_points, games, out,
-                                 threads=threads, resume=resume, force=force, progress=cb)
+                                 threads=threads, resume=resume, force=force, progress=cb, cluster=cl)
     except sa.SensitivityError as exc:
         fail(str(exc))
     except KeyboardInterrupt:
@@ -153,8 +154,9 @@ def _print_indices(res) -> None:
               help="Output directory (default: results/<scenario>-tune).")
 @click.option("--force", is_flag=True, help="Replace an existing output directory.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@cluster_option
 def tune_cmd(scenario_path, varies, objectives, constraints, trials, games, recheck_games, overrides, seed, threads,
-             out_dir, force, quiet):
+             out_dir, force, quiet, cluster_address):
     """Search the ranges for the values that optimise an objective (optuna TPE; NSGA-II for two).
 
     Trials play on common random numbers; promising ones get more games; the winner is
@@ -187,8 +189,9 @@ def tune_cmd(scenario_path, varies, objectives, constraints, trials, games, rech
         fail(f"{out}: already holds files; refusing to overwrite without --force")
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err_console, disable=quiet, transient=True) as prog:
+    with open_cluster(cluster_address, [base]) as cl, \
+            Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                     console=err_console, disable=quiet, transient=True) as prog:
         task = prog.add_task("tune", total=trials)
 
         def cb(what, done, tot):
@@ -196,7 +199,7 @@ def tune_cmd(scenario_path, varies, objectives, constraints, trials, games, rech
 
         try:
             res = tn.tune(base, scenario_path, extra, factors, objs, cons, trials, games, out, threads=threads,
-                          force=force, recheck_games=recheck_games, progress=cb)
+                          force=force, recheck_games=recheck_games, progress=cb, cluster=cl)
         except tn.TuneError as exc:
             prog.stop()
             fail(str(exc))
