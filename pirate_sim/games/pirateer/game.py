@@ -72,7 +72,7 @@ class Pirateer(Game):
     max_seats = R.MAX_SEATS
     params = R.PARAMS
     strategies = STRATEGIES
-    default_seats = ("runner", "hunter", "cautious", "random")
+    default_seats = ("runner", "hunter", "cautious", "runner")
     end_reasons = R.END_REASONS
     game_columns = GAME_COLUMNS
     seat_columns = SEAT_COLUMNS

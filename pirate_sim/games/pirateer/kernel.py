@@ -685,38 +685,33 @@ def heat_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island, sea
 
 
 @njit(cache=True)
+def play_captures_nb(st, sps, nb, kind, seat, play, target):
+    """Whether ``play`` captures ship ``target`` (the state is left as it was)."""
+    v1, p1, t1 = do_step_nb(st, sps, play[0], walk_nb(st, sps, nb, kind, st[SHIPS_BASE + play[0]],
+                                                      play[1], play[2], seat), play[3])
+    d1 = st[SHIPS_BASE + play[0]]
+    hit = v1 == target
+    if play[4] >= 0 and not hit:
+        d2 = walk_nb(st, sps, nb, kind, st[SHIPS_BASE + play[4]], play[5], play[6], seat)
+        v2, p2, t2 = do_step_nb(st, sps, play[4], d2, play[7])
+        hit = v2 == target
+        undo_step_nb(st, sps, play[4], d2, v2, p2, t2)
+    undo_step_nb(st, sps, play[0], d1, v1, p1, t1)
+    return hit
+
+
+@njit(cache=True)
 def capture_mc_nb(seed, samples, P, nb, kind, is_anchor, seat_allowed, st, seat, target, plays):
     """Monte Carlo: of ``samples`` rolls, how many give ``seat`` a legal play capturing ``target``."""
     rng = np.zeros(RNG_WORDS, np.uint64)
     seed_game_nb(rng, seed, 0)
-    sps = P.ships_per_seat
     hits = 0
     for _ in range(samples):
         d1 = roll_die_nb(rng, DIE_SIDES)
         d2 = roll_die_nb(rng, DIE_SIDES)
         n = gen_plays_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, d1, d2, plays)
-        found = False
         for k in range(n):
-            for half in range(2):
-                ship = plays[k, 4 * half]
-                if ship < 0:
-                    break
-                dest = walk_nb(st, sps, nb, kind, st[SHIPS_BASE + ship], plays[k, 4 * half + 1],
-                               plays[k, 4 * half + 2], seat)
-                if half == 0 and st[OCC_BASE + dest] == target:
-                    found = True
-                    break
-                if half == 1:
-                    # the second move starts after the first: replay it
-                    s0 = plays[k, 0]
-                    dest0 = walk_nb(st, sps, nb, kind, st[SHIPS_BASE + s0], plays[k, 1], plays[k, 2], seat)
-                    v, p, t = do_step_nb(st, sps, s0, dest0, plays[k, 3])
-                    dest = walk_nb(st, sps, nb, kind, st[SHIPS_BASE + ship], plays[k, 5], plays[k, 6], seat)
-                    if st[OCC_BASE + dest] == target:
-                        found = True
-                    undo_step_nb(st, sps, s0, dest0, v, p, t)
-            if found:
+            if play_captures_nb(st, P.ships_per_seat, nb, kind, seat, plays[k], target):
+                hits += 1
                 break
-        if found:
-            hits += 1
     return hits
