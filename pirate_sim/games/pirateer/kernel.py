@@ -229,13 +229,36 @@ def gen_plays_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, d1, d2, plays):
 
 # ------------------------------------------------------------------ players
 @njit(cache=True)
-def compute_threat_nb(st, P, nb, kind, seat_allowed, seat, reach, hits):
-    """What the opponents could capture next: ``reach[o, v1, v2]`` bitsets of landing nodes
-    of ship ``o`` with die v1 alone (v2 = 0) or v1 then v2; ``hits[s, node]`` = how many of
-    seat ``s``'s 36 next rolls reach ``node`` (blocking as it stands now)."""
+def _reach_line_nb(st, sps, nb, kind, start, d, so, reach, o, v1):
+    """Set ``reach[o, v1, v]`` (``reach[o, v, 0]`` when v1 = 0) for every die v = 1..6 that
+    lands in direction ``d`` from ``start``: one walk serves all six dice."""
+    cur = start
+    for v in range(1, DIE_SIDES + 1):
+        nxt = nb[cur, d]
+        if nxt < 0:
+            return
+        occ = st[OCC_BASE + nxt]
+        if occ < 0 or occ // sps != so:
+            if v1 == 0:
+                reach[o, v, 0, nxt >> 6] |= np.uint64(1) << np.uint64(nxt & 63)
+            else:
+                reach[o, v1, v, nxt >> 6] |= np.uint64(1) << np.uint64(nxt & 63)
+        if occ >= 0 or (d < N_ORTHO and kind[nxt] != SEA):
+            return  # no passing over a ship, nor over a tradewind or strait orthogonally
+        cur = nxt
+
+
+@njit(cache=True)
+def compute_threat_nb(st, P, nb, kind, seat_allowed, seat, reach, union, hits):
+    """What the opponents could capture next, blocking as it stands now.
+
+    ``reach[o, v1, 0]``: bitset of nodes ship ``o`` lands on with die v1 alone;
+    ``reach[o, v1, v2]``: with v1 then v2; ``union[s, a, b]``: every node seat ``s`` reaches
+    with the roll (a, b), either die alone or both in either order, any of its ships.
+    ``hits[s, node]`` (how many of the 36 rolls reach the node) is filled lazily: -1 here."""
     sps = P.ships_per_seat
     words = reach.shape[3]
-    hits[:, :] = 0
+    hits[:, :] = -1
     for o in range(P.n_seats * sps):
         so = o // sps
         node = st[SHIPS_BASE + o]
@@ -243,46 +266,50 @@ def compute_threat_nb(st, P, nb, kind, seat_allowed, seat, reach, hits):
             continue
         reach[o, :, :, :] = 0
         held = st[G_TREASURE] == o
+        for d in range(N_DIRS):
+            if not (held and seat_allowed[so, d] == 0):
+                _reach_line_nb(st, sps, nb, kind, node, d, so, reach, o, 0)
+        st[OCC_BASE + node] = -1  # the ship has left its square for its second move
         for v1 in range(1, DIE_SIDES + 1):
-            for d in range(N_DIRS):
-                if held and seat_allowed[so, d] == 0:
-                    continue
-                dest = walk_nb(st, sps, nb, kind, node, d, v1, so)
-                if dest < 0:
-                    continue
-                reach[o, v1, 0, dest >> 6] |= np.uint64(1) << np.uint64(dest & 63)
-                victim = st[OCC_BASE + dest]
-                st[OCC_BASE + node] = -1
-                st[OCC_BASE + dest] = o
-                for v2 in range(1, DIE_SIDES + 1):
-                    for d2 in range(N_DIRS):
-                        if held and seat_allowed[so, d2] == 0:
-                            continue
-                        dest2 = walk_nb(st, sps, nb, kind, dest, d2, v2, so)
-                        if dest2 >= 0:
-                            reach[o, v1, v2, dest2 >> 6] |= np.uint64(1) << np.uint64(dest2 & 63)
-                st[OCC_BASE + dest] = victim
-                st[OCC_BASE + node] = o
-    union = np.zeros(words, np.uint64)
+            for w in range(words):
+                x = reach[o, v1, 0, w]
+                k = 0
+                while x:
+                    if x & np.uint64(1):
+                        dest = w * 64 + k
+                        victim = st[OCC_BASE + dest]
+                        st[OCC_BASE + dest] = o
+                        for d2 in range(N_DIRS):
+                            if not (held and seat_allowed[so, d2] == 0):
+                                _reach_line_nb(st, sps, nb, kind, dest, d2, so, reach, o, v1)
+                        st[OCC_BASE + dest] = victim
+                    x >>= np.uint64(1)
+                    k += 1
+        st[OCC_BASE + node] = o
     for s in range(P.n_seats):
         if s == seat or st[sb_nb(s) + S_SHIPS] == 0:
             continue
         for a in range(1, DIE_SIDES + 1):
             for b in range(1, DIE_SIDES + 1):
-                union[:] = 0
-                for o in range(s * sps, s * sps + sps):
-                    if st[SHIPS_BASE + o] < 0:
-                        continue
-                    for w in range(words):
-                        union[w] |= reach[o, a, 0, w] | reach[o, b, 0, w] | reach[o, a, b, w] | reach[o, b, a, w]
                 for w in range(words):
-                    x = union[w]
-                    k = 0
-                    while x:
-                        if x & np.uint64(1):
-                            hits[s, w * 64 + k] += 1
-                        x >>= np.uint64(1)
-                        k += 1
+                    u = np.uint64(0)
+                    for o in range(s * sps, s * sps + sps):
+                        if st[SHIPS_BASE + o] >= 0:
+                            u |= reach[o, a, 0, w] | reach[o, b, 0, w] | reach[o, a, b, w] | reach[o, b, a, w]
+                    union[s, a, b, w] = u
+
+
+@njit(cache=True)
+def _hits_nb(union, hits, s, node):
+    """How many of seat ``s``'s 36 rolls reach ``node`` (memoised in ``hits``)."""
+    h = hits[s, node]
+    if h < 0:
+        h = 0
+        for a in range(1, DIE_SIDES + 1):
+            for b in range(1, DIE_SIDES + 1):
+                h += (union[s, a, b, node >> 6] >> np.uint64(node & 63)) & np.uint64(1)
+        hits[s, node] = h
+    return h
 
 
 @njit(cache=True)
@@ -307,7 +334,7 @@ def _seat_hits_nb(st, sps, reach, s, node):
 
 
 @njit(cache=True)
-def value_nb(st, P, dist, dist_island, seat_home, seat, w, captured_seats, reach, hits):
+def value_nb(st, P, dist, dist_island, seat_home, seat, w, captured_seats, reach, union, hits):
     """How much ``seat`` likes the position (after a play that did not win)."""
     sps = P.ships_per_seat
     v = 0.0
@@ -349,14 +376,14 @@ def value_nb(st, P, dist, dist_island, seat_home, seat, w, captured_seats, reach
                 if (captured_seats >> s) & 1:
                     h = _seat_hits_nb(st, sps, reach, s, nm)
                 else:
-                    h = hits[s, nm]
+                    h = _hits_nb(union, hits, s, nm)
                 risk += k * h / 36.0
         v -= w[SP_RISK] * risk
     return v
 
 
 @njit(cache=True)
-def score_play_nb(st, P, nb, kind, dist, dist_island, seat_home, seat, play, w, reach, hits):
+def score_play_nb(st, P, nb, kind, dist, dist_island, seat_home, seat, play, w, reach, union, hits):
     sps = P.ships_per_seat
     v1, p1, t1 = do_step_nb(st, sps, play[0], walk_nb(st, sps, nb, kind, st[SHIPS_BASE + play[0]],
                                                       play[1], play[2], seat), play[3])
@@ -377,7 +404,7 @@ def score_play_nb(st, P, nb, kind, dist, dist_island, seat_home, seat, play, w, 
     if wins_nb(st, P.n_seats, sps, seat):
         val = WIN_VALUE
     else:
-        val = w[SP_CAPTURE] * caps + value_nb(st, P, dist, dist_island, seat_home, seat, w, cap_seats, reach, hits)
+        val = w[SP_CAPTURE] * caps + value_nb(st, P, dist, dist_island, seat_home, seat, w, cap_seats, reach, union, hits)
     if two:
         undo_step_nb(st, sps, play[4], dest2, v2, p2, t2)
     undo_step_nb(st, sps, play[0], dest1, v1, p1, t1)
@@ -386,7 +413,7 @@ def score_play_nb(st, P, nb, kind, dist, dist_island, seat_home, seat, play, w, 
 
 @njit(cache=True)
 def choose_nb(st, rng, P, nb, kind, seat_allowed, dist, dist_island, seat_home, strat, sp, seat, plays, n,
-              reach, hits):
+              reach, union, hits):
     """Index of the play the seat's player picks among the ``n`` legal ones."""
     e = st[sb_nb(seat) + S_ENTRY]
     code = strat[e]
@@ -409,12 +436,12 @@ def choose_nb(st, rng, P, nb, kind, seat_allowed, dist, dist_island, seat_home, 
         return 0
     w = sp[e]
     if w[SP_RISK] != 0.0:
-        compute_threat_nb(st, P, nb, kind, seat_allowed, seat, reach, hits)
+        compute_threat_nb(st, P, nb, kind, seat_allowed, seat, reach, union, hits)
     best = -1e300
     pick = 0
     ties = 0
     for k in range(n):
-        v = score_play_nb(st, P, nb, kind, dist, dist_island, seat_home, seat, plays[k], w, reach, hits)
+        v = score_play_nb(st, P, nb, kind, dist, dist_island, seat_home, seat, plays[k], w, reach, union, hits)
         if v > best + TIE:
             best = v
             pick = k
@@ -486,7 +513,7 @@ def apply_play_nb(st, ev, P, nb, kind, seat, play, heat):
 
 @njit(cache=True)
 def play_turn_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp,
-                 plays, reach, hits, heat):
+                 plays, reach, union, hits, heat):
     """Roll, list the legal plays, let the seat's player pick one, make it; True on doubles."""
     seat = st[G_SEAT]
     b = sb_nb(seat)
@@ -504,14 +531,14 @@ def play_turn_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_ho
         log_nb(st, ev, seat, EV_PASS, 0, 0, 0)
     else:
         k = choose_nb(st, rng, P, nb, kind, seat_allowed, dist, dist_island, seat_home, strat, sp, seat, plays, n,
-                      reach, hits)
+                      reach, union, hits)
         apply_play_nb(st, ev, P, nb, kind, seat, plays[k], heat)
     return d1 == d2
 
 
 @njit(cache=True)
 def step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp,
-            plays, reach, hits, heat):
+            plays, reach, union, hits, heat):
     """One turn of the seat to move (or truncation at the turn cap), then the next seat."""
     if st[G_END] >= 0:
         return
@@ -521,7 +548,7 @@ def step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, s
         return
     st[G_TURN] += 1
     doubles = play_turn_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
-                           strat, sp, plays, reach, hits, heat)
+                           strat, sp, plays, reach, union, hits, heat)
     if st[G_END] >= 0:
         return
     if doubles and P.doubles_extra and st[G_EXTRA] < P.max_extra:
@@ -618,23 +645,24 @@ def write_outputs_nb(st, P, out_g, out_s):
 
 @njit(cache=True)
 def play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
-                     seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, hits, heat, game_index,
+                     seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, heat, game_index,
                      out_g, out_s):
     """One whole game on an already seeded ``rng`` (bulk runs, traces and heat maps share it)."""
     setup_nb(st, ev, rng, P, seat_harbor, seat_anchor, seat_start, game_index)
     while st[G_END] < 0:
         step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp,
-                plays, reach, hits, heat)
+                plays, reach, union, hits, heat)
     write_outputs_nb(st, P, out_g, out_s)
 
 
 @njit(cache=True)
 def scratch_nb(P):
-    """Per-block scratch: (plays, reach, hits)."""
+    """Per-block scratch: (plays, reach, union, hits)."""
     plays = np.zeros((MAX_PLAYS, PLAY_WIDTH), np.int32)
     reach = np.zeros((MAX_SHIPS, DIE_SIDES + 1, DIE_SIDES + 1, P.bit_words), np.uint64)
+    union = np.zeros((P.n_seats, DIE_SIDES + 1, DIE_SIDES + 1, P.bit_words), np.uint64)
     hits = np.zeros((P.n_seats, P.n_nodes), np.int32)
-    return plays, reach, hits
+    return plays, reach, union, hits
 
 
 @njit(cache=True, parallel=True)
@@ -647,12 +675,12 @@ def play_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island, sea
         ev = np.zeros((0, 6), np.int32)
         heat = np.zeros((2, 0), np.int64)
         rng = np.zeros(RNG_WORDS, np.uint64)
-        plays, reach, hits = scratch_nb(P)
+        plays, reach, union, hits = scratch_nb(P)
         hi = min(n, (blk + 1) * BLOCK)
         for i in range(blk * BLOCK, hi):
             seed_game_nb(rng, seed, first + i)
             play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
-                             seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, hits, heat,
+                             seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, heat,
                              first + i, out_g[i], out_s[i])
 
 
@@ -662,10 +690,10 @@ def play_traced_nb(seed, k, P, nb, kind, is_anchor, dist, dist_island, seat_home
     """Game ``k`` with the event log (and optionally the heat map) on: same code as bulk runs."""
     st = np.zeros(P.state_words, np.int32)
     rng = np.zeros(RNG_WORDS, np.uint64)
-    plays, reach, hits = scratch_nb(P)
+    plays, reach, union, hits = scratch_nb(P)
     seed_game_nb(rng, seed, k)
     play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
-                     seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, hits, heat, k, out_g, out_s)
+                     seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, heat, k, out_g, out_s)
     return st[G_EVENTS]
 
 
@@ -676,11 +704,11 @@ def heat_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island, sea
     st = np.zeros(P.state_words, np.int32)
     rng = np.zeros(RNG_WORDS, np.uint64)
     ev = np.zeros((0, 6), np.int32)
-    plays, reach, hits = scratch_nb(P)
+    plays, reach, union, hits = scratch_nb(P)
     for i in range(n):
         seed_game_nb(rng, seed, first + i)
         play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
-                         seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, hits, heat, first + i,
+                         seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, heat, first + i,
                          out_g[i], out_s[i])
 
 
