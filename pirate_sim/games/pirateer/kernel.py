@@ -58,12 +58,12 @@ N_SEAT_COLUMNS = 10
 G_HOLD_START = 18  # turn of the first pick-up while that holding lasts
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def sb_nb(s):
     return SEATS_BASE + s * SEAT_WORDS
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def log_nb(st, ev, seat, kind, a, b, c):
     n = st[G_EVENTS]
     if n < ev.shape[0]:
@@ -77,7 +77,7 @@ def log_nb(st, ev, seat, kind, a, b, c):
 
 
 # ------------------------------------------------------------------ moves
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def walk_nb(st, sps, nb, kind, start, d, die, seat):
     """Landing node of a ``die``-square move from ``start`` in direction ``d``, or -1.
 
@@ -100,7 +100,7 @@ def walk_nb(st, sps, nb, kind, start, d, die, seat):
     return cur
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def do_step_nb(st, sps, ship, dest, take):
     """Move ``ship`` to ``dest`` (capturing, taking the treasure); returns what undo needs."""
     prev = st[SHIPS_BASE + ship]
@@ -119,7 +119,7 @@ def do_step_nb(st, sps, ship, dest, take):
     return victim, prev, prev_tr
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def undo_step_nb(st, sps, ship, dest, victim, prev, prev_tr):
     st[SHIPS_BASE + ship] = prev
     st[OCC_BASE + prev] = ship
@@ -130,7 +130,7 @@ def undo_step_nb(st, sps, ship, dest, victim, prev, prev_tr):
     st[G_TREASURE] = prev_tr
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def wins_nb(st, n_seats, sps, seat):
     """The seat's treasure ship on its anchor, or no opposing ship left."""
     t = st[G_TREASURE]
@@ -142,7 +142,7 @@ def wins_nb(st, n_seats, sps, seat):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _write_nb(plays, n, s1, d1, v1, t1, s2, d2, v2, t2):
     plays[n, 0] = s1
     plays[n, 1] = d1
@@ -155,7 +155,7 @@ def _write_nb(plays, n, s1, d1, v1, t1, s2, d2, v2, t2):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _singles_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, die, plays, n):
     """Append every one-die move of ``seat`` with ``die`` as a one-move play."""
     sps = P.ships_per_seat
@@ -175,7 +175,7 @@ def _singles_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, die, plays, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def gen_plays_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, d1, d2, plays):
     """Write every legal play of ``seat`` for the roll (d1, d2) into ``plays``; return the count.
 
@@ -228,7 +228,7 @@ def gen_plays_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, d1, d2, plays):
 
 
 # ------------------------------------------------------------------ players
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _reach_line_nb(st, sps, nb, kind, start, d, so, reach, o, v1):
     """Set ``reach[o, v1, v]`` (``reach[o, v, 0]`` when v1 = 0) for every die v = 1..6 that
     lands in direction ``d`` from ``start``: one walk serves all six dice."""
@@ -248,7 +248,7 @@ def _reach_line_nb(st, sps, nb, kind, start, d, so, reach, o, v1):
         cur = nxt
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def compute_threat_nb(st, P, nb, kind, seat_allowed, seat, reach, union, hits):
     """What the opponents could capture next, blocking as it stands now.
 
@@ -299,7 +299,7 @@ def compute_threat_nb(st, P, nb, kind, seat_allowed, seat, reach, union, hits):
                     union[s, a, b, w] = u
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _hits_nb(union, hits, s, node):
     """How many of seat ``s``'s 36 rolls reach ``node`` (memoised in ``hits``)."""
     h = hits[s, node]
@@ -312,12 +312,12 @@ def _hits_nb(union, hits, s, node):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _bit_nb(reach, o, a, b, node):
     return (reach[o, a, b, node >> 6] >> np.uint64(node & 63)) & np.uint64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _seat_hits_nb(st, sps, reach, s, node):
     """Rolls (of 36) in which seat ``s``'s ships still afloat reach ``node``."""
     c = 0
@@ -333,7 +333,7 @@ def _seat_hits_nb(st, sps, reach, s, node):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def value_nb(st, P, dist, dist_island, seat_home, seat, w, captured_seats, reach, union, hits):
     """How much ``seat`` likes the position (after a play that did not win)."""
     sps = P.ships_per_seat
@@ -382,7 +382,7 @@ def value_nb(st, P, dist, dist_island, seat_home, seat, w, captured_seats, reach
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def score_play_nb(st, P, nb, kind, dist, dist_island, seat_home, seat, play, w, reach, union, hits):
     sps = P.ships_per_seat
     v1, p1, t1 = do_step_nb(st, sps, play[0], walk_nb(st, sps, nb, kind, st[SHIPS_BASE + play[0]],
@@ -411,7 +411,7 @@ def score_play_nb(st, P, nb, kind, dist, dist_island, seat_home, seat, play, w, 
     return val
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def choose_nb(st, rng, P, nb, kind, seat_allowed, dist, dist_island, seat_home, strat, sp, seat, plays, n,
               reach, union, hits):
     """Index of the play the seat's player picks among the ``n`` legal ones."""
@@ -454,14 +454,14 @@ def choose_nb(st, rng, P, nb, kind, seat_allowed, dist, dist_island, seat_home, 
 
 
 # ------------------------------------------------------------------ the turn
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _close_hold_nb(st, how):
     if st[G_HOLD_END] == HOLD_OPEN:
         st[G_HOLD_END] = how
         st[G_HOLD_TURNS] = st[G_TURN] - st[G_HOLD_START]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def apply_play_nb(st, ev, P, nb, kind, seat, play, heat):
     """Make the chosen play, with its bookkeeping; ends the game when a move wins."""
     sps = P.ships_per_seat
@@ -511,7 +511,7 @@ def apply_play_nb(st, ev, P, nb, kind, seat, play, heat):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_turn_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp,
                  plays, reach, union, hits, heat):
     """Roll, list the legal plays, let the seat's player pick one, make it; True on doubles."""
@@ -536,7 +536,7 @@ def play_turn_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_ho
     return d1 == d2
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp,
             plays, reach, union, hits, heat):
     """One turn of the seat to move (or truncation at the turn cap), then the next seat."""
@@ -564,7 +564,7 @@ def step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, s
     st[G_SEAT] = s
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def setup_nb(st, ev, rng, P, seat_harbor, seat_anchor, seat_start, game_index):
     """Ships on their starting squares, the treasure on Skull Island, the first player."""
     st[:] = 0
@@ -614,7 +614,7 @@ def setup_nb(st, ev, rng, P, seat_harbor, seat_anchor, seat_start, game_index):
     log_nb(st, ev, first, EV_FIRST, best, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def write_outputs_nb(st, P, out_g, out_s):
     out_g[0] = st[G_WINNER]
     out_g[1] = st[G_TURN]
@@ -643,7 +643,7 @@ def write_outputs_nb(st, P, out_g, out_s):
         o[9] = 1 if st[G_WINNER] == s else 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                      seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, heat, game_index,
                      out_g, out_s):
@@ -655,7 +655,7 @@ def play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, sea
     write_outputs_nb(st, P, out_g, out_s)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def scratch_nb(P):
     """Per-block scratch: (plays, reach, union, hits)."""
     plays = np.zeros((MAX_PLAYS, PLAY_WIDTH), np.int32)
@@ -665,7 +665,7 @@ def scratch_nb(P):
     return plays, reach, union, hits
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, error_model="numpy")
 def play_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                   seat_harbor, seat_anchor, seat_start, strat, sp, out_g, out_s):
     """Games ``first .. first + n - 1``: blocks of BLOCK games in parallel, scratch per block."""
@@ -684,7 +684,7 @@ def play_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island, sea
                              first + i, out_g[i], out_s[i])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_traced_nb(seed, k, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, seat_harbor,
                    seat_anchor, seat_start, strat, sp, ev, heat, out_g, out_s):
     """Game ``k`` with the event log (and optionally the heat map) on: same code as bulk runs."""
@@ -697,7 +697,7 @@ def play_traced_nb(seed, k, P, nb, kind, is_anchor, dist, dist_island, seat_home
     return st[G_EVENTS]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def heat_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                   seat_harbor, seat_anchor, seat_start, strat, sp, heat, out_g, out_s):
     """Games ``first ..`` one after another, adding captures and treasure losses per node to ``heat``."""
@@ -712,7 +712,7 @@ def heat_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island, sea
                          out_g[i], out_s[i])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_captures_nb(st, sps, nb, kind, seat, play, target):
     """Whether ``play`` captures ship ``target`` (the state is left as it was)."""
     v1, p1, t1 = do_step_nb(st, sps, play[0], walk_nb(st, sps, nb, kind, st[SHIPS_BASE + play[0]],
@@ -728,7 +728,7 @@ def play_captures_nb(st, sps, nb, kind, seat, play, target):
     return hit
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def capture_mc_nb(seed, samples, P, nb, kind, is_anchor, seat_allowed, st, seat, target, plays):
     """Monte Carlo: of ``samples`` rolls, how many give ``seat`` a legal play capturing ``target``."""
     rng = np.zeros(RNG_WORDS, np.uint64)
