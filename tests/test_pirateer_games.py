@@ -135,3 +135,9 @@ GOLDEN = {"version": "1.0.0", "turns": 14750, "wins": [0, 40, 52, 79, 29], "ends
 
 def test_scripted_strategy_is_not_offered():
     assert K.ST_SCRIPTED not in {s.code for s in GAME.strategies}
+
+
+def test_trace_names_the_players_of_that_game_under_rotation():
+    c = compile_game(("runner", "hunter", "cautious", "random"), strategy_seating="rotate")
+    head = GAME.trace(c, 1, 1)[0]
+    assert "seat 0 harbor 1 random" in head and "seat 1 harbor 2 runner" in head

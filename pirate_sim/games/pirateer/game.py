@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ...seating import first_player_code, rotates
+from ...seating import entries_of_seats, first_player_code, rotates
 from ..base import N_STD_GAME_COLUMNS, Column, Compiled, Game, OddsRow, Ratio
 from . import geometry
 from . import kernel as K
@@ -162,7 +162,8 @@ class Pirateer(Game):
         geo = compiled.extra["geometry"]
         harbors = compiled.extra["harbors"]
         sps = compiled.params.ships_per_seat
-        names = compiled.strategy_names
+        entries = entries_of_seats(np.array([game_index]), compiled.n_seats, bool(compiled.params.rotate))[0]
+        names = [compiled.strategy_names[e] for e in entries]
         lines = [f"Pirateer game {game_index} (seed {seed}), {compiled.n_seats} players: "
                  + ", ".join(f"seat {i} harbor {h} {nm}" for i, (h, nm) in enumerate(zip(harbors, names)))]
 
