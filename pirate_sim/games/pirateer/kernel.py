@@ -156,8 +156,9 @@ def _write_nb(plays, n, s1, d1, v1, t1, s2, d2, v2, t2):
 
 
 @njit(cache=True, error_model="numpy")
-def _singles_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, die, plays, n):
-    """Append every one-die move of ``seat`` with ``die`` as a one-move play."""
+def _moves_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, die, plays, n, s1, dir1, v1, take1):
+    """Append a play for every one-die move of ``seat`` with ``die``: alone when ``s1`` < 0,
+    else as the second move after (s1, dir1, v1, take1), which the state already shows."""
     sps = P.ships_per_seat
     for s in range(seat * sps, seat * sps + sps):
         node = st[SHIPS_BASE + s]
@@ -169,9 +170,12 @@ def _singles_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, die, plays, n):
             dest = walk_nb(st, sps, nb, kind, node, d, die, seat)
             if dest < 0:
                 continue
-            n = _write_nb(plays, n, s, d, die, 0, -1, 0, 0, 0)
-            if st[G_TREASURE] == -1 and is_anchor[dest]:
-                n = _write_nb(plays, n, s, d, die, 1, -1, 0, 0, 0)
+            n_take = 2 if (st[G_TREASURE] == -1 and is_anchor[dest]) else 1
+            for take in range(n_take):
+                if s1 < 0:
+                    n = _write_nb(plays, n, s, d, die, take, -1, 0, 0, 0)
+                else:
+                    n = _write_nb(plays, n, s1, dir1, v1, take1, s, d, die, take)
     return n
 
 
@@ -203,27 +207,15 @@ def gen_plays_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, d1, d2, plays):
                     if wins_nb(st, P.n_seats, sps, seat):
                         n = _write_nb(plays, n, s1, dir1, a, take1, -1, 0, 0, 0)
                     else:
-                        for s2 in range(seat * sps, seat * sps + sps):
-                            node2 = st[SHIPS_BASE + s2]
-                            if node2 < 0:
-                                continue
-                            for dir2 in range(N_DIRS):
-                                if st[G_TREASURE] == s2 and seat_allowed[seat, dir2] == 0:
-                                    continue
-                                dest2 = walk_nb(st, sps, nb, kind, node2, dir2, b, seat)
-                                if dest2 < 0:
-                                    continue
-                                n = _write_nb(plays, n, s1, dir1, a, take1, s2, dir2, b, 0)
-                                if st[G_TREASURE] == -1 and is_anchor[dest2]:
-                                    n = _write_nb(plays, n, s1, dir1, a, take1, s2, dir2, b, 1)
+                        n = _moves_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, b, plays, n, s1, dir1, a, take1)
                     undo_step_nb(st, sps, s1, dest1, victim, prev, prev_tr)
     if n > 0:
         return n
     hi = max(d1, d2)
     lo = min(d1, d2)
-    n = _singles_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, hi, plays, n)
+    n = _moves_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, hi, plays, n, -1, 0, 0, 0)
     if lo != hi and not (P.single_larger and n > 0):
-        n = _singles_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, lo, plays, n)
+        n = _moves_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, lo, plays, n, -1, 0, 0, 0)
     return n
 
 
