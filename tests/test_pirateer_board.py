@@ -76,3 +76,11 @@ def test_another_layout_plays(tmp_path):
     assert (0, 8) in c.extra["geometry"].node_of
     out_g, _ = GAME.play(c, 1, 0, 50)
     assert (out_g[:, 3] == 0).all()
+
+
+def test_poison_harbors_follow_from_the_treasure_ship_rule():
+    """The FAQ's 'poison harbor': the harbor where a treasure ship cannot get out again."""
+    b = load_board()
+    g = geometry.build(b)
+    assert geometry.poison_harbors(b, g) == {1: [2], 2: [1], 3: [4], 4: [3]}
+    assert (10, 0) in geometry.trapped_squares(b, g, 1) and (10, 0) not in geometry.trapped_squares(b, g, 3)

@@ -126,3 +126,20 @@ def _bfs(nb: np.ndarray, sources, dirs, reverse: bool) -> np.ndarray:
                 out[v] = out[u] + 1
                 q.append(v)
     return out
+
+
+def trapped_squares(board: Board, geo: Geometry, harbor: int) -> list[tuple[int, int]]:
+    """Squares from which a treasure ship of ``harbor`` can never reach home (ships ignored)."""
+    return [tuple(int(v) for v in geo.node_xy[n]) for n in range(geo.n_nodes)
+            if geo.dist_home[harbor, n] >= UNREACHABLE]
+
+
+def poison_harbors(board: Board, geo: Geometry) -> dict[int, list[int]]:
+    """For each harbor, the opponents' harbors whose anchor and starting squares all trap its
+    treasure ship: taking the treasure there (by capturing a ship at home) leaves it stuck."""
+    out = {}
+    for h in board.harbors:
+        trapped = set(trapped_squares(board, geo, h.number))
+        out[h.number] = [o.number for o in board.harbors
+                         if o.number != h.number and {o.anchor, *o.starts} <= trapped]
+    return out
