@@ -299,7 +299,7 @@ def _hits_nb(union, hits, s, node):
         h = 0
         for a in range(1, DIE_SIDES + 1):
             for b in range(1, DIE_SIDES + 1):
-                h += (union[s, a, b, node >> 6] >> np.uint64(node & 63)) & np.uint64(1)
+                h += np.int64((union[s, a, b, node >> 6] >> np.uint64(node & 63)) & np.uint64(1))
         hits[s, node] = h
     return h
 

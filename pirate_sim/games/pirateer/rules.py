@@ -83,7 +83,7 @@ EVENT_WIDTH = 6
 
 PARAMS: tuple[Param, ...] = (
     Param("turn_cap", 2000, "int", "turns (one seat's roll each) before a game is marked truncated", 10, 1_000_000),
-    Param("board", "", "str", "layout file of another board (same format as the bundled "
+    Param("board", "", "str", "layout file of another board, relative to the working directory (same format as the bundled "
           "pirate_sim/games/pirateer/boards/default.txt); empty = the bundled reading of the published board"),
     Param("harbors", [], "int_list", "harbor number of each seat, listed clockwise; empty = "
           "the rulebook's seating: 4 players 1,2,3,4; 3 players 1,2,3; 2 players facing each other 1,3",
