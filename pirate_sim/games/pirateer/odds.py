@@ -17,7 +17,7 @@ import numpy as np
 
 from ..base import OddsRow
 from . import kernel as K
-from .reference import Position, apply_play, legal_plays, same_square
+from .reference import Position, apply_play, legal_plays
 from .rules import MAX_PLAYS, PLAY_WIDTH
 from .testing import new_state, set_position
 
