@@ -62,3 +62,13 @@ def test_players_page_runs_for_2_3_4():
     rows = rep.players_data({}, [{"strategy": "runner"}, {"strategy": "hunter"}], 1, n_games=100)
     assert [r["players"] for r in rows] == [2, 3, 4] and all("error" not in r for r in rows)
     rep.draw_players(rows)
+
+
+def test_players_page_without_any_player_count_says_why():
+    import matplotlib.pyplot as plt
+
+    from pirate_sim.report.checks import page_problems
+
+    fig = rep.draw_players([{"players": n, "error": "rules.x: not a parameter"} for n in (2, 3, 4)])
+    assert page_problems(fig) == []
+    plt.close(fig)

@@ -23,8 +23,10 @@ from ...report.parts import Parts
 from ...stats import mean_ci, wilson
 from . import rules as R
 
+PAGE = (11.0, 8.5)  # inches: a landscape US Letter page, as the other games' pages
 HEAT_GAMES = 3000  # side-simulation games for the heat map (serial; a few seconds)
 SIDE_GAMES = 3000  # games per player count on the players page
+QUICK_SIDE_GAMES = 300  # both side simulations in a quick report (tests): the pages' layout, not their figures
 SIDE_PLAYERS = (2, 3, 4)
 SURVIVAL_MAX = 120  # game turns shown on the survival page
 
@@ -59,19 +61,21 @@ def draw_seats(data: dict):
 
     from ...report import COLOURS, ci_bars
 
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11.0, 4.8))
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=PAGE)
     hs = sorted(data["harbor"])
     ci_bars(a1, [f"harbor {h}" for h in hs], [wilson(*data["harbor"][h]) for h in hs], colour=COLOURS[0])
     a1.axhline(100 / data["n_seats"], color="black", ls="--", lw=1, label="fair share 1/n")
-    a1.set(title="Win rate by harbor", ylabel="games won (%)")
-    a1.legend(fontsize=8)
+    a1.set(title="Win rate by harbor", xlabel="the player's harbor (starting corner)", ylabel="games won (%)")
+    a1.legend(fontsize=8, loc="lower right")
     ks = sorted(data["order"])
     ci_bars(a2, [("moved first" if k == 0 else f"{k} after") for k in ks], [wilson(*data["order"][k]) for k in ks],
             colour=COLOURS[1])
     a2.axhline(100 / data["n_seats"], color="black", ls="--", lw=1)
-    a2.set(title="Win rate by turn order (clockwise from the first player)", ylabel="games won (%)")
-    fig.suptitle("Who wins: harbor and turn order (95% Wilson intervals). Harbor and player are confounded "
-                 "unless the scenario rotates the players (rules.strategy_seating = 'rotate').", fontsize=9)
+    a2.set(title="Win rate by turn order", xlabel="place in the turn order (clockwise from the first player)",
+           ylabel="games won (%)")
+    fig.suptitle("Who wins: harbor and turn order (95% Wilson intervals; dashed: the fair share 1/n)\n"
+                 "Harbor and player are confounded unless the scenario rotates the players "
+                 "(rules.strategy_seating = 'rotate').", fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 0.93))
     return fig
 
@@ -95,13 +99,15 @@ def draw_endings(data: dict):
     from ...report import COLOURS, ci_bars
 
     n = data["n"]
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11.0, 4.6))
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=PAGE)
     ci_bars(a1, [k.replace("_", " ") for k in data["ends"]], [wilson(v, n) for v in data["ends"].values()],
             colour=COLOURS[2])
-    a1.set(title="How games end", ylabel="games (%)")
-    ci_bars(a2, [k.replace("_", " ") for k in data["first_hold"]], [wilson(v, n) for v in data["first_hold"].values()],
-            colour=COLOURS[3])
-    a2.set(title="The first ship to take the treasure...", ylabel="games (%)")
+    a1.set(title="How games end", xlabel="ending", ylabel="games (%)")
+    fates = {"never_taken": "never taken", "held_at_end": "still held\nat the end", "home": "brought home",
+             "captured": "captured"}
+    ci_bars(a2, [fates.get(k, k.replace("_", " ")) for k in data["first_hold"]],
+            [wilson(v, n) for v in data["first_hold"].values()], colour=COLOURS[3])
+    a2.set(title="The first ship to take the treasure...", xlabel="what became of it", ylabel="games (%)")
     fig.suptitle(f"Endings, {n:,} games (95% Wilson intervals)", fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 0.93))
     return fig
@@ -124,11 +130,12 @@ def draw_heat(data: dict):
     from matplotlib import colors
 
     board = data["board"]
-    fig, axes = plt.subplots(1, 2, figsize=(13.0, 6.6))
+    fig, axes = plt.subplots(1, 2, figsize=PAGE)
     land = np.array([[1.0 if board.at(x, y) in "#K" else np.nan for x in range(board.width)]
                      for y in range(board.height)])
-    titles = ("captures per game (all ships)", "treasure ships captured per game")
-    for ax, grid, title in zip(axes, data["grids"], titles):
+    titles = ("Captures of any ship", "Captures of a ship carrying treasure")
+    units = ("captures per game on the square", "treasure ships captured per game on the square")
+    for ax, grid, title, unit in zip(axes, data["grids"], titles, units):
         vmax = np.nanmax(grid) if np.isfinite(grid).any() and np.nanmax(grid) > 0 else 1.0
         im = ax.imshow(grid, cmap="OrRd", norm=colors.Normalize(0, vmax), origin="upper")
         ax.imshow(land, cmap=colors.ListedColormap(["#8c7b5a"]), origin="upper")
@@ -139,12 +146,13 @@ def draw_heat(data: dict):
                     ax.text(x, y, c, ha="center", va="center", fontsize=6, color="#1f4e79")
         ax.set_xticks(range(0, board.width, 2))
         ax.set_yticks(range(0, board.height, 2))
-        ax.set(title=title, xlabel="x", ylabel="y")
-        fig.colorbar(im, ax=ax, shrink=0.75)
-    fig.suptitle(f"Where ships are captured: side simulation of {data['n']:,} games with the run's rules, players and "
-                 "seed\n(letters: ~ tradewind, T strait half, s treasure anchor, A harbor anchor, 1-4 starting squares, "
-                 "K Skull Island; brown = land)", fontsize=9)
-    fig.tight_layout(rect=(0, 0, 1, 0.92))
+        ax.set(title=title, xlabel="column (x)", ylabel="row (y)")
+        fig.colorbar(im, ax=ax, orientation="horizontal", shrink=0.8, pad=0.09, label=unit)
+    fig.suptitle(f"Where ships are captured: a side simulation of {data['n']:,} games (not this run's games),\n"
+                 "with the run's rules, players and seed", fontsize=11)
+    fig.text(0.5, 0.02, "Squares: ~ tradewind, T strait half, s treasure anchor, A harbor anchor, 1-4 starting "
+             "squares, K Skull Island; brown = land.", ha="center", fontsize=8.5, style="italic")
+    fig.tight_layout(rect=(0, 0.05, 1, 0.93))
     return fig
 
 
@@ -180,16 +188,16 @@ def draw_survival(data: dict):
     from ...report import COLOURS
 
     c = survival_curves(data)
-    fig, ax = plt.subplots(figsize=(9.0, 5.2))
+    fig, ax = plt.subplots(figsize=PAGE)
     ax.step(c["t"], c["held"] * 100, where="post", color=COLOURS[0], label="still held")
     ax.step(c["t"], c["home"] * 100, where="post", color=COLOURS[2], label="brought home")
     ax.step(c["t"], c["captured"] * 100, where="post", color=COLOURS[1], label="captured")
     ax.set(xlabel="game turns since the first pick-up (all players' turns)", ylabel="first treasure ships (%)",
-           title=f"Survival of the first treasure ship ({c['n']:,} games where it was taken)")
+           title=f"Survival of the first treasure ship (this run: {c['n']:,} games where it was taken)")
     ax.grid(alpha=0.3)
     ax.legend()
-    fig.text(0.5, 0.01, "A holding also ends when the game ends otherwise (last ship captured): those are the "
-             "gap between 100% and the three curves' sum.", ha="center", fontsize=7.5, style="italic")
+    fig.text(0.5, 0.015, "A holding also ends when the game ends otherwise (last ship captured): those are the "
+             "gap between 100% and the three curves' sum.", ha="center", fontsize=8.5, style="italic")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     return fig
 
@@ -237,7 +245,7 @@ def draw_players(rows: list[dict]):
     from ...report import COLOURS
 
     ok = [r for r in rows if "error" not in r]
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11.0, 4.8))
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=PAGE)
     xs = [r["players"] for r in ok]
 
     def err(es, k=1.0):
@@ -256,9 +264,16 @@ def draw_players(rows: list[dict]):
            xticks=list(SIDE_PLAYERS))
     a2.legend(fontsize=8)
     a2.grid(alpha=0.3)
+    if not ok:  # no player count could be set up with the run's rules
+        from ...report.checks import explain_empty
+
+        for ax in (a1, a2):
+            explain_empty(ax, "No player count could be simulated:\n" + "\n".join(
+                f"{r['players']} players: {r['error'][:60]}" for r in rows))
     n = ok[0]["games"] if ok else 0
-    fig.suptitle(f"2, 3 and 4 players: side simulation, {n:,} games per count, the run's rules and seed, the "
-                 "run's players cycled; default harbors (2 players face each other); 95% CI", fontsize=9)
+    fig.suptitle(f"2, 3 and 4 players: a side simulation of {n:,} games per player count (not this run's games)\n"
+                 "the run's rules and seed, the run's players cycled; default harbors (2 players face each other); "
+                 "95% CI", fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 0.92))
     return fig
 
@@ -269,13 +284,14 @@ def report_figures(game, ctx) -> list:
     from ...scenario import load
 
     seed = int(ctx.manifest.get("seed", 0))
+    side = QUICK_SIDE_GAMES if ctx.quick else None
     s = load(ctx.results_dir / SCENARIO)
     compiled = s.compile()
     figs = [
         ("pirateer_seats", draw_seats(seats_data(ctx.parts("games"), ctx.parts("seats"), ctx.acc.n_seats))),
         ("pirateer_endings", draw_endings(endings_data(ctx.parts("games")))),
-        ("pirateer_heat", draw_heat(heat_data(game, compiled, seed))),
+        ("pirateer_heat", draw_heat(heat_data(game, compiled, seed, side or HEAT_GAMES))),
         ("pirateer_survival", draw_survival(survival_data(ctx.parts("games")))),
-        ("pirateer_players", draw_players(players_data(ctx.rules, s.seats, seed))),
+        ("pirateer_players", draw_players(players_data(ctx.rules, s.seats, seed, side or SIDE_GAMES))),
     ]
     return figs
