@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .games.base import G_TURNS
 from .runner import run, set_threads
 from .scenario import Scenario
 
@@ -28,6 +29,7 @@ REPEATS = 3
 # A timing longer than this averages the disturbances out by itself: no repeat after it
 # (a slow game's bench would otherwise take minutes).
 LONG_TIMING_S = 5.0
+TURN_SAMPLE = 20_000  # games whose mean length gives turns per game and ns per turn
 
 
 def best_rate(fn, n: int, repeats: int = REPEATS) -> float:
@@ -119,6 +121,7 @@ def bench_game(s: Scenario, n_games: int, nojit_games: int, log=None) -> dict:
     say(f"[dim]{s.game.name}: {nojit_games} games with the JIT disabled...[/]")
     gnojit = nojit_rate(s, nojit_games)
     dpg = s.game.dice_per_game(compiled, s.seed, min(n_games, 100_000))
+    turns = float(s.game.play(compiled, s.seed, 0, min(n_games, TURN_SAMPLE))[0][:, G_TURNS].mean())
     raw = raw_dice_rate()
     return {
         "game": s.game.name,
@@ -135,6 +138,8 @@ def bench_game(s: Scenario, n_games: int, nojit_games: int, log=None) -> dict:
         "games_per_s_nojit": gnojit,
         "jit_speedup": g1 / gnojit,
         "dice_per_game": dpg,
+        "turns_per_game": turns,
+        "ns_per_turn_1": 1e9 / (g1 * turns),
         "raw_dice_per_s": raw,
         "efficiency": g1 / (raw / dpg),
         "first_call_s": first_call,

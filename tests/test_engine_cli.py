@@ -116,3 +116,14 @@ def test_first_run_says_it_is_compiling(monkeypatch, capsys):
     monkeypatch.setattr(common, "kernels_cached", lambda g: True)
     common.say_compiling(game)
     assert capsys.readouterr().err == ""
+
+
+def test_bench_table_cells_show_a_dash_for_missing_figures():
+    from pirate_sim.cli.bench import cell
+
+    r = {"games_per_s_all": 12345.6, "threads": 4, "turns_per_game": 41.25, "ns_per_turn_1": float("nan")}
+    assert cell(r, "games_per_s_all", "{0:,.0f} ({r[threads]} threads)") == "12,346 (4 threads)"
+    assert cell(r, "turns_per_game", "{:.1f}") == "41.2"
+    assert cell(r, "ns_per_turn_1", "{:,.0f}") == "-"  # not a number
+    assert cell({}, "turns_per_game", "{:.1f}") == "-"  # an older result without it
+    assert cell({"games_per_s_all": 1.0}, "games_per_s_all", "{0:,.0f} ({r[threads]} threads)") == "-"

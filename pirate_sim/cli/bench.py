@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import click
 from rich.table import Table
@@ -46,26 +47,39 @@ def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
     t.add_column("measure")
     for r in out:
         t.add_column(r["game"], justify="right")
-    rows = (("games/s, 1 thread", lambda r: f"{r['games_per_s_1']:,.0f}"),
-            ("games/s, all threads", lambda r: f"{r['games_per_s_all']:,.0f} ({r['threads']} threads)"),
-            ("thread scaling", lambda r: f"{r['thread_scaling']:.2f}x"),
-            ("run end to end, games/s, 1 thread", lambda r: f"{r['run_games_per_s_1']:,.0f} "
-                                                           f"({r['run_ratio_1']:.0%} of the kernel)"),
-            ("run end to end, games/s, all threads", lambda r: f"{r['run_games_per_s_all']:,.0f} "
-                                                              f"({r['run_ratio_all']:.0%} of the kernel)"),
-            ("games/s, JIT disabled", lambda r: f"{r['games_per_s_nojit']:,.1f}"),
-            ("JIT speed-up (1 thread)", lambda r: f"{r['jit_speedup']:,.0f}x"),
-            ("dice rolled per game", lambda r: f"{r['dice_per_game']:.1f}"),
-            ("raw dice/s (RNG alone)", lambda r: f"{r['raw_dice_per_s']:,.0f}"),
-            ("efficiency ratio", lambda r: f"{r['efficiency']:.3g}"),
-            ("first call, s (compile/cache load)", lambda r: f"{r['first_call_s']:.2f}"))
-    for label, fmt in rows:
-        t.add_row(label, *[fmt(r) for r in out])
+    rows = (("games/s, 1 thread", "games_per_s_1", "{:,.0f}"),
+            ("games/s, all threads", "games_per_s_all", "{0:,.0f} ({r[threads]} threads)"),
+            ("thread scaling", "thread_scaling", "{:.2f}x"),
+            ("run end to end, games/s, 1 thread", "run_games_per_s_1", "{0:,.0f} ({r[run_ratio_1]:.0%} of the kernel)"),
+            ("run end to end, games/s, all threads", "run_games_per_s_all",
+             "{0:,.0f} ({r[run_ratio_all]:.0%} of the kernel)"),
+            ("games/s, JIT disabled", "games_per_s_nojit", "{:,.1f}"),
+            ("JIT speed-up (1 thread)", "jit_speedup", "{:,.0f}x"),
+            ("dice rolled per game", "dice_per_game", "{:.1f}"),
+            ("turns per game", "turns_per_game", "{:.1f}"),
+            ("ns per turn, 1 thread", "ns_per_turn_1", "{:,.0f}"),
+            ("raw dice/s (RNG alone)", "raw_dice_per_s", "{:,.0f}"),
+            ("efficiency ratio", "efficiency", "{:.3g}"),
+            ("first call, s (compile/cache load)", "first_call_s", "{:.2f}"))
+    for label, key, fmt in rows:
+        t.add_row(label, *[cell(r, key, fmt) for r in out])
     console.print(t)
     console.print("[dim]efficiency = games/s (1 thread) / (raw dice/s / dice per game): the share of time "
                   f"a game would take if rolling its dice were all it did; every rate is the best of up "
                   f"to {REPEATS} timings[/]")
 
+
+def cell(result: dict, key: str, fmt: str) -> str:
+    """One table cell (``fmt`` formats the value and may name other figures as ``r[...]``);
+    "-" where the result lacks a figure (an older result, or a game that cannot measure it)
+    or it is not a finite number."""
+    v = result.get(key)
+    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+        return "-"
+    try:
+        return fmt.format(v, r=result)
+    except KeyError:
+        return "-"
 
 
 COMMANDS = (bench_cmd,)

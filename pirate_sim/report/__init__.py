@@ -72,6 +72,9 @@ def footnote(fig, text: str) -> None:
     fig.text(0.5, 0.01, text, ha="center", fontsize=7.5, style="italic")
 
 
+CI_LABEL_HEADROOM = 0.12  # share of the tallest whisker left above it for the printed values
+
+
 def ci_bars(ax, labels, ests: list[Estimate], colour=COLOURS[0], horizontal=False, pct=True, fmt="{:.1f}"):
     """Bars with 95% CI whiskers; values printed beyond the whiskers (horizontal) or above the bars."""
     k = 100.0 if pct else 1.0
@@ -87,8 +90,12 @@ def ci_bars(ax, labels, ests: list[Estimate], colour=COLOURS[0], horizontal=Fals
     else:
         ax.bar(pos, vals, yerr=err, color=colour, capsize=4, alpha=0.85)
         ax.set_xticks(pos, labels, rotation=20 if len(labels) > 4 else 0, ha="right" if len(labels) > 4 else "center")
-        for p, v in zip(pos, vals):
-            ax.text(p, v, f"{fmt.format(v)}{'%' if pct else ''}\n", ha="center", va="bottom", fontsize=8)
+        for p, v, hi in zip(pos, vals, vals + err[1]):  # above the whisker, clear of its cap
+            ax.annotate(f"{fmt.format(v)}{'%' if pct else ''}", (p, hi), xytext=(0, 3), textcoords="offset points",
+                        ha="center", va="bottom", fontsize=8)
+        top = float(np.nanmax(vals + err[1], initial=0.0))
+        if top > 0:  # headroom for the values printed above the tallest whisker
+            ax.set_ylim(top=max(ax.get_ylim()[1], top * (1 + CI_LABEL_HEADROOM)))
 
 
 def _clip(text: str, width: int) -> str:

@@ -1,0 +1,222 @@
+"""The Pirateer plug-in: compile a scenario, run the kernel, trace one game, odds."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from ...seating import entries_of_seats, first_player_code, rotates
+from ..base import N_STD_GAME_COLUMNS, Column, Compiled, Game, OddsRow, Ratio
+from . import geometry
+from . import kernel as K
+from . import rules as R
+from .board import load_board
+from .strategies import STRATEGIES, seat_tables
+
+PirateerParams = namedtuple("PirateerParams", [
+    "n_seats", "ships_per_seat", "n_nodes", "bit_words", "state_words", "turn_cap", "single_larger",
+    "doubles_extra", "max_extra", "first_player", "rotate",
+])
+
+SEAT_COLUMNS = (
+    Column("harbor", "int8", "harbor number the seat sails from (1-4 on the board)", counter=False),
+    Column("ships_left", "int8", "ships afloat at the end", counter=False),
+    Column("captures_made", "int16", "opposing ships this seat captured"),
+    Column("captures_suffered", "int16", "ships of this seat captured"),
+    Column("treasure_turns", "int16", "own turns begun holding the treasure"),
+    Column("treasure_pickups", "int16", "times it took the treasure (from Skull Island or by capture)"),
+    Column("treasure_losses", "int16", "times its treasure ship was captured"),
+    Column("squares_sailed", "int32", "squares sailed by all its ships (a strait counts as one)"),
+    Column("turns_passed", "int16", "turns passed for lack of a legal move"),
+    Column("seat_won", "int8", "1 if this seat won (the kernel's own record; the engine adds `won`)",
+           counter=False),
+)
+assert len(SEAT_COLUMNS) == K.N_SEAT_COLUMNS
+
+GAME_COLUMNS = (
+    Column("dice_rolled", "int32", "dice rolled, first-player rolls included", counter=False),
+    Column("treasure_changes", "int16", "times the treasure changed hands by capturing its ship"),
+    Column("first_pickup_turn", "int32", "turn the treasure was first taken from Skull Island, -1 never",
+           counter=False),
+    Column("first_hold_turns", "int32", "game turns from the first pick-up until that ship brought it home, "
+           "was captured or the game ended; -1 never taken", counter=False),
+    Column("first_hold_end", "int8", "how the first holding ended", labels=("never_taken", "held_at_end",
+                                                                             "home", "captured"),
+           counter=False),
+)
+assert len(GAME_COLUMNS) == K.N_GAME_EXTRA
+
+
+@lru_cache(maxsize=8)
+def _geometry(path: str):
+    board = load_board(path)
+    return board, geometry.build(board)
+
+
+def default_harbors(board, n: int) -> list[int]:
+    """The rulebook's seating: everyone clockwise; two players face each other."""
+    numbers = [h.number for h in board.harbors]
+    if n == 2 and len(numbers) >= 3:
+        return [numbers[0], numbers[len(numbers) // 2]]
+    return numbers[:n]
+
+
+class Pirateer(Game):
+    name = "pirateer"
+    title = "Pirateer"
+    version = R.VERSION
+    min_seats = 2
+    max_seats = R.MAX_SEATS
+    params = R.PARAMS
+    strategies = STRATEGIES
+    default_seats = ("runner", "hunter", "cautious", "runner")
+    end_reasons = R.END_REASONS
+    game_columns = GAME_COLUMNS
+    seat_columns = SEAT_COLUMNS
+    score_column = "ships_left"
+    ratios = (
+        Ratio("treasure_loss_rate", "treasure_losses", "treasure_pickups",
+              "share of treasure holdings that ended with the ship captured"),
+        Ratio("pass_rate", "turns_passed", "treasure_turns", "turns passed per turn holding the treasure"),
+    )
+    odds_mechanics = {
+        "capture": "P(a ship can be captured with the next roll) by the attacker's offset: straight, "
+                   "right angle, through a strait, along a tradewind; exact (all 36 rolls through the "
+                   "reference) beside the kernel's Monte Carlo",
+    }
+    rules_doc = "docs/rules/pirateer.md"
+
+    # ------------------------------------------------------------------ compile
+    def compile(self, rules: dict[str, Any], seats: list[dict[str, Any]]) -> Compiled:
+        n = len(seats)
+        if not self.min_seats <= n <= self.max_seats:
+            raise ValueError(f"seats: {self.name} takes {self.min_seats}..{self.max_seats} seats, got {n}")
+        r = {p.key: p.default for p in self.params}
+        r.update(rules)
+        board, geo = _geometry(str(r["board"] or ""))
+        harbors = [int(h) for h in r["harbors"]] or default_harbors(board, n)
+        numbers = [h.number for h in board.harbors]
+        if len(harbors) != n:
+            raise ValueError(f"harbors: one harbor per seat ({n}), got {len(harbors)}")
+        if len(set(harbors)) != n or any(h not in numbers for h in harbors):
+            raise ValueError(f"harbors: distinct harbors of the board ({numbers}), got {harbors}")
+        sps = int(r["ships_per_player"])
+        for h in harbors:
+            if len(board.harbor(h).starts) < sps:
+                raise ValueError(f"ships_per_player: harbor {h} has only {len(board.harbor(h).starts)} "
+                                 "starting squares")
+        seat_home = np.ascontiguousarray(geo.dist_home[harbors])
+        seat_allowed = np.ascontiguousarray(geo.allowed[harbors])
+        seat_anchor = np.asarray(geo.anchor_node[harbors], np.int32)
+        seat_start = np.ascontiguousarray(geo.start_nodes[harbors])
+        strat, sp = seat_tables(seats)
+        P = PirateerParams(
+            n_seats=n, ships_per_seat=sps, n_nodes=geo.n_nodes, bit_words=(geo.n_nodes + 63) // 64,
+            state_words=R.OCC_BASE + geo.n_nodes, turn_cap=int(r["turn_cap"]),
+            single_larger=int(r["single_die"] == "larger"), doubles_extra=int(bool(r["doubles_extra_roll"])),
+            max_extra=int(r["max_extra_rolls"]), first_player=first_player_code(r), rotate=rotates(r))
+        arrays = (geo.nb, geo.kind, geo.is_anchor, geo.dist, geo.dist_island, seat_home, seat_allowed,
+                  np.asarray(harbors, np.int32), seat_anchor, seat_start, strat, sp)
+        return Compiled(P, arrays, n, tuple(s["strategy"] for s in seats),
+                        extra={"rules": dict(r), "board": board, "geometry": geo, "harbors": harbors})
+
+    # ------------------------------------------------------------------ play
+    def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
+        n_seats = compiled.n_seats
+        out_g = np.zeros((n_games, N_STD_GAME_COLUMNS + len(self.game_columns)), np.int32)
+        out_s = np.zeros((n_games, n_seats, len(self.seat_columns)), np.int32)
+        if n_games > 0:
+            K.play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games),
+                            compiled.params, *compiled.arrays, out_g, out_s)
+        return out_g, out_s
+
+    def dice_per_game(self, compiled: Compiled, seed: int, n_games: int) -> float:
+        out_g, _ = self.play(compiled, seed, 0, n_games)
+        return float(out_g[:, N_STD_GAME_COLUMNS].mean())
+
+    def heat(self, compiled: Compiled, seed: int, n_games: int) -> np.ndarray:
+        """int64[2, n_nodes]: captures and treasure-ship losses per square over games 0..n-1."""
+        heat = np.zeros((2, compiled.params.n_nodes), np.int64)
+        out_g = np.zeros((n_games, N_STD_GAME_COLUMNS + len(self.game_columns)), np.int32)
+        out_s = np.zeros((n_games, compiled.n_seats, len(self.seat_columns)), np.int32)
+        K.heat_chunk_nb(np.uint64(seed % 2**64), np.int64(0), np.int64(n_games), compiled.params,
+                        *compiled.arrays, heat, out_g, out_s)
+        return heat
+
+    # ------------------------------------------------------------------ trace
+    def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 200_000):
+        """(events int32[n, 6], out_games row, out_seats rows) of one game."""
+        ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
+        out_g = np.zeros(N_STD_GAME_COLUMNS + len(self.game_columns), np.int32)
+        out_s = np.zeros((compiled.n_seats, len(self.seat_columns)), np.int32)
+        heat = np.zeros((2, 0), np.int64)
+        n = K.play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params, *compiled.arrays,
+                             ev, heat, out_g, out_s)
+        return ev[:n], out_g, out_s
+
+    def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
+        ev, out_g, _ = self.trace_events(compiled, seed, game_index)
+        geo = compiled.extra["geometry"]
+        harbors = compiled.extra["harbors"]
+        sps = compiled.params.ships_per_seat
+        entries = entries_of_seats(np.array([game_index]), compiled.n_seats, bool(compiled.params.rotate))[0]
+        names = [compiled.strategy_names[e] for e in entries]
+        lines = [f"Pirateer game {game_index} (seed {seed}), {compiled.n_seats} players: "
+                 + ", ".join(f"seat {i} harbor {h} {nm}" for i, (h, nm) in enumerate(zip(harbors, names)))]
+
+        def sq(node: int) -> str:
+            x, y = geo.node_xy[node]
+            return f"({x},{y})"
+
+        def ship(i: int) -> str:
+            return f"ship {i} (seat {i // sps})"
+
+        for t, s, kind, a, b, c in ev.tolist():
+            who = f"T{t:4d} seat {s}:" if s >= 0 else f"T{t:4d}"
+            if kind == R.EV_FIRST:
+                lines.append(f"seat {s} moves first" + (f" (rolled {a})" if a else ""))
+            elif kind == R.EV_ROLL:
+                lines.append(f"{who} rolls {a}+{b}, {c} legal plays")
+            elif kind == R.EV_MOVE:
+                die, d = divmod(c, 8)
+                lines.append(f"{who} {ship(a)} sails {die} {R.DIR_NAMES[d]} to {sq(b)}")
+            elif kind == R.EV_CAPTURE:
+                lines.append(f"{who} {ship(a)} captures {ship(b)} at {sq(c)}")
+            elif kind == R.EV_TAKE:
+                lines.append(f"{who} {ship(a)} takes the treasure at {sq(b)}")
+            elif kind == R.EV_PASS:
+                lines.append(f"{who} no legal move, turn passes")
+            elif kind == R.EV_EXTRA:
+                lines.append(f"{who} doubles: rolls again (extra roll {a})")
+            elif kind == R.EV_WIN:
+                how = "treasure home" if a == R.END_HOME else "last ship captured"
+                lines.append(f"{who} wins: {how}")
+            elif kind == R.EV_TRUNC:
+                lines.append(f"{who} turn cap reached: truncated")
+        w = int(out_g[0])
+        lines.append(f"Result: {'seat %d wins' % w if w >= 0 else 'no winner'} "
+                     f"({self.end_reasons[int(out_g[2])]}) after {int(out_g[1])} turns")
+        return lines
+
+    # ------------------------------------------------------------------ report
+    def report_figures(self, ctx) -> list:
+        """Win rates by harbor and turn order, endings, heat map, treasure survival, 2-4 players."""
+        from .report import report_figures
+
+        return report_figures(self, ctx)
+
+    # ------------------------------------------------------------------ odds
+    def odds(self, mechanic: str, rules: dict[str, Any], samples: int, seed: int) -> list[OddsRow]:
+        r = {p.key: p.default for p in self.params}
+        r.update(rules or {})
+        if mechanic == "capture":
+            from .odds import capture_rows
+
+            return capture_rows(self, r, samples, seed)
+        raise KeyError(mechanic)
+
+
+GAME = Pirateer()

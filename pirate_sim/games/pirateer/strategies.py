@@ -1,0 +1,72 @@
+"""Pirateer's players and their parameters (the policies live in kernel.py).
+
+Every player only picks one of the legal plays the generator lists.  The scored players
+value the position after each play (whole information: the board is open) and take the
+best, ties broken uniformly at random from the game's own stream:
+
+    value = capture x captures  (a winning play is always taken)
+          + 1000 - home x (treasure-ship steps home)        if it holds the treasure
+          - chase x (steps from its nearest ship to it)     if an opponent holds it
+          - island x (steps from its nearest ship to a treasure anchor square) otherwise
+          - hunt x (steps from its nearest ship to the nearest opponent ship)
+          - risk x (ships the opponents' 36 next rolls could capture, expected;
+                    the treasure ship counts three times)
+
+Steps are single squares along the board's lines and tradewind bands, ships ignored.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import Param, Strategy
+from .kernel import (N_SP, SP_CAPTURE, SP_CHASE, SP_HOME, SP_HUNT, SP_ISLAND, SP_RISK, ST_CAUTIOUS,
+                     ST_HUNTER, ST_RANDOM, ST_RUNNER)
+
+SLOTS = {"capture": SP_CAPTURE, "chase": SP_CHASE, "hunt": SP_HUNT, "risk": SP_RISK, "home": SP_HOME,
+         "island": SP_ISLAND}
+SLOT_DEFAULTS = np.zeros(N_SP)
+
+
+def _weights(capture, chase, hunt, risk, home=10.0, island=1.0) -> tuple[Param, ...]:
+    return (
+        Param("capture", capture, "float", "value of capturing a ship", 0.0, 10000.0),
+        Param("chase", chase, "float", "cost per step between its nearest ship and an opponent's treasure ship",
+              0.0, 1000.0),
+        Param("hunt", hunt, "float", "cost per step between its nearest ship and the nearest opponent ship",
+              0.0, 1000.0),
+        Param("risk", risk, "float", "cost per ship the opponents could capture with their next roll "
+              "(expected over their 36 rolls; the treasure ship counts three times)", 0.0, 10000.0),
+        Param("home", home, "float", "cost per step its treasure ship is from home", 0.0, 1000.0),
+        Param("island", island, "float", "cost per step its nearest ship is from a treasure anchor square "
+              "while the treasure lies on Skull Island", 0.0, 1000.0),
+    )
+
+
+_SCORED = "Scores each legal play by the position it leaves (see the strategies module) and takes the best. "
+
+STRATEGIES = (
+    Strategy("random", ST_RANDOM, "Uniformly random legal play: every play the generator lists is equally "
+             "likely (takes the treasure only when a random play does)."),
+    Strategy("runner", ST_RUNNER, _SCORED + "Treasure runner: races to Skull Island and home; captures "
+             "only in passing.", _weights(capture=5.0, chase=1.0, hunt=0.0, risk=0.0)),
+    Strategy("hunter", ST_HUNTER, _SCORED + "Hunter: captures whenever it can, chases the treasure ship "
+             "and otherwise closes on the nearest opponent ship.", _weights(capture=60.0, chase=3.0, hunt=0.5,
+                                                                         risk=0.0)),
+    Strategy("cautious", ST_CAUTIOUS, _SCORED + "Cautious: like the runner, but counts for every play how many "
+             "of each opponent's 36 next rolls could capture its ships (blocking as it stands before its "
+             "move) and avoids exposure.", _weights(capture=20.0, chase=1.0, hunt=0.0, risk=30.0)),
+)
+STRATEGY_BY_NAME = {s.name: s for s in STRATEGIES}
+
+
+def seat_tables(seats: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    """(codes int32[n], params float64[n, N_SP]) for the kernel."""
+    codes = np.zeros(len(seats), np.int32)
+    sp = np.tile(SLOT_DEFAULTS, (len(seats), 1))
+    for i, seat in enumerate(seats):
+        strat = STRATEGY_BY_NAME[seat["strategy"]]
+        codes[i] = strat.code
+        for p in strat.params:
+            sp[i, SLOTS[p.key]] = float(seat.get(p.key, p.default))
+    return codes, sp
