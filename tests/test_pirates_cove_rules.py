@@ -58,14 +58,15 @@ def test_setup_deals_gold_cards_and_black_ships():
 
 
 def test_setup_spending_pays_each_level():
-    # treasure hunter, targets hull 5, sails 4, cannons 3, crew 3, 9 gold: Hull 2 -> 3 -> 4
-    # (2 + 2), Sails 2 -> 3 (1), Hull 4 -> 5 (3); 1 gold left buys nothing more
+    # treasure hunter, targets hull 4, sails 3, cannons 3, crew 3, 9 gold: Hull 2 -> 3 (2),
+    # then every gap is 1 and its priority order Hull, Crew, Cannons, Sails decides:
+    # Hull 3 -> 4 (2), Crew (2), Cannons (2), Sails (1)
     c = compile_game(3)
     st, ev, rng = new_state(c, scripted=False)
-    assert [level(st, 0, k) for k in range(4)] == [5, 3, 2, 2] and seat(st, 0, R.S_GOLD) == 1
-    assert [seat(st, 0, R.S_SEC0 + k) for k in range(4)] == [5, 3, 2, 2]
-    assert [seat(st, 0, R.S_UPG + k) for k in range(4)] == [3, 1, 0, 0]
-    assert seat(st, 0, R.S_SPENT) == 8
+    assert [level(st, 0, k) for k in range(4)] == [4, 3, 3, 3] and seat(st, 0, R.S_GOLD) == 0
+    assert [seat(st, 0, R.S_SEC0 + k) for k in range(4)] == [4, 3, 3, 3]
+    assert [seat(st, 0, R.S_UPG + k) for k in range(4)] == [2, 1, 1, 1]
+    assert seat(st, 0, R.S_SPENT) == 9
 
 
 def test_alone_on_an_upgrade_island_takes_the_card_and_upgrades():

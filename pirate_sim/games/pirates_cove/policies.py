@@ -47,14 +47,14 @@ N_SP = 9
 # Levels each policy aims for: hull, sails, cannons, crew (set-up and upgrades stop there).
 TARGETS = np.array([
     [6, 6, 6, 6],  # random (unused: it spends at random)
-    [5, 4, 3, 3],  # treasure hunter: a big hold for chests, speed to shoot first when caught
+    [4, 3, 3, 3],  # treasure hunter: a big hold for chests, three dice to defend itself
     [3, 3, 6, 6],  # fighter: dice (the lower of Crew and Cannons) above all
     [4, 3, 4, 4],  # crowd-avoider: balanced
 ], dtype=np.int64)
 # Tie order when two sections are equally far below target (first = preferred).
 PRIORITY = np.array([
     [0, 1, 2, 3],
-    [HULL, SAILS, CREW, CANNONS],
+    [HULL, CREW, CANNONS, SAILS],
     [CREW, CANNONS, SAILS, HULL],
     [CREW, CANNONS, HULL, SAILS],
 ], dtype=np.int64)
