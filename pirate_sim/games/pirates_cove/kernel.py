@@ -10,7 +10,7 @@ runs), the game's rng, the rules NamedTuple ``P`` and plain arrays:
 * ``tavern`` int32[n]: the Tavern deck's card codes (type, Fame value * 16).
 * ``legends`` int32[m, 5]: Legendary Pirates (hull, sails, cannons, crew, fame).
 * ``strat`` int32[entries] strategy codes, ``sp`` float64[entries, N_SP] their params.
-* ``fs`` float64[64]: scratch for the policies' predictions; ``wk`` int64[64] scratch.
+* ``fs`` float64[FS_SIZE]: the policies' public model and predictions (policies.FS_*); ``wk`` int64[64] scratch.
 
 One round (``play_round_nb``): the black ships sail on (if they move at the start), the
 top Treasure card of islands 1-5 turns up, every seat chooses an island from what it
@@ -26,7 +26,7 @@ from numba import njit, prange
 
 from ...rng import RNG_WORDS, dice_rolled_nb, rand_below_nb, roll_die_nb, seed_game_nb, shuffle_nb
 from ...seating import FP_RULE, entry_of_seat_nb, first_seat_nb
-from .policies import (bury_gold_nb, choose_island_nb, choose_target_nb, cove_card_nb, decide_flee_nb,
+from .policies import (FS_READY, FS_SIZE, bury_gold_nb, choose_island_nb, choose_target_nb, cove_card_nb, decide_flee_nb,
                        play_battle_nb, play_fog_nb, play_mastercraft_nb, play_volley_nb, setup_section_nb,
                        tavern_buys_nb, treasure_upgrade_nb, upgrade_levels_nb)
 from .rules import (B_BARGE, B_CRIPPLED, B_FAME, B_ISLAND, B_LEGEND, B_SEC, BATTLE, COVE, EV_BLACK,
@@ -50,7 +50,6 @@ from .ship import (base_dice_nb, bb_nb, black_at_nb, capacity_nb, level_cost_nb,
                    set_level_nb, speed_nb)
 
 BLOCK = 64  # games per parallel block
-FS_SIZE = 64
 WK_SIZE = 64
 N_SEAT_COLUMNS = 63
 N_GAME_EXTRA = 7 + ROUNDS  # dice, fights, volleys, black sunk, stalemates, reshuffles, tie, round codes
@@ -58,7 +57,7 @@ CRIPPLED_KEEPS, CRIPPLED_LOSES_CHESTS, CRIPPLED_LOSES_ALL = 0, 1, 2
 
 
 # ------------------------------------------------------------------ small helpers
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def log_nb(st, ev, seat, kind, a, b, c):
     n = st[G_EVENTS]
     if n < ev.shape[0]:
@@ -71,7 +70,7 @@ def log_nb(st, ev, seat, kind, a, b, c):
         st[G_EVENTS] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gain_fame_nb(st, s, n, source):
     """Fame from a named source (the word of S_F_*)."""
     b = sb_nb(s)
@@ -79,7 +78,7 @@ def gain_fame_nb(st, s, n, source):
     st[b + source] += n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pay_nb(st, s, gold):
     """Gold from a seat to the bank."""
     b = sb_nb(s)
@@ -613,6 +612,7 @@ def rest_of_round_nb(st, ev, rng, P, tr, legends, strat, sp, fs, wk):
     n = P.n_seats
     # the secret choice, a joint action: every seat decides before anything is revealed
     choice = wk[MAX_UNITS:MAX_UNITS + MAX_SEATS]
+    fs[FS_READY] = 0.0  # the public model is computed afresh for this round
     for s in range(n):
         choice[s] = choose_island_nb(st, rng, P, tr, strat, sp, fs, s)
     # reveal

@@ -71,22 +71,22 @@ LOSS_BASE = 1.0  # losing a fight: fame to the others, a repair, the lost round
 BARGE_AVOID = 0.3  # the public model: others weigh an island with a fighting black ship this much
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def code_nb(st, strat, s):
     return strat[st[sb_nb(s) + S_ENTRY]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def par_nb(st, sp, s, slot):
     return sp[st[sb_nb(s) + S_ENTRY], slot]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def yes_nb(rng, p):
     return rand_float_nb(rng) < p
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def script_nb(st, slot, s):
     return st[G_SCRIPT + slot + s]
 
@@ -121,7 +121,7 @@ def alone_value_nb(st, P, tr, s, island, code):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def win_chance_nb(pm, others):
     """Rough chance of outlasting opponents of summed power ``others``."""
     if pm <= 0.0:
@@ -129,30 +129,59 @@ def win_chance_nb(pm, others):
     return pm / (pm + others)
 
 
+# Scratch ``fs`` (float64[FS_SIZE]) of the island choice.  The public model (values of
+# every island to every seat, powers, black ships) depends on public information only, so
+# it is computed once per round (FS_READY) and shared by every seat's prediction.
+FS_PROB = 0  # [5 x 6] the predicting seat's chances that seat o sails to island i
+FS_VAL = 30  # [5 x 6] value of island i to seat o in the public model
+FS_POW = 60  # [5] power of each seat
+FS_BPOW = 65  # [6] power of the fighting black ship on island i, -1 none
+FS_BFAME = 71  # [6] its fame
+FS_BARGE = 77  # [6] fame of a barge on island i, 0 none
+FS_READY = 83  # 1 once the public model of this round is computed
+FS_SIZE = 96
+
+
+@njit(cache=True)
+def public_model_nb(st, P, tr, fs):
+    """Fill the shared public model: each seat as a greedy treasure hunter who shuns black ships."""
+    for i in range(1, 7):
+        bk = black_at_nb(st, i, True) if i != TREASURE_ISLAND else -1
+        fs[FS_BPOW + i - 1] = power_nb(st, P, MAX_SEATS + bk) if bk >= 0 else -1.0
+        fs[FS_BFAME + i - 1] = float(st[bb_nb(bk) + B_FAME]) if bk >= 0 else 0.0
+        barge = black_at_nb(st, i, False)
+        fs[FS_BARGE + i - 1] = float(st[bb_nb(barge) + B_FAME]) if barge >= 0 else 0.0
+    for o in range(P.n_seats):
+        fs[FS_POW + o] = power_nb(st, P, o)
+        for i in range(1, 7):
+            v = alone_value_nb(st, P, tr, o, i, 0)
+            if fs[FS_BPOW + i - 1] >= 0.0:
+                v *= BARGE_AVOID
+            fs[FS_VAL + o * 6 + i - 1] = v
+    fs[FS_READY] = 1.0
+
+
 @njit(cache=True)
 def predict_nb(st, P, tr, s, temperature, fs):
-    """fs[o * 6 + i - 1] = the chance that seat ``o`` sails to island ``i``, for each other
-    seat: a softmax of the island's value to ``o`` (the public model: everyone is a greedy
-    treasure hunter who avoids black ships), read from ``o``'s public state only."""
+    """fs[FS_PROB + o * 6 + i - 1] = the chance that seat ``o`` sails to island ``i``, for
+    each other seat: a softmax of the island's value to ``o`` in the public model."""
+    if fs[FS_READY] != 1.0:
+        public_model_nb(st, P, tr, fs)
     t = temperature if temperature > 1e-6 else 1e-6
     for o in range(P.n_seats):
         if o == s:
             continue
         mx = -1e18
-        for i in range(1, 7):
-            v = alone_value_nb(st, P, tr, o, i, 0)
-            if black_at_nb(st, i, True) >= 0:
-                v *= BARGE_AVOID
-            fs[o * 6 + i - 1] = v
-            if v > mx:
-                mx = v
+        for i in range(6):
+            if fs[FS_VAL + o * 6 + i] > mx:
+                mx = fs[FS_VAL + o * 6 + i]
         tot = 0.0
         for i in range(6):
-            e = np.exp((fs[o * 6 + i] - mx) / t)
-            fs[o * 6 + i] = e
+            e = np.exp((fs[FS_VAL + o * 6 + i] - mx) / t)
+            fs[FS_PROB + o * 6 + i] = e
             tot += e
         for i in range(6):
-            fs[o * 6 + i] /= tot
+            fs[FS_PROB + o * 6 + i] /= tot
 
 
 @njit(cache=True)
@@ -161,30 +190,28 @@ def expected_value_nb(st, P, tr, s, island, code, fs, fight_weight, loss_weight)
     v = alone_value_nb(st, P, tr, s, island, code)
     if island == TREASURE_ISLAND:
         return v
-    pm = power_nb(st, P, s)
+    pm = fs[FS_POW + s]
     alone = 1.0
     crowd = 0.0
     opp = 0.0
     for o in range(P.n_seats):
         if o == s:
             continue
-        q = fs[o * 6 + island - 1]
+        q = fs[FS_PROB + o * 6 + island - 1]
         alone *= 1.0 - q
         crowd += q
-        opp += q * power_nb(st, P, o)
-    bk = black_at_nb(st, island, True)
+        opp += q * fs[FS_POW + o]
+    black = fs[FS_BPOW + island - 1] >= 0.0
     bonus = 0.0
-    if bk >= 0:
+    if black:
         alone = 0.0
-        opp += power_nb(st, P, MAX_SEATS + bk)
-        bonus = float(st[bb_nb(bk) + B_FAME])
-    barge = black_at_nb(st, island, False)
-    if barge >= 0:
-        v += float(st[bb_nb(barge) + B_FAME])
+        opp += fs[FS_BPOW + island - 1]
+        bonus = fs[FS_BFAME + island - 1]
+    v += fs[FS_BARGE + island - 1]
     if alone >= 1.0:
         return v
     # a contest: the expected number of others present, given at least one is
-    p = win_chance_nb(pm, opp / (1.0 - alone) if bk < 0 else opp)
+    p = win_chance_nb(pm, opp if black else opp / (1.0 - alone))
     fame = fight_weight * (P.fame_per_loser * crowd / (1.0 - alone + 1e-9) + bonus)
     loss = loss_weight * (LOSS_BASE + VALUE_CHEST * st[sb_nb(s) + S_CHESTS])
     return alone * v + (1.0 - alone) * (p * (v + fame) - (1.0 - p) * loss)
@@ -225,12 +252,13 @@ def choose_island_nb(st, rng, P, tr, strat, sp, fs, s):
         fw, lw = 2.0, 0.5  # counts fight fame double and shrugs off losses
     else:
         fw, lw = 1.0, 1.5  # crowd-avoider: a fight is worth its fame, a loss hurts
-    pm = power_nb(st, P, s)
+    pm = fs[FS_POW + s]
+    fight_min = par_nb(st, sp, s, SP_FIGHT_MIN)
     for i in range(1, 7):
         v = expected_value_nb(st, P, tr, s, i, code, fs, fw, lw)
         if code == ST_FIGHTER:
-            bk = black_at_nb(st, i, True)
-            if bk >= 0 and win_chance_nb(pm, power_nb(st, P, MAX_SEATS + bk)) < par_nb(st, sp, s, SP_FIGHT_MIN):
+            bp = fs[FS_BPOW + i - 1]
+            if bp >= 0.0 and win_chance_nb(pm, bp) < fight_min:
                 v -= 2.0  # too strong to take on
         if v > best:
             best = v

@@ -39,7 +39,7 @@ def is_black_nb(u):
     return u >= MAX_SEATS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def level_nb(st, u, k):
     """Level of section ``k`` of unit ``u`` (0 = crippled)."""
     if u >= MAX_SEATS:
@@ -47,7 +47,7 @@ def level_nb(st, u, k):
     return st[sb_nb(u) + S_SEC + k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_level_nb(st, u, k, v):
     if u >= MAX_SEATS:
         st[bb_nb(u - MAX_SEATS) + B_SEC + k] = v
@@ -55,12 +55,12 @@ def set_level_nb(st, u, k, v):
         st[sb_nb(u) + S_SEC + k] = v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_card_nb(st, s, t):
     return st[sb_nb(s) + S_HAND + t] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def base_dice_nb(st, P, u):
     """Dice of a volley before Battle/Volley cards: the lower of Crew and Cannons;
     Long John Silver always rolls ``silver_dice``, Billy Bones fires all the Cannons."""
@@ -74,7 +74,7 @@ def base_dice_nb(st, P, u):
     return crew if crew < can else can
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def speed_nb(st, P, u):
     """Sails, plus Trelawney's bonus."""
     v = level_nb(st, u, SAILS)
@@ -83,7 +83,7 @@ def speed_nb(st, P, u):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def toughness_nb(st, u):
     """Hits that cripple the ship when aimed at its weakest section."""
     m = level_nb(st, u, 0)
@@ -94,7 +94,7 @@ def toughness_nb(st, u):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def capacity_nb(st, P, s):
     """Chests the ship can carry (the Hull limit; Flint lifts it)."""
     if has_card_nb(st, s, FLINT):
@@ -102,13 +102,13 @@ def capacity_nb(st, P, s):
     return st[sb_nb(s) + S_SEC + HULL] * P.chests_per_level
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def room_nb(st, P, s):
     r = capacity_nb(st, P, s) - st[sb_nb(s) + S_CHESTS]
     return r if r > 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def level_cost_nb(tr, k, lvl):
     """Gold to raise section ``k`` from ``lvl`` to ``lvl + 1``; -1 at the top of the track."""
     if lvl >= tr[k, TR_MAX] or lvl < 1:
@@ -128,7 +128,7 @@ def black_at_nb(st, island, fighting):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def power_nb(st, P, u):
     """A quick strength figure for policies: dice times hits needed to cripple."""
     return float(base_dice_nb(st, P, u)) * float(toughness_nb(st, u))
