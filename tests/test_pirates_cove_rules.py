@@ -409,6 +409,8 @@ def test_cards_not_taken_are_discarded_and_every_round_turns_up_new_ones():
     ({"treasure.island3": ["1x"] * 12}, "treasure.island3"),
     ({"sections.hull.costs": [1, 1]}, "sections.hull.costs"),
     ({"legendary.cards": ["Kidd 1 2"]}, "legendary.cards"),
+    ({"cove.repair_to": 7}, "cove.repair_to"),
+    ({"black.ships": [3, 1, 1], "legendary.cards": ["Kidd 3 3 3 3 3"]}, "black.ships"),
 ])
 def test_bad_rules_name_their_key(bad, key):
     r = {p.key: p.default for p in GAME.params}

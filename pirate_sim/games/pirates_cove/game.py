@@ -38,7 +38,7 @@ SEAT_COLUMNS = (
     Column("chests", "int16", "chests aboard at the end (score nothing)", counter=False),
     Column("chests_buried", "int16", "chests buried"),
     Column("gold_buried", "int16", "gold buried"),
-) + tuple(Column(f"upg_{k}", "int8", f"{k.capitalize()} levels bought (set-up included)") for k in SECTIONS) \
+) + tuple(Column(f"upg_{k}", "int16", f"{k.capitalize()} levels bought (set-up included)") for k in SECTIONS) \
   + tuple(Column(f"setup_{k}", "int8", f"{k.capitalize()} level after set-up spending", counter=False)
           for k in SECTIONS) \
   + tuple(Column(f"level_{k}", "int8", f"{k.capitalize()} level at the end", counter=False) for k in SECTIONS) + (
@@ -145,6 +145,9 @@ class PiratesCove(Game):
         r = {p.key: p.default for p in self.params}
         r.update(rules)
         tr = _section_table(r)
+        if int(r["cove.repair_to"]) > int(tr[:, 1].min()):
+            raise ValueError(f"cove.repair_to: {r['cove.repair_to']} is above a section's highest level "
+                             f"({int(tr[:, 1].min())})")
         cards = np.zeros((R.N_CARD_ISLANDS, R.MAX_TREASURE, 4), np.int32)
         ncards = np.zeros(R.N_CARD_ISLANDS, np.int32)
         for i in range(1, 6):

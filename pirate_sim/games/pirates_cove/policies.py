@@ -338,18 +338,28 @@ def upgrade_levels_nb(st, rng, P, tr, strat, sp, s, k, free):
     return n
 
 
+@njit(cache=True, inline="always")
+def card_rule_nb(st, rng, strat, sp, s, t):
+    """Whether to play a card of type ``t`` when nothing but the strategy decides:
+    1 play, 0 do not (none held, or the scripted or random choice), -1 the planned policy decides."""
+    if st[sb_nb(s) + S_HAND + t] == 0:
+        return 0
+    code = code_nb(st, strat, s)
+    if code == ST_SCRIPTED:
+        return 1 if script_nb(st, SC_PLAY, s) == 1 else 0
+    if code == ST_RANDOM:
+        return 1 if yes_nb(rng, par_nb(st, sp, s, SP_DECIDE_PROB)) else 0
+    return -1
+
+
 @njit(cache=True)
 def play_mastercraft_nb(st, rng, P, tr, strat, sp, s, k):
-    """Play a Mastercraft card on this upgrade?"""
-    code = code_nb(st, strat, s)
-    if st[sb_nb(s) + S_HAND + MASTERCRAFT] == 0:
-        return False
-    if code == ST_SCRIPTED:
-        return script_nb(st, SC_PLAY, s) == 1
-    if code == ST_RANDOM:
-        return yes_nb(rng, par_nb(st, sp, s, SP_DECIDE_PROB))
+    """Play a Mastercraft card on this upgrade?  Planned policies: when they want the level."""
+    r = card_rule_nb(st, rng, strat, sp, s, MASTERCRAFT)
+    if r >= 0:
+        return r == 1
     lvl = st[sb_nb(s) + S_SEC + k]
-    return lvl < TARGETS[code, k] and level_cost_nb(tr, k, lvl) > 0
+    return lvl < TARGETS[code_nb(st, strat, s), k] and level_cost_nb(tr, k, lvl) > 0
 
 
 @njit(cache=True)
@@ -511,44 +521,28 @@ def choose_target_nb(st, rng, P, strat, sp, u):
 
 @njit(cache=True)
 def play_battle_nb(st, rng, P, strat, sp, s):
-    """Play a Battle card at the start of this fight?"""
-    if st[sb_nb(s) + S_HAND + BATTLE] == 0:
-        return False
-    code = code_nb(st, strat, s)
-    if code == ST_SCRIPTED:
-        return script_nb(st, SC_PLAY, s) == 1
-    if code == ST_RANDOM:
-        return yes_nb(rng, par_nb(st, sp, s, SP_DECIDE_PROB))
-    return fight_odds_nb(st, P, s) >= par_nb(st, sp, s, SP_FLEE_BELOW)  # only if it means to fight
+    """Play a Battle card at the start of this fight?  Planned policies: if they mean to fight."""
+    r = card_rule_nb(st, rng, strat, sp, s, BATTLE)
+    if r >= 0:
+        return r == 1
+    return fight_odds_nb(st, P, s) >= par_nb(st, sp, s, SP_FLEE_BELOW)
 
 
 @njit(cache=True)
 def play_volley_nb(st, rng, P, strat, sp, s, dice, target_level):
     """Play a Volley card before this volley?  Planned policies: when it turns an
     unlikely cripple into a likely one, or when they hold more than one."""
-    b = sb_nb(s)
-    if st[b + S_HAND + VOLLEY] == 0:
-        return False
-    code = code_nb(st, strat, s)
-    if code == ST_SCRIPTED:
-        return script_nb(st, SC_PLAY, s) == 1
-    if code == ST_RANDOM:
-        return yes_nb(rng, par_nb(st, sp, s, SP_DECIDE_PROB))
+    r = card_rule_nb(st, rng, strat, sp, s, VOLLEY)
+    if r >= 0:
+        return r == 1
     p_hit = (7 - P.hit_min) / 6.0
     now = dice * p_hit
     more = (dice + P.volley_dice) * p_hit
-    return st[b + S_HAND + VOLLEY] > 1 or (now < target_level <= more + 0.5)
+    return st[sb_nb(s) + S_HAND + VOLLEY] > 1 or (now < target_level <= more + 0.5)
 
 
 @njit(cache=True)
 def play_fog_nb(st, rng, P, strat, sp, s):
-    """Play an Event (Fog Bank) to cancel a volley that would cripple the ship?"""
-    if st[sb_nb(s) + S_HAND + EVENT] == 0:
-        return False
-    code = code_nb(st, strat, s)
-    if code == ST_SCRIPTED:
-        return script_nb(st, SC_PLAY, s) == 1
-    if code == ST_RANDOM:
-        return yes_nb(rng, par_nb(st, sp, s, SP_DECIDE_PROB))
-    return True
-
+    """Play an Event (Fog Bank) to cancel a volley that would cripple the ship?  Planned policies: always."""
+    r = card_rule_nb(st, rng, strat, sp, s, EVENT)
+    return r != 0
