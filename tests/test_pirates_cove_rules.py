@@ -303,7 +303,7 @@ def test_battle_volley_and_fog_bank_cards():
     go(st, [4, 4, TI])
     play_round(c, st, ev, rng, cards={4: (0, 0, 0, 0)})
     vol = [e for e in events(st, ev) if e[2] == R.EV_VOLLEY]
-    assert vol[0][4] >> 4 == 5 and vol[0][5] & 1 == 1  # 5 dice, cancelled by the Fog Bank
+    assert vol[0][4] >> 4 == 5 and vol[0][4] & 15 == 2 and vol[0][5] & 1 == 1  # 2 hits cancelled by the Fog Bank
     assert vol[1][4] >> 4 == 2  # seat 1: no cards
     assert vol[2][4] >> 4 == 3  # seat 0's Battle bonus stays for the fight
     played = [e[3] for e in events(st, ev) if e[2] == R.EV_PLAY]

@@ -430,10 +430,11 @@ def volley_nb(st, ev, rng, P, strat, sp, j, final):
         st[sb_nb(u) + S_HITS] += hits
     fog = 0
     if t < MAX_SEATS and not final and hits >= lvl and play_fog_nb(st, rng, P, strat, sp, t):
-        play_card_nb(st, ev, t, EVENT, u)
         fog = 1
-        hits = 0
     log_nb(st, ev, u if u < MAX_SEATS else -1, EV_VOLLEY, t * 16 + k, dice * 16 + hits, u * 2 + fog)
+    if fog:
+        play_card_nb(st, ev, t, EVENT, u)
+        hits = 0
     if hits == 0:
         return
     new = lvl - hits

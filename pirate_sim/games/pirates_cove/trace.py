@@ -52,7 +52,7 @@ def describe(kind: int, a: int, b: int, c: int, compiled) -> str:
         dice, hits = divmod(b, 16)
         u, fog = divmod(c, 2)
         text = f"{unit_name(u, compiled)} fires {dice} dice at the {sec[k]} of {unit_name(t, compiled)}: {hits} hit(s)"
-        return text + (" - cancelled by a Fog Bank" if fog else "")
+        return text + (" - cancelled by a Fog Bank:" if fog else "")
     if kind == R.EV_CRIPPLE:
         return f"{unit_name(a, compiled)} is crippled by {unit_name(b, compiled)}"
     if kind == R.EV_FLEE:
