@@ -1,6 +1,9 @@
 """Pirate's Cove odds: exact combat probabilities against the kernel's own Monte Carlo."""
 
+import math
 from fractions import Fraction
+
+import pytest
 
 from pirate_sim.games.pirates_cove import GAME
 from pirate_sim.games.pirates_cove.odds import cripple_within, duel_exact, hit_chance, hits_pmf
@@ -44,3 +47,18 @@ def test_combat_rows_match_the_kernel_monte_carlo():
 def test_combat_rows_follow_the_rules():
     rows = {r.case: r for r in GAME.odds("combat", {"combat.hit_min": 6}, 2000, 3)}
     assert abs(rows["1 dice: exactly 1 hits"].exact - 1 / 6) < 1e-12
+
+
+@pytest.mark.slow
+def test_whole_game_rates_match_the_rules():
+    """Over whole games a flight mutinies on a 1: 1/6 exactly, whatever the policies; the
+    tolerance comes from the sample size (|z| < 4.5)."""
+    r = {p.key: p.default for p in GAME.params}
+    seats = [{"strategy": n} for n in ("treasure_hunter", "crowd_avoider", "random", "random")]
+    c = GAME.compile(r, [{**s, **{p.key: p.default for p in GAME.strategy(s["strategy"]).params}} for s in seats])
+    g, s = GAME.play(c, 77, 0, 6000)
+    col = GAME.seat_column_index
+    flights, mutinies = int(s[:, :, col("flights")].sum()), int(s[:, :, col("mutinies")].sum())
+    p = 1 / 6
+    z = (mutinies / flights - p) / math.sqrt(p * (1 - p) / flights)
+    assert flights > 5000 and abs(z) < 4.5, (flights, mutinies, z)

@@ -75,7 +75,7 @@ STRATEGIES = (
              "Treasure Island = chests + gold/3 it would bury; in the last round gold and chests count "
              "nothing off Treasure Island.  Ignores the other players; a fighting black ship turns the "
              "island into a fight valued by its win chance.  "
-             + _SHARED.format(t="5, 4, 3, 3") + "Takes the gold at Pirate's Cove.",
+             + _SHARED.format(t="4, 3, 3, 3") + "Takes the gold at Pirate's Cove.",
              (_flee(0.5), _reserve(2), _bury(11), _buys(1), _cove(0))),
     Strategy("fighter", ST_FIGHTER,
              "Predicts the others like crowd_avoider, but counts the fame of a fight double and a lost "
