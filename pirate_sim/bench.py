@@ -106,6 +106,9 @@ def bench_game(s: Scenario, n_games: int, nojit_games: int, log=None) -> dict:
     say(f"[dim]{s.game.name}: {nojit_games} games with the JIT disabled...[/]")
     gnojit = nojit_rate(s, nojit_games)
     dpg = s.game.dice_per_game(compiled, s.seed, min(n_games, 100_000))
+    from .games.base import G_TURNS
+
+    turns = float(s.game.play(compiled, s.seed, 0, min(n_games, 20_000))[0][:, G_TURNS].mean())
     raw = raw_dice_rate()
     return {
         "game": s.game.name,
@@ -121,4 +124,6 @@ def bench_game(s: Scenario, n_games: int, nojit_games: int, log=None) -> dict:
         "raw_dice_per_s": raw,
         "efficiency": g1 / (raw / dpg),
         "first_call_s": first_call,
+        "turns_per_game": turns,  # one turn = one seat's move (Pirate's Cove: one seat's round)
+        "ns_per_turn": 1e9 / (g1 * turns) if turns > 0 else float("nan"),
     }
