@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...report.checks import explain_empty
 from ...report.parts import Parts, tally
 from ...seating import entries_of_seats
 from ...stats import Estimate, mean_ci, proportion_diff, wilson
@@ -32,6 +33,7 @@ from . import rules as R
 from ..base import N_STD_GAME_COLUMNS
 from .game import FAME_SOURCES, SECTIONS, decode_round
 
+PAGE = (11.0, 8.5)  # inches: a landscape US Letter page, like the other games' pages
 SIDE_GAMES = 3000  # games per player count in the players page's side simulation
 SIDE_PLAYERS = (3, 4, 5)
 SOURCE_LABELS = {"fame_chests": "buried chests", "fame_gold": "buried gold", "fame_combat": "combat (+1s)",
@@ -74,7 +76,8 @@ def draw_fame_sources(data: dict):
     from ...report import footnote
 
     colours = _colours()
-    fig, axes = plt.subplots(1, 2, figsize=(12.0, 6.0), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=PAGE, sharey=True)
+    top = max([float(data[k]["fame"].max()) for k in ("all", "winners") if len(data[k])] + [1.0])
     for ax, key, title in ((axes[0], "all", "every seat-game"), (axes[1], "winners", "winners only")):
         f = data[key]
         names = [str(x) for x in f.index]
@@ -87,19 +90,21 @@ def draw_fame_sources(data: dict):
         loss = f["fame_lost_mutiny"].to_numpy(float) if len(f) else np.zeros(0)
         ax.bar(pos, -loss, 0.6, color="black", alpha=0.6, label="lost to mutinies")
         for p, tot, n in zip(pos, f["fame"].to_numpy(float) if len(f) else [], f["n"] if len(f) else []):
-            if not n:
-                continue
-            ax.text(p, max(tot, 0) + 0.3, f"{tot:.1f}\nn={int(n):,}", ha="center", va="bottom", fontsize=7.5)
-        ax.set_xticks(pos, names, rotation=15)
+            if n:
+                ax.text(p, max(tot, 0) + 0.01 * top, f"{tot:.1f}", ha="center", va="bottom", fontsize=9)
+        ax.set_xticks(pos, [f"{x}\n(n={int(n):,})" for x, n in zip(names, f["n"] if len(f) else [])])
         ax.axhline(0, color="black", lw=0.8)
-        ax.set(title=f"Mean fame by source: {title}", xlabel="strategy")
+        ax.set(title=f"Mean fame by source: {title}", xlabel="strategy (n = seat-games)")
         ax.grid(axis="y", alpha=0.3)
+        if not len(f) or not f["n"].sum():
+            explain_empty(ax, "no seat-game in this group")
+    axes[0].set_ylim(top=top * 1.12)  # room for the totals above the bars
     axes[0].set_ylabel("fame per seat-game")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=7, fontsize=8, bbox_to_anchor=(0.5, 0.035))
+    fig.legend(handles, labels, loc="lower center", ncol=7, fontsize=8.5, bbox_to_anchor=(0.5, 0.035))
     footnote(fig, "Bars stack the mean fame each source gave; the black bar below zero is fame lost to mutinies; "
                   "the number on top is the mean final fame.")
-    fig.tight_layout(rect=(0, 0.09, 1, 1))
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 
 
@@ -128,7 +133,7 @@ def draw_islands(data: dict):
 
     from ...report import footnote
 
-    fig, axes = plt.subplots(1, 2, figsize=(13.0, 5.4))
+    fig, axes = plt.subplots(2, 1, figsize=PAGE)
     labels = [f"{i} {R.ISLAND_NAMES[i]}" for i in range(1, 7)]
     for ax, key, title, cmap, fmt in ((axes[0], "ships", "player ships per game", "YlGnBu", "{:.2f}"),
                                       (axes[1], "fights", "share of games with a fight", "OrRd", "{:.0%}")):
@@ -137,12 +142,12 @@ def draw_islands(data: dict):
         for i in range(m.shape[0]):
             for r in range(m.shape[1]):
                 dark = m[i, r] > 0.6 * (m.max() if m.size and m.max() > 0 else 1)
-                ax.text(r, i, fmt.format(m[i, r]), ha="center", va="center", fontsize=6.5,
+                ax.text(r, i, fmt.format(m[i, r]), ha="center", va="center", fontsize=8,
                         color="white" if dark else "black")
         ax.set_yticks(range(6), labels)
         ax.set_xticks(range(R.ROUNDS), [str(r) for r in range(1, R.ROUNDS + 1)])
-        ax.set(title=f"Visits and contests: {title}", xlabel="round")
-        fig.colorbar(im, ax=ax, shrink=0.8)
+        ax.set(title=f"Visits and contests: {title}", xlabel="round", ylabel="island")
+        fig.colorbar(im, ax=ax, shrink=0.9, pad=0.02).set_label(title)
     footnote(fig, f"Mean of {data['n']:,} games.  A fight: two or more ships on the island, black ships "
                   "included; Treasure Island never has one.")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
@@ -168,23 +173,26 @@ def draw_sections(data: dict, n_seats: int):
     from ...report import footnote
 
     colours = _colours()
-    fig, ax = plt.subplots(figsize=(10.0, 6.0))
-    for j, (k, t) in enumerate(data.items()):
+    fig, axes = plt.subplots(2, 2, figsize=PAGE, sharey=True)
+    for j, (ax, (k, t)) in enumerate(zip(axes.ravel(), data.items())):
         lv = np.asarray(t.index, float)
         ests = [wilson(int(w), int(n)) for w, n in zip(t["wins"], t["n"])]
-        off = (j - 1.5) * 0.07
-        ax.errorbar(lv + off, [100 * e.value for e in ests],
+        ax.errorbar(lv, [100 * e.value for e in ests],
                     yerr=[[100 * (e.value - e.lo) for e in ests], [100 * (e.hi - e.value) for e in ests]],
-                    fmt="o-", capsize=3, color=colours[j], label=k.capitalize())
-        for x, e, n in zip(lv + off, ests, t["n"]):
-            ax.annotate(f"n={int(n):,}", (x, 100 * e.value), textcoords="offset points", xytext=(4, -10),
-                        fontsize=6, color=colours[j])
-    ax.axhline(100 / n_seats, ls="--", color="grey", lw=1, label=f"fair share 1/{n_seats}")
-    ax.set(title="Value of a section's level: win rate by level after set-up spending (95% CI)",
-           xlabel="level after set-up", ylabel="seat-games won (%)")
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
-    footnote(fig, NOTE_ASSOC)
+                    fmt="o-", capsize=3, color=colours[j % len(colours)])
+        ax.axhline(100 / n_seats, ls="--", color="grey", lw=1)
+        ax.set_xticks(lv, [f"{int(x)}\nn={int(n):,}" for x, n in zip(lv, t["n"])], fontsize=8)
+        ax.set(title=k.capitalize(), xlabel="level after set-up (n = seat-games)")
+        ax.set_ylim(-3, 103)  # a rate of 0% or 100% stays visible on the frame
+        if len(lv):
+            ax.set_xlim(lv.min() - 0.4, lv.max() + 0.4)
+        ax.grid(alpha=0.3)
+        if not len(t):
+            explain_empty(ax, "no seat-game recorded this section")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("seat-games won (%)")
+    fig.suptitle("Value of a section's level: win rate by level after set-up spending (95% CI)")
+    footnote(fig, f"Dashed: fair share 1/{n_seats}.  " + NOTE_ASSOC)
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     return fig
 
@@ -216,7 +224,7 @@ def draw_tavern(rows: list[dict], n_seats: int):
     from ...report import footnote
 
     colours = _colours()
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(12.0, 5.8), gridspec_kw={"width_ratios": [1.5, 1]})
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=PAGE, gridspec_kw={"width_ratios": [1.5, 1]})
     pos = np.arange(len(rows))
     w = 0.38
     for off, key, nkey, colour, lab in ((-w / 2, "held", "n_held", colours[0], "held one"),
@@ -227,9 +235,11 @@ def draw_tavern(rows: list[dict], n_seats: int):
                         [e.hi - e.value if r[nkey] else 0 for e, r in zip(ests, rows)]]) * 100
         a1.bar(pos + off, v, w, yerr=np.clip(err, 0, None), color=colour, alpha=0.85, capsize=3, label=lab)
     a1.axhline(100 / n_seats, ls="--", color="grey", lw=1, label=f"fair share 1/{n_seats}")
-    a1.set_xticks(pos, [f"{r['group']}\n(n={r['n_held']:,})" for r in rows], fontsize=8)
-    a1.set(title="Win rate of seat-games that held a Tavern card of the group", ylabel="seat-games won (%)")
-    a1.legend(fontsize=8)
+    a1.set_xticks(pos, [f"{r['group']}\n(n={r['n_held']:,})" for r in rows], fontsize=8.5)
+    a1.set(title="Win rate: held a Tavern card of the group or never (95% CI)", ylabel="seat-games won (%)",
+           xlabel="Tavern card group (n = seat-games that held one)")
+    a1.set_ylim(0, a1.get_ylim()[1] * 1.15)  # room for the legend above the whiskers
+    a1.legend(fontsize=8, loc="upper center", ncol=3)
     diffs = [r["diff"] for r in rows]
     dv = np.array([d.value if np.isfinite(d.value) else 0.0 for d in diffs]) * 100
     derr = np.array([[d.value - d.lo if np.isfinite(d.value) else 0 for d in diffs],
@@ -239,7 +249,8 @@ def draw_tavern(rows: list[dict], n_seats: int):
     a2.axvline(0, color="black", lw=0.8)
     a2.set_yticks(pos, [r["group"] for r in rows])
     a2.invert_yaxis()
-    a2.set(title="Held minus never held (points, 95% CI)", xlabel="difference in win rate (%)")
+    a2.set(title="Held minus never held (95% CI)", xlabel="difference in win rate (points)",
+           ylabel="Tavern card group")
     footnote(fig, NOTE_ASSOC + "  Parrots are counted together; Fame cards score at the end.")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     return fig
@@ -261,7 +272,7 @@ def draw_navy(t: pd.DataFrame):
     from ...report import footnote
 
     colours = _colours()
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(12.0, 5.6))
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=PAGE)
     names = [str(x) for x in t.index]
     pos = np.arange(len(names))
     n = t["n"].to_numpy(float)
@@ -274,19 +285,26 @@ def draw_navy(t: pd.DataFrame):
                            (other, colours[4], "other (someone else ended it)")):
         a1.bar(pos, v / np.maximum(n, 1), 0.6, bottom=b, color=colour, label=lab)
         b += v / np.maximum(n, 1)
-    a1.set_xticks(pos, names, rotation=15)
-    a1.set(title="Royal Navy fights per seat-game and how they ended", ylabel="fights per seat-game")
+    a1.set_ylim(0, max(float(b.max()) if len(b) else 0.0, 0.1) * 1.2)  # room for the legend above the bars
+    a1.set_xticks(pos, [f"{x}\n(n={int(k):,})" for x, k in zip(names, n)])
+    a1.set(title="Royal Navy fights per seat-game and how they ended", ylabel="fights per seat-game",
+           xlabel="strategy (n = seat-games)")
     a1.legend(fontsize=8)
     ests = [wilson(int(w), int(f)) for w, f in zip(wins, fights)]
     v = [100 * e.value if f else 0 for e, f in zip(ests, fights)]
     err = [[100 * (e.value - e.lo) if f else 0 for e, f in zip(ests, fights)],
            [100 * (e.hi - e.value) if f else 0 for e, f in zip(ests, fights)]]
     a2.bar(pos, v, 0.6, yerr=err, capsize=3, color=colours[0], alpha=0.85)
-    for p, val, f in zip(pos, v, fights):
-        a2.text(p, val + 2, f"{val:.0f}%\n{int(f):,} fights", ha="center", fontsize=7.5)
-    a2.set_xticks(pos, names, rotation=15)
-    a2.set(title="Share of its Royal Navy fights a strategy won (95% CI)", ylabel="Navy crippled (%)")
-    a2.set_ylim(0, 110)
+    for p, val, up, f in zip(pos, v, err[1], fights):
+        if f:
+            a2.text(p, val + up + 1, f"{val:.0f}%", ha="center", va="bottom", fontsize=9)
+    a2.set_xticks(pos, [f"{x}\n({int(f):,} fights)" for x, f in zip(names, fights)])
+    a2.set(title="Share of its Royal Navy fights a strategy won (95% CI)", ylabel="Navy crippled (%)",
+           xlabel="strategy (Royal Navy fights fought)")
+    a2.set_ylim(0, 112)  # room for the values above the whiskers
+    if not fights.sum():
+        for ax in (a1, a2):
+            explain_empty(ax, "no Royal Navy fight in this run")
     footnote(fig, "A fight with the Navy ends when one ship is left: the Navy crippled, the player fled or was "
                   "crippled, or (with several players) another ship decided it.")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
@@ -340,7 +358,9 @@ def draw_players(rows: list[dict], n_games: int = SIDE_GAMES):
     from ...report import footnote
 
     colours = _colours()
-    fig, axes = plt.subplots(1, 3, figsize=(14.0, 5.4), gridspec_kw={"width_ratios": [1.5, 1.2, 0.8]})
+    fig = plt.figure(figsize=PAGE)
+    grid = fig.add_gridspec(2, 2, width_ratios=[1.3, 1])
+    axes = [fig.add_subplot(grid[0, :]), fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])]
     names = list(dict.fromkeys(k for r in rows for k in r["win"]))
     w = 0.8 / max(len(names), 1)
     for j, name in enumerate(names):
@@ -359,7 +379,7 @@ def draw_players(rows: list[dict], n_games: int = SIDE_GAMES):
     axes[0].set_xticks([r["players"] for r in rows])
     axes[0].set(title="Win rate per seat-game of each strategy (95% CI)", xlabel="players",
                 ylabel="seat-games won (%)")
-    axes[0].legend(fontsize=7.5)
+    axes[0].legend(fontsize=8, title="strategy", title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     b = np.zeros(len(rows))
     xs = np.arange(len(rows))
     for j, src in enumerate(FAME_SOURCES):
@@ -367,14 +387,14 @@ def draw_players(rows: list[dict], n_games: int = SIDE_GAMES):
         axes[1].bar(xs, v, 0.6, bottom=b, color=colours[j % len(colours)], label=SOURCE_LABELS[src])
         b += v
     axes[1].set_xticks(xs, [str(r["players"]) for r in rows])
-    axes[1].set(title="Mean fame per seat-game by source", xlabel="players", ylabel="fame")
-    axes[1].legend(fontsize=7)
+    axes[1].set(title="Mean fame per seat-game by source", xlabel="players", ylabel="fame per seat-game")
+    axes[1].legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.01, 1))
     f = [r["fights"] for r in rows]
     axes[2].errorbar([r["players"] for r in rows], [e.value for e in f],
                      yerr=[[e.value - e.lo for e in f], [e.hi - e.value for e in f]], fmt="o-", capsize=4,
                      color=colours[0])
     axes[2].set_xticks([r["players"] for r in rows])
-    axes[2].set(title="Fights per game", xlabel="players")
+    axes[2].set(title="Fights per game (95% CI)", xlabel="players", ylabel="fights per game")
     axes[2].grid(alpha=0.3)
     footnote(fig, f"Side simulation: {n_games:,} games per player count with the run's rules and seed; seats "
                   "filled by cycling the run's line-up, strategies rotating over seats; dashed = fair share 1/n.")
