@@ -138,8 +138,8 @@ def bench_game(s: Scenario, n_games: int, nojit_games: int, log=None) -> dict:
         "games_per_s_nojit": gnojit,
         "jit_speedup": g1 / gnojit,
         "dice_per_game": dpg,
-        "turns_per_game": turns,
-        "ns_per_turn_1": 1e9 / (g1 * turns),
+        "turns_per_game": turns,  # one turn = one seat's move (Pirate's Cove: one seat's round)
+        "ns_per_turn_1": 1e9 / (g1 * turns) if turns > 0 else float("nan"),
         "raw_dice_per_s": raw,
         "efficiency": g1 / (raw / dpg),
         "first_call_s": first_call,

@@ -10,6 +10,7 @@ from .base import Game
 GAME_MODULES: dict[str, str] = {
     "pirates_peak": "pirate_sim.games.pirates_peak",
     "ice_pirates": "pirate_sim.games.ice_pirates",
+    "pirates_cove": "pirate_sim.games.pirates_cove",
     "pirateer": "pirate_sim.games.pirateer",
 }
 

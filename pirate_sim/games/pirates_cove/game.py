@@ -1,0 +1,270 @@
+"""The Pirate's Cove plug-in: compile a scenario, run the kernel, trace one game, odds."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from ...seating import first_player_code, rotates
+from ..base import N_STD_GAME_COLUMNS, Column, Compiled, Game, OddsRow, Ratio
+from . import kernel as K
+from . import rules as R
+from .strategies import STRATEGIES, seat_tables
+
+CoveParams = namedtuple("CoveParams", [
+    "n_seats", "setup_gold", "setup_cards", "chests_per_level", "supply_gold", "supply_chests", "hit_min",
+    "fame_per_loser", "mutiny_max", "mutiny_fame", "crippled_loses", "max_volleys", "chest_fame",
+    "gold_per_fame", "ti_factor", "price", "max_buys", "mc_levels", "battle_dice", "volley_dice",
+    "silver_dice", "trelawney_speed", "parrot_game", "cove_gold", "repair_to", "n_black", "black_start0",
+    "black_start1", "black_start2", "black_at_start", "navy_hull", "navy_sails", "navy_cannons", "navy_crew",
+    "navy_fame", "first_player", "rotate",
+])
+
+SECTIONS = R.SECTION_NAMES
+FAME_SOURCES = ("fame_chests", "fame_gold", "fame_combat", "fame_black", "fame_treasure", "fame_cards")
+
+SEAT_COLUMNS = (
+    Column("fame", "int16", "final fame (the track plus Fame cards; mutiny losses taken off)", counter=False),
+    Column("fame_chests", "int16", "fame from burying chests"),
+    Column("fame_gold", "int16", "fame from burying gold"),
+    Column("fame_combat", "int16", "fame for other ships that fled or sank in its fights"),
+    Column("fame_black", "int16", "fame from crippling black ships and plundering the barge"),
+    Column("fame_treasure", "int16", "fame printed on Treasure cards it took"),
+    Column("fame_cards", "int16", "fame from Fame cards (scored at the end)"),
+    Column("fame_lost_mutiny", "int16", "fame lost to mutinies"),
+    Column("gold", "int16", "gold aboard at the end", counter=False),
+    Column("chests", "int16", "chests aboard at the end (score nothing)", counter=False),
+    Column("chests_buried", "int16", "chests buried"),
+    Column("gold_buried", "int16", "gold buried"),
+) + tuple(Column(f"upg_{k}", "int16", f"{k.capitalize()} levels bought (set-up included)") for k in SECTIONS) \
+  + tuple(Column(f"setup_{k}", "int8", f"{k.capitalize()} level after set-up spending", counter=False)
+          for k in SECTIONS) \
+  + tuple(Column(f"level_{k}", "int8", f"{k.capitalize()} level at the end", counter=False) for k in SECTIONS) + (
+    Column("fights", "int16", "combats fought"),
+    Column("flights", "int16", "times it fled a fight"),
+    Column("mutinies", "int16", "mutinies (flights that rolled the mutiny face)"),
+    Column("crippled", "int16", "times it was crippled"),
+    Column("cripples_made", "int16", "ships it crippled (black ships included)"),
+    Column("volleys", "int16", "volleys fired"),
+    Column("hits", "int16", "hits scored"),
+    Column("tavern_bought", "int16", "Tavern cards bought on the Tavern"),
+    Column("tavern_cove", "int16", "Tavern cards taken as consolation at Pirate's Cove"),
+    Column("tavern_played", "int16", "Tavern cards played"),
+    Column("tavern_drawn", "int16", "Tavern cards drawn in any way (set-up, Treasure cards, Tavern, Cove)"),
+) + tuple(Column(f"held_{g}", "int8", f"1 if it ever held a {g} card", counter=False) for g in R.CARD_GROUPS) + (
+    Column("navy_fights", "int16", "fights with the Royal Navy in them"),
+    Column("navy_wins", "int16", "times it crippled the Royal Navy"),
+    Column("navy_losses", "int16", "times it was crippled in, or fled, a fight with the Royal Navy"),
+    Column("legend_fights", "int16", "fights with a Legendary Pirate in them"),
+    Column("legend_wins", "int16", "Legendary Pirates it crippled"),
+    Column("cards_won", "int16", "Treasure cards taken"),
+    Column("cove_visits", "int16", "rounds ended in Pirate's Cove"),
+) + tuple(Column(f"visits_island_{i}", "int16", f"rounds it sailed to island {i} ({R.ISLAND_NAMES[i]})")
+          for i in range(1, 7)) + (
+    Column("cove_gold", "int16", "consolation gold taken at Pirate's Cove"),
+    Column("gold_lost", "int16", "gold lost to mutinies and crippling"),
+    Column("chests_lost", "int16", "chests lost to mutinies, crippling and a damaged hull"),
+    Column("gold_spent", "int16", "gold spent on upgrades and Tavern cards"),
+    Column("gold_taken", "int16", "gold from Treasure cards"),
+    Column("chests_taken", "int16", "chests from Treasure cards"),
+    Column("fame_card_value", "int8", "value of the Fame cards held at the end", counter=False),
+    Column("seat_won", "int8", "1 if this seat won (the kernel's own record; the engine adds `won`)", counter=False),
+    Column("fame_track", "int16", "fame on the track at the end (before Fame cards)", counter=False),
+)
+assert len(SEAT_COLUMNS) == K.N_SEAT_COLUMNS
+
+GAME_COLUMNS = (
+    Column("dice_rolled", "int32", "dice rolled: volleys, speed tie-breaks, flight rolls", counter=False),
+    Column("fights", "int16", "combats fought"),
+    Column("volleys", "int16", "volleys fired"),
+    Column("black_sunk", "int16", "black ships crippled"),
+    Column("stalemates", "int16", "fights stopped at combat.max_volleys"),
+    Column("reshuffles", "int16", "Tavern deck reshuffles"),
+    Column("tie_combat", "int8", "1 if a final combat settled a tie for most fame", counter=False),
+) + tuple(Column(f"round_{r:02d}", "int32", f"round {r}: player ships per island and contests, bits 3(i-1).."
+                 "3(i-1)+2 = ships on island i (1-6), bit 18+(i-1) = a fight on island i "
+                 "(decode with pirates_cove.game.decode_round)", counter=False) for r in range(1, R.ROUNDS + 1))
+assert len(GAME_COLUMNS) == K.N_GAME_EXTRA
+
+
+def decode_round(code) -> tuple[np.ndarray, np.ndarray]:
+    """(ships [..., 6], contested [..., 6]) from round_NN codes (int or array)."""
+    c = np.asarray(code, np.int64)
+    ships = np.stack([(c >> (3 * i)) & 7 for i in range(6)], axis=-1)
+    contested = np.stack([(c >> (18 + i)) & 1 for i in range(6)], axis=-1)
+    return ships, contested
+
+
+def _section_table(r: dict) -> np.ndarray:
+    tr = np.zeros((R.N_SECTIONS, 2 + R.MAX_LEVEL), np.int32)
+    for k, name in enumerate(SECTIONS):
+        start, top = int(r[f"sections.{name}.start"]), int(r[f"sections.{name}.max"])
+        costs = [int(x) for x in r[f"sections.{name}.costs"]]
+        if start > top:
+            raise ValueError(f"sections.{name}.start: {start} is above sections.{name}.max {top}")
+        if len(costs) < top - 1:
+            raise ValueError(f"sections.{name}.costs: needs {top - 1} costs (levels 1..{top}), got {len(costs)}")
+        tr[k, 0], tr[k, 1] = start, top
+        for lvl in range(1, top):
+            tr[k, 2 + lvl] = costs[lvl - 1]
+    return tr
+
+
+class PiratesCove(Game):
+    name = "pirates_cove"
+    title = "Pirate's Cove"
+    version = R.VERSION
+    min_seats = 3
+    max_seats = 5
+    params = R.PARAMS
+    strategies = STRATEGIES
+    default_seats = ("treasure_hunter", "fighter", "crowd_avoider", "random")
+    end_reasons = R.END_REASONS
+    game_columns = GAME_COLUMNS
+    seat_columns = SEAT_COLUMNS
+    score_column = "fame"
+    ratios = (
+        Ratio("hits_per_volley", "hits", "volleys", "hits per volley fired"),
+        Ratio("mutiny_rate", "mutinies", "flights", "share of flights that end in a mutiny"),
+        Ratio("navy_win_rate", "navy_wins", "navy_fights", "Royal Navy crippled per fight it is in"),
+        Ratio("flight_rate", "flights", "fights", "flights per fight"),
+    )
+    odds_mechanics = {
+        "combat": "hits of n dice, crippling a section of level k in one volley and within v volleys, "
+                  "and a duel's win chance, exact beside the kernel's own Monte Carlo",
+    }
+    rules_doc = "docs/rules/pirates_cove.md"
+
+    # ------------------------------------------------------------------ compile
+    def compile(self, rules: dict[str, Any], seats: list[dict[str, Any]]) -> Compiled:
+        n = len(seats)
+        if not self.min_seats <= n <= self.max_seats:
+            raise ValueError(f"seats: {self.name} takes {self.min_seats}..{self.max_seats} seats, got {n}")
+        r = {p.key: p.default for p in self.params}
+        r.update(rules)
+        tr = _section_table(r)
+        if int(r["cove.repair_to"]) > int(tr[:, 1].min()):
+            raise ValueError(f"cove.repair_to: {r['cove.repair_to']} is above a section's highest level "
+                             f"({int(tr[:, 1].min())})")
+        cards = np.zeros((R.N_CARD_ISLANDS, R.MAX_TREASURE, 4), np.int32)
+        ncards = np.zeros(R.N_CARD_ISLANDS, np.int32)
+        for i in range(1, 6):
+            key = f"treasure.island{i}"
+            stack = list(r[key])
+            if not R.ROUNDS <= len(stack) <= R.MAX_TREASURE:
+                raise ValueError(f"{key}: needs {R.ROUNDS}..{R.MAX_TREASURE} cards, got {len(stack)}")
+            for j, text in enumerate(stack):
+                try:
+                    cards[i - 1, j] = R.parse_reward(str(text))
+                except ValueError as exc:
+                    raise ValueError(f"{key}: {exc}") from None
+            ncards[i - 1] = len(stack)
+        fame_values = [int(v) for v in r["tavern.fame"]]
+        deck = [t for t in (R.FLINT, R.SILVER, R.BONES, R.TRELAWNEY) for _ in range(int(r["tavern.parrots"]))]
+        for t, key in ((R.MASTERCRAFT, "mastercraft"), (R.BATTLE, "battle"), (R.VOLLEY, "volley"),
+                       (R.EVENT, "event")):
+            deck += [t] * int(r[f"tavern.{key}"])
+        deck += [R.FAME + 16 * v for v in fame_values]
+        if not 1 <= len(deck) <= R.MAX_TAVERN:
+            raise ValueError(f"tavern.battle: the Tavern deck must have 1..{R.MAX_TAVERN} cards, got {len(deck)}")
+        legends = []
+        for text in r["legendary.cards"]:
+            try:
+                legends.append(R.parse_legend(str(text))[1])
+            except ValueError as exc:
+                raise ValueError(f"legendary.cards: {exc}") from None
+        n_black = int(r["black.ships"][n - 3])
+        if n_black - 1 > len(legends):
+            raise ValueError(f"black.ships: {n_black} black ships need {n_black - 1} Legendary Pirate cards, "
+                             f"legendary.cards has {len(legends)}")
+        if len(legends) > 30:
+            raise ValueError("legendary.cards: at most 30 cards")
+        starts = [int(x) for x in r["black.start_islands"]]
+        navy = [int(x) for x in r["royal_navy.sections"]]
+        strat, sp = seat_tables(seats)
+        P = CoveParams(
+            n_seats=n, setup_gold=int(r["setup.gold"]), setup_cards=int(r["setup.tavern_cards"]),
+            chests_per_level=int(r["hull.chests_per_level"]), supply_gold=int(r["supply.gold"]),
+            supply_chests=int(r["supply.chests"]), hit_min=int(r["combat.hit_min"]),
+            fame_per_loser=int(r["combat.fame_per_loser"]), mutiny_max=int(r["combat.mutiny_max"]),
+            mutiny_fame=int(r["combat.mutiny_fame"]),
+            crippled_loses=("nothing", "chests", "all").index(r["combat.crippled_loses"]),
+            max_volleys=int(r["combat.max_volleys"]), chest_fame=int(r["bury.chest_fame"]),
+            gold_per_fame=int(r["bury.gold_per_fame"]), ti_factor=int(r["treasure_island.cost_factor"]),
+            price=int(r["tavern.price"]), max_buys=int(r["tavern.max_buys"]),
+            mc_levels=int(r["tavern.mastercraft_levels"]), battle_dice=int(r["tavern.battle_dice"]),
+            volley_dice=int(r["tavern.volley_dice"]), silver_dice=int(r["tavern.silver_dice"]),
+            trelawney_speed=int(r["tavern.trelawney_speed"]), parrot_game=int(r["tavern.parrot_lasts"] == "game"),
+            cove_gold=int(r["cove.gold"]), repair_to=int(r["cove.repair_to"]), n_black=n_black,
+            black_start0=starts[0], black_start1=starts[1], black_start2=starts[2],
+            black_at_start=int(r["black.move"] == "start_of_round"),
+            navy_hull=navy[0], navy_sails=navy[1], navy_cannons=navy[2], navy_crew=navy[3],
+            navy_fame=int(r["royal_navy.fame"]), first_player=first_player_code(r), rotate=rotates(r))
+        arrays = (tr, cards, ncards, np.asarray(deck, np.int32), np.asarray(legends, np.int32).reshape(-1, 5),
+                  strat, sp)
+        return Compiled(P, arrays, n, tuple(s["strategy"] for s in seats),
+                        extra={"rules": dict(r), "legend_names": [R.parse_legend(str(t))[0]
+                                                                  for t in r["legendary.cards"]]})
+
+    # ------------------------------------------------------------------ play
+    def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
+        n_seats = compiled.n_seats
+        out_g = np.zeros((n_games, N_STD_GAME_COLUMNS + len(self.game_columns)), np.int32)
+        out_s = np.zeros((n_games, n_seats, len(self.seat_columns)), np.int32)
+        if n_games > 0:
+            K.play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games),
+                            compiled.params, *compiled.arrays, out_g, out_s)
+        return out_g, out_s
+
+    def dice_per_game(self, compiled: Compiled, seed: int, n_games: int) -> float:
+        out_g, _ = self.play(compiled, seed, 0, n_games)
+        return float(out_g[:, N_STD_GAME_COLUMNS].mean())
+
+    # ------------------------------------------------------------------ trace
+    def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 20_000):
+        """(events int32[n, 6], out_games row, out_seats rows) of one game."""
+        ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
+        out_g = np.zeros(N_STD_GAME_COLUMNS + len(self.game_columns), np.int32)
+        out_s = np.zeros((compiled.n_seats, len(self.seat_columns)), np.int32)
+        n = K.play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
+                             *compiled.arrays, ev, out_g, out_s)
+        return ev[:n], out_g, out_s
+
+    def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
+        from .trace import describe
+
+        ev, out_g, out_s = self.trace_events(compiled, seed, game_index)
+        names = compiled.strategy_names
+        lines = [f"Pirate's Cove game {game_index} (seed {seed}), {compiled.n_seats} ships: "
+                 + ", ".join(f"seat {i} {n}" for i, n in enumerate(names))]
+        for rnd, s, kind, a, b, c in ev.tolist():
+            who = f"seat {s}" if s >= 0 else "table"
+            lines.append(f"R{rnd:2d} {who}: " + describe(kind, a, b, c, compiled))
+        w = int(out_g[0])
+        fame = ", ".join(f"seat {i} {int(out_s[i, 0])}" for i in range(compiled.n_seats))
+        lines.append(f"Result: {'seat %d wins' % w if w >= 0 else 'no winner'} "
+                     f"({self.end_reasons[int(out_g[2])].replace('_', ' ')}) after {int(out_g[1])} turns; "
+                     f"fame {fame}")
+        return lines
+
+    # ------------------------------------------------------------------ report
+    def report_figures(self, ctx) -> list:
+        """Fame sources, island x round heat map, section values, Tavern cards, Royal Navy, players."""
+        from .report import report_figures
+
+        return report_figures(self, ctx)
+
+    # ------------------------------------------------------------------ odds
+    def odds(self, mechanic: str, rules: dict[str, Any], samples: int, seed: int) -> list[OddsRow]:
+        from .odds import combat_rows
+
+        r = {p.key: p.default for p in self.params}
+        r.update(rules or {})
+        if mechanic == "combat":
+            return combat_rows(self, r, samples, seed)
+        raise KeyError(mechanic)
+
+
+GAME = PiratesCove()

@@ -1,0 +1,112 @@
+"""The scripted players of Pirate's Cove and their parameters (the decisions live in policies.py).
+
+Every strategy's parameters are written into one float64 row per ``[[seats]]`` entry;
+``SLOTS`` maps a parameter key to its column, unset slots take ``SLOT_DEFAULTS``.
+All policies see only public information (see policies.py): never the deck orders,
+never another seat's island choice of the current round.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import Param, Strategy
+from .policies import (N_SP, SP_BURY_FROM, SP_COVE_CARD, SP_DECIDE_PROB, SP_FIGHT_MIN, SP_FLEE_BELOW,
+                       SP_FLEE_PROB, SP_GOLD_RESERVE, SP_MAX_BUYS, SP_TEMPERATURE, ST_AVOIDER, ST_FIGHTER,
+                       ST_HUNTER, ST_RANDOM)
+
+SLOTS = {
+    "decide_prob": SP_DECIDE_PROB,
+    "flee_below": SP_FLEE_BELOW,
+    "flee_prob": SP_FLEE_PROB,
+    "gold_reserve": SP_GOLD_RESERVE,
+    "bury_from": SP_BURY_FROM,
+    "temperature": SP_TEMPERATURE,
+    "fight_min": SP_FIGHT_MIN,
+    "max_buys": SP_MAX_BUYS,
+    "cove_card": SP_COVE_CARD,
+}
+SLOT_DEFAULTS = np.array([0.5, 0.4, 0.2, 2.0, 11.0, 1.0, 0.5, 1.0, 0.0])
+assert SLOT_DEFAULTS.shape[0] == N_SP
+
+
+def _flee(v: float) -> Param:
+    return Param("flee_below", v, "float", "flees (from its second turn in a fight) when its estimated chance "
+                 "of outlasting the others, own power / (own + theirs) with power = dice x weakest section, "
+                 "drops below this", 0.0, 1.0)
+
+
+def _reserve(v: int) -> Param:
+    return Param("gold_reserve", v, "int", "gold kept back from Tavern cards and burying (for upgrades)", 0, 50)
+
+
+def _bury(v: int) -> Param:
+    return Param("bury_from", v, "int", "from this round (1-12) it buries all its gold on Treasure Island; "
+                 "before, only the gold above gold_reserve", 1, 13)
+
+
+def _buys(v: int) -> Param:
+    return Param("max_buys", v, "int", "Tavern cards it buys when alone on the Tavern", 0, 3)
+
+
+def _cove(v: int) -> Param:
+    return Param("cove_card", v, "int", "1: takes a Tavern card as consolation at Pirate's Cove, 0: the gold",
+                 0, 1)
+
+
+_SHARED = ("Spends set-up gold one level at a time on the section furthest below its target levels "
+           "(hull, sails, cannons, crew) = {t}; alone on islands 2-5 it raises that island's section towards "
+           "the target while gold_reserve is left (plays Mastercraft when it does); shoots the opposing ship "
+           "with the fewest hits to cripple at its weakest section; plays Battle when it means to fight, "
+           "Volley when it turns a likely miss into a likely cripple, Fog Bank against a crippling volley; "
+           "buries every chest, and gold above gold_reserve (all of it from round bury_from). ")
+
+STRATEGIES = (
+    Strategy("random", ST_RANDOM,
+             "Uniformly random player: island uniform over 1-6; set-up spending one random affordable "
+             "level at a time (or stop, equally likely); random numbers of levels, Tavern cards and gold "
+             "to bury; random targets and sections; flees with flee_prob on each own turn; every yes/no "
+             "(card play, Treasure Island upgrade, Tavern card at Pirate's Cove) is yes with decide_prob.",
+             (Param("decide_prob", 0.5, "float", "chance of yes for each yes/no decision", 0.0, 1.0),
+              Param("flee_prob", 0.2, "float", "chance of fleeing on each own turn of a fight", 0.0, 1.0))),
+    Strategy("treasure_hunter", ST_HUNTER,
+             "Goes where the face-up card (and the island's upgrade or Tavern) is richest for it: gold 0.4, "
+             "chest 0.8 (up to its hold), fame 1, Tavern card 0.8, a wanted affordable level 0.6, "
+             "Treasure Island = chests + gold/3 it would bury; in the last round gold and chests count "
+             "nothing off Treasure Island.  Ignores the other players; a fighting black ship turns the "
+             "island into a fight valued by its win chance.  "
+             + _SHARED.format(t="4, 3, 3, 3") + "Takes the gold at Pirate's Cove.",
+             (_flee(0.5), _reserve(2), _bury(11), _buys(1), _cove(0))),
+    Strategy("fighter", ST_FIGHTER,
+             "Predicts the others like crowd_avoider, but counts the fame of a fight double and a lost "
+             "fight half, so it sails where it expects to win fights; takes on a black ship only if its "
+             "estimated win chance is at least fight_min.  "
+             + _SHARED.format(t="3, 3, 6, 6") + "Takes a Tavern card at Pirate's Cove.",
+             (_flee(0.2), _reserve(1), _bury(11), _buys(3), _cove(1),
+              Param("temperature", 1.0, "float", "spread of its prediction of the others (fame units)", 0.01,
+                    100.0),
+              Param("fight_min", 0.5, "float", "least estimated win chance to sail for a black ship", 0.0,
+                    1.0))),
+    Strategy("crowd_avoider", ST_AVOIDER,
+             "Predicts each other seat's island from the public table: a softmax (temperature) of the "
+             "island's value to that seat as a greedy treasure hunter who shuns black ships; then picks "
+             "the island with the best expected fame: value x P(alone) + P(contest) x (win chance x "
+             "(value + fight fame) - 1.5 x loss).  "
+             + _SHARED.format(t="4, 3, 4, 4") + "Takes a Tavern card at Pirate's Cove.",
+             (_flee(0.4), _reserve(2), _bury(11), _buys(1), _cove(1),
+              Param("temperature", 1.0, "float", "spread of its prediction of the others (fame units)", 0.01,
+                    100.0))),
+)
+STRATEGY_BY_NAME = {s.name: s for s in STRATEGIES}
+
+
+def seat_tables(seats: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    """(codes int32[n], params float64[n, N_SP]) for the kernel, one row per [[seats]] entry."""
+    codes = np.zeros(len(seats), np.int32)
+    sp = np.tile(SLOT_DEFAULTS, (len(seats), 1))
+    for i, seat in enumerate(seats):
+        strat = STRATEGY_BY_NAME[seat["strategy"]]
+        codes[i] = strat.code
+        for p in strat.params:
+            sp[i, SLOTS[p.key]] = float(seat.get(p.key, p.default))
+    return codes, sp

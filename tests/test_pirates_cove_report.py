@@ -1,0 +1,92 @@
+"""Pirate's Cove's report pages: the six PNGs are written, and their data functions add up."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from pirate_sim import report, runner, scenario
+from pirate_sim.games.pirates_cove import GAME
+from pirate_sim.games.pirates_cove import report as CR
+from pirate_sim.games.pirates_cove.game import FAME_SOURCES
+
+PAGES = ("pirates_cove_fame_sources", "pirates_cove_islands", "pirates_cove_sections", "pirates_cove_tavern",
+         "pirates_cove_royal_navy", "pirates_cove_players")
+GAMES = 300
+CHUNK = 60  # five parts: the pages must add them up to the whole-column figures
+SEATS = [{"strategy": "treasure_hunter"}, {"strategy": "fighter"}, {"strategy": "crowd_avoider"},
+         {"strategy": "random"}]
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cove_report") / "run"
+    s = scenario.from_dict({"game": "pirates_cove", "run": {"games": GAMES, "seed": 11, "chunk_size": CHUNK},
+                            "rules": {"strategy_seating": "rotate"}, "seats": SEATS})
+    runner.run(s, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def built(run_dir):
+    mp = pytest.MonkeyPatch()
+    mp.setattr(CR, "SIDE_GAMES", 150)  # keep the side simulation small in tests
+    try:
+        _pdf, pngs = report.build_report(run_dir, run_dir / "report")
+    finally:
+        mp.undo()
+    return pngs
+
+
+def test_report_writes_the_six_pages(built, run_dir):
+    names = {p.stem for p in built}
+    for page in PAGES:
+        png = run_dir / "report" / f"10_{page}.png"
+        assert f"10_{page}" in names and png.exists()
+        assert png.stat().st_size > 20_000, page
+
+
+def _ctx(run_dir):
+    return report.ReportContext(run_dir, {}, GAME, None, {}, {})
+
+
+def test_pages_over_parts_equal_the_whole_columns(run_dir):
+    ctx = _ctx(run_dir)
+    seats = ctx.seats(["strategy", "won", "fame", "fame_lost_mutiny", *FAME_SOURCES, "setup_crew",
+                       "held_fame", "navy_fights"])
+    d = CR.fame_sources_data(ctx.parts("seats"))
+    for name, f in d["all"].iterrows():
+        sub = seats[seats["strategy"] == name]
+        assert f["n"] == len(sub) == GAMES  # strategies rotate: each plays every game once
+        for src in FAME_SOURCES:
+            assert f[src] == pytest.approx(sub[src].mean())
+        assert sum(f[src] for src in FAME_SOURCES) - f["fame_lost_mutiny"] == pytest.approx(f["fame"])
+    assert int(d["winners"]["n"].sum()) == int(seats["won"].astype(bool).sum())
+    isl = CR.islands_data(ctx.parts("games"))
+    assert isl["n"] == GAMES and isl["ships"].shape == (6, 12)
+    assert np.allclose(isl["ships"].sum(axis=0), len(SEATS))  # every ship sails somewhere each round
+    assert (isl["fights"][5] == 0).all() and (isl["fights"] <= 1).all()
+    sec = CR.sections_data(ctx.parts("seats"))
+    t = sec["crew"]
+    assert int(t["n"].sum()) == len(seats)
+    for lv, row in t.iterrows():
+        m = seats["setup_crew"] == lv
+        assert (row["n"], row["wins"]) == (int(m.sum()), int(seats["won"][m].astype(bool).sum()))
+    rows = CR.tavern_data(ctx.parts("seats"))
+    fame_row = [r for r in rows if r["group"] == "fame"][0]
+    assert fame_row["n_held"] == int((seats["held_fame"] >= 1).sum())
+    assert all(r["n_held"] + r["n_not"] == len(seats) for r in rows)
+    navy = CR.navy_data(ctx.parts("seats"))
+    assert int(navy["navy_fights"].sum()) == int(seats["navy_fights"].sum())
+
+
+def test_players_data_side_simulation():
+    rules = {p.key: p.default for p in GAME.params}
+    seats = scenario.from_dict({"game": "pirates_cove", "seats": SEATS}).seats
+    rows = CR.players_data(rules, seats, seed=3, n_games=60)
+    assert [r["players"] for r in rows] == [3, 4, 5]
+    for r in rows:
+        assert r["games"] == 60 and r["fights"].value >= 0
+        assert 0.0 <= sum(e.value * e.n for e in r["win"].values()) <= 60  # at most one winner a game
+    assert set(rows[0]["win"]) == {"treasure_hunter", "fighter", "crowd_avoider"}
+    fig = CR.draw_players(rows, 60)
+    plt.close(fig)
