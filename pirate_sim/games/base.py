@@ -182,6 +182,26 @@ class Game:
         """
         return []
 
+    # -- helpers for plug-ins --------------------------------------------------------
+    def new_outputs(self, n_games: int, n_seats: int) -> tuple[np.ndarray, np.ndarray]:
+        """Zeroed ``(out_games, out_seats)`` for ``n_games`` games (layout: module docstring)."""
+        return (np.zeros((n_games, N_STD_GAME_COLUMNS + len(self.game_columns)), np.int32),
+                np.zeros((n_games, n_seats, len(self.seat_columns)), np.int32))
+
+    def one_game_outputs(self, n_seats: int) -> tuple[np.ndarray, np.ndarray]:
+        """One game's zeroed output row and seat rows (what a traced kernel fills)."""
+        out_g, out_s = self.new_outputs(1, n_seats)
+        return out_g[0], out_s[0]
+
+    def play_chunk(self, chunk_nb, compiled: Compiled, seed: int, first_game: int, n_games: int):
+        """:meth:`play` for a kernel ``chunk_nb(seed, first_game, n_games, params, *arrays,
+        out_games, out_seats)``, the signature the multi-seat games share."""
+        out_g, out_s = self.new_outputs(int(n_games), compiled.n_seats)
+        if n_games > 0:
+            chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games), compiled.params,
+                     *compiled.arrays, out_g, out_s)
+        return out_g, out_s
+
     # -- helpers the engine uses -----------------------------------------------------
     def strategy(self, name: str) -> Strategy:
         for s in self.strategies:

@@ -125,13 +125,7 @@ class Pirateer(Game):
 
     # ------------------------------------------------------------------ play
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        n_seats = compiled.n_seats
-        out_g = np.zeros((n_games, N_STD_GAME_COLUMNS + len(self.game_columns)), np.int32)
-        out_s = np.zeros((n_games, n_seats, len(self.seat_columns)), np.int32)
-        if n_games > 0:
-            K.play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games),
-                            compiled.params, *compiled.arrays, out_g, out_s)
-        return out_g, out_s
+        return self.play_chunk(K.play_chunk_nb, compiled, seed, first_game, n_games)
 
     def dice_per_game(self, compiled: Compiled, seed: int, n_games: int) -> float:
         out_g, _ = self.play(compiled, seed, 0, n_games)
@@ -150,8 +144,7 @@ class Pirateer(Game):
     def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 200_000):
         """(events int32[n, 6], out_games row, out_seats rows) of one game."""
         ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
-        out_g = np.zeros(N_STD_GAME_COLUMNS + len(self.game_columns), np.int32)
-        out_s = np.zeros((compiled.n_seats, len(self.seat_columns)), np.int32)
+        out_g, out_s = self.one_game_outputs(compiled.n_seats)
         heat = np.zeros((2, 0), np.int64)
         n = K.play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params, *compiled.arrays,
                              ev, heat, out_g, out_s)

@@ -8,7 +8,7 @@ import numpy as np
 
 from ...rng import new_rng
 from ...seating import first_player_code, rotates
-from ..base import N_STD_GAME_COLUMNS, Column, Compiled, Game, OddsRow, Ratio
+from ..base import Column, Compiled, Game, OddsRow, Ratio
 from . import rules as r
 from .kernel import play_chunk_nb, play_one
 from .odds import MECHANICS, odds_rows
@@ -170,8 +170,7 @@ class PiratesPeak(Game):
 
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
         n = int(n_games)
-        out_games = np.zeros((n, N_STD_GAME_COLUMNS + len(self.game_columns)), dtype=np.int32)
-        out_seats = np.zeros((n, 2, len(self.seat_columns)), dtype=np.int32)
+        out_games, out_seats = self.new_outputs(n, 2)
         if n == 0:
             return out_games, out_seats
         play_chunk_nb(
