@@ -199,6 +199,19 @@ def _suggest(word: str, options) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+def nest(flat: dict[str, Any]) -> dict:
+    """Dotted keys -> nested tables (the inverse of ``_flatten``): a resolved rules dict as
+    the ``[rules]`` table of a scenario."""
+    out: dict = {}
+    for key, v in flat.items():
+        *heads, last = key.split(".")
+        node = out
+        for h in heads:
+            node = node.setdefault(h, {})
+        node[last] = v
+    return out
+
+
 def _flatten(table: dict, prefix: str = "") -> dict[str, Any]:
     out = {}
     for k, v in table.items():

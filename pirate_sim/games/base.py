@@ -183,6 +183,12 @@ class Game:
         return []
 
     # -- helpers for plug-ins --------------------------------------------------------
+    def full_rules(self, rules: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Every rules parameter: the defaults, overridden by ``rules`` (dotted keys)."""
+        full = {p.key: p.default for p in self.params}
+        full.update(rules or {})
+        return full
+
     def new_outputs(self, n_games: int, n_seats: int) -> tuple[np.ndarray, np.ndarray]:
         """Zeroed ``(out_games, out_seats)`` for ``n_games`` games (layout: module docstring)."""
         return (np.zeros((n_games, N_STD_GAME_COLUMNS + len(self.game_columns)), np.int32),

@@ -104,8 +104,7 @@ class IcePirates(Game):
         n = len(seats)
         if not self.min_seats <= n <= self.max_seats:
             raise ValueError(f"seats: {self.name} takes {self.min_seats}..{self.max_seats} seats, got {n}")
-        r = {p.key: p.default for p in self.params}
-        r.update(rules)
+        r = self.full_rules(rules)
         per_ship, total, supply = int(r["crew.per_ship"]), int(r["crew.total"]), int(r["crew.supply"])
         if n * per_ship + supply > total:
             raise ValueError(f"crew.total: {n} ships x {per_ship} crew + {supply} supply exceeds "
@@ -214,8 +213,7 @@ class IcePirates(Game):
 
     # ------------------------------------------------------------------ odds
     def odds(self, mechanic: str, rules: dict[str, Any], samples: int, seed: int) -> list[OddsRow]:
-        r = {p.key: p.default for p in self.params}
-        r.update(rules or {})
+        r = self.full_rules(rules)
         if mechanic == "raid":
             return raid_rows(r, samples, seed)
         if mechanic == "wind":

@@ -273,17 +273,6 @@ def draw_raid_odds(data: dict, rules: dict):
 
 # ------------------------------------------------------------------ 4. players
 
-def _nest(flat: dict) -> dict:
-    out: dict = {}
-    for key, v in flat.items():
-        node = out
-        parts = key.split(".")
-        for p in parts[:-1]:
-            node = node.setdefault(p, {})
-        node[parts[-1]] = v
-    return out
-
-
 def players_data(rules: dict, seats: list[dict], seed: int, n_games: int = SIDE_GAMES,
                  counts=SIDE_PLAYERS) -> list[dict[str, Any]]:
     """Side simulation: for each player count, length and per-seat win rates.
@@ -293,10 +282,10 @@ def players_data(rules: dict, seats: list[dict], seed: int, n_games: int = SIDE_
     truncation (Estimate), games`` or ``players, error`` when the rules do not allow
     that many ships (e.g. not enough crew chips).
     """
-    from ...scenario import ScenarioError, from_dict
+    from ...scenario import ScenarioError, from_dict, nest
 
     rows = []
-    nested = _nest(rules)
+    nested = nest(rules)
     for n in counts:
         line_up = [dict(seats[i % len(seats)]) for i in range(n)]
         try:

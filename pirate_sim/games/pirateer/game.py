@@ -94,8 +94,7 @@ class Pirateer(Game):
         n = len(seats)
         if not self.min_seats <= n <= self.max_seats:
             raise ValueError(f"seats: {self.name} takes {self.min_seats}..{self.max_seats} seats, got {n}")
-        r = {p.key: p.default for p in self.params}
-        r.update(rules)
+        r = self.full_rules(rules)
         board, geo = _geometry(str(r["board"] or ""))
         harbors = [int(h) for h in r["harbors"]] or default_harbors(board, n)
         numbers = [h.number for h in board.harbors]
@@ -203,8 +202,7 @@ class Pirateer(Game):
 
     # ------------------------------------------------------------------ odds
     def odds(self, mechanic: str, rules: dict[str, Any], samples: int, seed: int) -> list[OddsRow]:
-        r = {p.key: p.default for p in self.params}
-        r.update(rules or {})
+        r = self.full_rules(rules)
         if mechanic == "capture":
             from .odds import capture_rows
 

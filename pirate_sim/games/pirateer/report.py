@@ -203,24 +203,13 @@ def draw_survival(data: dict):
 
 
 # ------------------------------------------------------------------ 5. players
-def _nest(flat: dict) -> dict:
-    out: dict = {}
-    for key, v in flat.items():
-        node = out
-        parts = key.split(".")
-        for p in parts[:-1]:
-            node = node.setdefault(p, {})
-        node[parts[-1]] = v
-    return out
-
-
 def players_data(rules: dict, seats: list[dict], seed: int, n_games: int = SIDE_GAMES,
                  counts=SIDE_PLAYERS) -> list[dict[str, Any]]:
     """Side simulation per player count: length, end shares, first player's win rate."""
-    from ...scenario import ScenarioError, from_dict
+    from ...scenario import ScenarioError, from_dict, nest
 
     rows = []
-    nested = _nest({k: v for k, v in rules.items() if k != "harbors"})  # default seating per count
+    nested = nest({k: v for k, v in rules.items() if k != "harbors"})  # default seating per count
     for n in counts:
         line_up = [dict(seats[i % len(seats)]) for i in range(n)]
         try:

@@ -142,8 +142,7 @@ class PiratesCove(Game):
         n = len(seats)
         if not self.min_seats <= n <= self.max_seats:
             raise ValueError(f"seats: {self.name} takes {self.min_seats}..{self.max_seats} seats, got {n}")
-        r = {p.key: p.default for p in self.params}
-        r.update(rules)
+        r = self.full_rules(rules)
         tr = _section_table(r)
         if int(r["cove.repair_to"]) > int(tr[:, 1].min()):
             raise ValueError(f"cove.repair_to: {r['cove.repair_to']} is above a section's highest level "
@@ -253,8 +252,7 @@ class PiratesCove(Game):
     def odds(self, mechanic: str, rules: dict[str, Any], samples: int, seed: int) -> list[OddsRow]:
         from .odds import combat_rows
 
-        r = {p.key: p.default for p in self.params}
-        r.update(rules or {})
+        r = self.full_rules(rules)
         if mechanic == "combat":
             return combat_rows(self, r, samples, seed)
         raise KeyError(mechanic)

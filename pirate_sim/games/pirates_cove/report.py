@@ -313,26 +313,15 @@ def draw_navy(t: pd.DataFrame):
 
 # ------------------------------------------------------------------ 6. 3, 4 and 5 players
 
-def _nest(flat: dict) -> dict:
-    out: dict = {}
-    for key, v in flat.items():
-        node = out
-        parts = key.split(".")
-        for p in parts[:-1]:
-            node = node.setdefault(p, {})
-        node[parts[-1]] = v
-    return out
-
-
 def players_data(rules: dict, seats: list[dict], seed: int, n_games: int = SIDE_GAMES,
                  counts=SIDE_PLAYERS) -> list[dict[str, Any]]:
     """Side simulation per player count: win rate per strategy (pooled over its seats),
     mean fame by source and fights per game.  Strategies rotate over the seats."""
-    from ...scenario import from_dict
+    from ...scenario import from_dict, nest
     from .game import GAME
 
     rows = []
-    nested = _nest(dict(rules, strategy_seating="rotate"))
+    nested = nest(dict(rules, strategy_seating="rotate"))
     col = GAME.seat_column_index
     for n in counts:
         line_up = [dict(seats[i % len(seats)]) for i in range(n)]

@@ -22,9 +22,7 @@ def compile_game(n: int = 3, strategy: str = "treasure_hunter", **rules) -> Comp
     """Compile ``n`` seats of one strategy with rules overridden by keyword (dots as '__')."""
     seats = [{"strategy": strategy, **{p.key: p.default for p in GAME.strategy(strategy).params}}
              for _ in range(n)]
-    r = {p.key: p.default for p in GAME.params}
-    r.update({k.replace("__", "."): v for k, v in rules.items()})
-    return GAME.compile(r, seats)
+    return GAME.compile(GAME.full_rules({k.replace("__", "."): v for k, v in rules.items()}), seats)
 
 
 def use_scripted(c: Compiled, seats) -> None:
