@@ -41,6 +41,7 @@ class ClusterError(UserError, RuntimeError):
 
 def resolve_address(option: str | None) -> str | None:
     """The ``--cluster`` value, else $PIRATE_SIM_CLUSTER, else None (no cluster)."""
+    source = "--cluster" if option else f"${ENV_VAR}"
     value = option if option else os.environ.get(ENV_VAR, "").strip() or None
     if value is None:
         return None
@@ -49,7 +50,7 @@ def resolve_address(option: str | None) -> str | None:
             return value
     elif "://" in value or re.fullmatch(r"[A-Za-z0-9_.\-]+:[0-9]+", value):
         return value
-    raise ClusterError(f"--cluster {value!r}: expected 'local', 'local:N' (N worker processes) "
+    raise ClusterError(f"{source} {value!r}: expected 'local', 'local:N' (N worker processes) "
                        "or a scheduler address such as tcp://host:8786")
 
 
