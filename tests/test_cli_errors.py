@@ -24,6 +24,7 @@ def _one_error_line(res, code=2):
 
 
 def _interrupt_after(monkeypatch, writes):
+    """Ctrl-C at the ``writes + 1``-th games part (one per chunk: seats parts are streamed)."""
     real = results.write_table
     calls = {"n": 0}
 
@@ -47,7 +48,7 @@ def _paste(hint_line):
 
 def test_interrupted_run_hint_works_when_pasted(tmp_path, toy_scenario_file, monkeypatch):
     out = tmp_path / "my [red]out"
-    restore = _interrupt_after(monkeypatch, 2)
+    restore = _interrupt_after(monkeypatch, 1)
     res = _invoke("run", toy_scenario_file, "-n", 3000, "--set", "rules.target=12", "-o", out, "-q")
     restore()
     assert res.exit_code == 130
@@ -61,7 +62,7 @@ def test_interrupted_run_hint_works_when_pasted(tmp_path, toy_scenario_file, mon
 
 def test_readme_resume_after_games_option(tmp_path, toy_scenario_file, monkeypatch):
     out = tmp_path / "r"
-    restore = _interrupt_after(monkeypatch, 2)
+    restore = _interrupt_after(monkeypatch, 1)
     _invoke("run", toy_scenario_file, "--games", 3000, "-o", out, "-q")
     restore()
     res = _invoke("run", toy_scenario_file, "-o", out, "--resume", "-q")  # README: before, "same --games"
@@ -73,7 +74,7 @@ def test_readme_resume_after_games_option(tmp_path, toy_scenario_file, monkeypat
 
 def test_precision_run_resumes_with_its_own_command(tmp_path, toy_scenario_file, monkeypatch):
     out = tmp_path / "p"
-    restore = _interrupt_after(monkeypatch, 2)
+    restore = _interrupt_after(monkeypatch, 1)
     _invoke("run", toy_scenario_file, "-n", 100_000, "--precision", "0.01", "-o", out, "-q")
     restore()
     res = _invoke("run", toy_scenario_file, "-n", 100_000, "--precision", "0.01", "-o", out, "--resume", "-q")
@@ -278,7 +279,7 @@ def test_report_hints_work_when_pasted(tmp_path, toy_scenario_file, monkeypatch)
     scen = tmp_path / "my duel [1].toml"
     scen.write_text(toy_scenario_file.read_text())
     out = tmp_path / "out dir"
-    restore = _interrupt_after(monkeypatch, 2)
+    restore = _interrupt_after(monkeypatch, 1)
     _invoke("run", scen, "-n", 3000, "-o", out, "-q")
     restore()
     line = _one_error_line(_invoke("report", out))

@@ -122,7 +122,7 @@ def test_resume_removes_tmp_left_by_a_kill(tmp_path, monkeypatch):
 
     def killed(path, table):
         calls["n"] += 1
-        if calls["n"] == 3:
+        if calls["n"] == 2:  # the 2nd chunk's games part
             (path.parent / f".{path.name}.abc{results.TMP_SUFFIX}").write_bytes(b"half")  # what kill -9 leaves
             raise KeyboardInterrupt
         return real(path, table)
@@ -234,3 +234,58 @@ def test_two_processes_cannot_write_one_directory(tmp_path):
         holder.kill()
         holder.wait()
     runner.run(_scen(), out)  # the lock dies with its process
+
+
+def test_seats_parts_in_row_groups_hold_the_same_rows(tmp_path, monkeypatch):
+    """A seats part written a row group at a time, with pieces straddling the groups'
+    boundaries, holds exactly the rows of one written whole."""
+    import pyarrow.parquet as pq
+
+    s = _scen()
+    whole = runner.run(s, tmp_path / "whole").out_dir
+    monkeypatch.setattr(results, "SEATS_ROW_GROUP_GAMES", 300)
+    monkeypatch.setattr(runner.pipeline, "MIN_PIECE", 70)  # pieces of 70+ games: most straddle a boundary
+    monkeypatch.setattr(runner.pipeline, "PIECE_SECONDS", 1e-6)
+    grouped = runner.run(s, tmp_path / "grouped").out_dir
+    meta = pq.ParquetFile(grouped / "seats" / "part-00000.parquet").metadata
+    assert [meta.row_group(k).num_rows for k in range(meta.num_row_groups)] == [600, 600, 600, 200]  # 1000 games x 2 seats
+    for kind in ("games", "seats"):
+        for a, b in zip(sorted((whole / kind).glob("*.parquet")), sorted((grouped / kind).glob("*.parquet"))):
+            assert pq.read_table(a).equals(pq.read_table(b), check_metadata=True)
+    assert results.verify(grouped) == []
+
+
+def test_a_chunk_stopped_while_its_seats_stream_leaves_no_file(tmp_path, monkeypatch):
+    out = tmp_path / "r"
+    monkeypatch.setattr(results, "SEATS_ROW_GROUP_GAMES", 300)
+    real, calls = results.PartWriter._write_seats, {"n": 0}
+
+    def stop_in_chunk_two(self, stop):
+        calls["n"] += 1
+        if calls["n"] == 6:  # chunk 0 wrote groups 1-4; this is chunk 1's second group
+            raise KeyboardInterrupt
+        return real(self, stop)
+
+    monkeypatch.setattr(results.PartWriter, "_write_seats", stop_in_chunk_two)
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(_scen(), out)
+    assert not list(out.rglob("*.tmp")) and not (out / "seats" / "part-00001.parquet").exists()
+    assert results.read_manifest(out)["chunks_done"] == 1
+    monkeypatch.setattr(results.PartWriter, "_write_seats", real)
+    assert runner.run(_scen(), out, resume=True).resumed_from == 1000
+    assert results.verify(out) == []
+
+
+def test_a_full_disk_while_seats_stream_names_the_part(tmp_path, monkeypatch):
+    import errno
+
+    class FullWriter(results.pq.ParquetWriter):
+        def write_table(self, table, row_group_size=None):
+            raise OSError(errno.ENOSPC, "Error writing bytes to file. Detail: [errno 28] No space left on device")
+
+    monkeypatch.setattr(results.pq, "ParquetWriter", FullWriter)
+    with pytest.raises(OSError) as info:
+        runner.run(_scen(), tmp_path / "r")
+    assert "no space left" in results.os_error_text(info.value)
+    assert info.value.filename.endswith("seats/part-00000.parquet")
+    assert not list((tmp_path / "r").rglob("*.tmp"))

@@ -40,13 +40,13 @@ def test_resume_equals_uninterrupted(tmp_path, monkeypatch):
     calls = {"n": 0}
     real = results.write_table
 
-    def crash_on_fourth(path, table):  # the 2nd chunk's seats part (4th file) fails
+    def crash_on_second(path, table):  # the 2nd chunk's games part fails, its seats part half written
         calls["n"] += 1
-        if calls["n"] == 4:
+        if calls["n"] == 2:
             raise KeyboardInterrupt
-        real(path, table)
+        return real(path, table)
 
-    monkeypatch.setattr(results, "write_table", crash_on_fourth)
+    monkeypatch.setattr(results, "write_table", crash_on_second)
     with pytest.raises(KeyboardInterrupt):
         runner.run(_scen(), part)
     monkeypatch.setattr(results, "write_table", real)
