@@ -45,24 +45,25 @@ def best_rate(fn, n: int, repeats: int = REPEATS) -> float:
     return n / best
 
 
-def paired_rates(s: Scenario, compiled, n: int, threads: int) -> tuple[float, float]:
+def paired_rates(s: Scenario, compiled, n: int, threads: int) -> tuple[float, float, float]:
     """games/s of the bare kernel and of ``runner.run`` end to end (kernel, accumulator,
-    Parquet parts, summary), best of up to ``REPEATS`` each, timed alternately: the
-    machine's speed drifts (a shared or virtual machine's by 10-20% within a minute), and
-    the ratio of the two must not carry that drift."""
-    best_play = best_run = float("inf")
+    Parquet parts, summary), best of up to ``REPEATS`` each, and the run's share of the
+    kernel: the median of the ratios of the pairs, each pair timed back to back.  The
+    machine's speed drifts (a shared or virtual machine's single timings of the same work
+    vary by 10-30%), so a ratio of two separate bests would carry that drift."""
+    plays, runs = [], []
     with tempfile.TemporaryDirectory(prefix="pirate-sim-bench-") as tmp:
         for k in range(REPEATS):
             set_threads(threads)
             t = time.perf_counter()
             s.game.play(compiled, s.seed, 0, n)
-            best_play = min(best_play, time.perf_counter() - t)
+            plays.append(time.perf_counter() - t)
             t = time.perf_counter()
             run(s, Path(tmp) / f"run{k}", games=n, threads=threads)
-            best_run = min(best_run, time.perf_counter() - t)
-            if best_play > LONG_TIMING_S:
+            runs.append(time.perf_counter() - t)
+            if plays[-1] > LONG_TIMING_S:
                 break
-    return n / best_play, n / best_run
+    return n / min(plays), n / min(runs), float(np.median([p / r for p, r in zip(plays, runs)]))
 
 
 def raw_dice_rate() -> float:
@@ -120,9 +121,9 @@ def bench_game(s: Scenario, n_games: int, nojit_games: int, log=None) -> dict:
     say(f"[dim]{s.game.name}: {n_games:,} games on 1 thread, bare and run end to end...[/]")
     set_threads(1)
     s.game.play(compiled, s.seed, 0, min(n_games, 10_000))  # warm caches and thread pool (untimed)
-    g1, r1 = paired_rates(s, compiled, n_games, 1)
+    g1, r1, ratio1 = paired_rates(s, compiled, n_games, 1)
     say(f"[dim]{s.game.name}: {n_games:,} games on {all_threads} threads, bare and run end to end...[/]")
-    gall, rall = paired_rates(s, compiled, n_games, all_threads)
+    gall, rall, ratio_all = paired_rates(s, compiled, n_games, all_threads)
     set_threads(None)
     say(f"[dim]{s.game.name}: {nojit_games} games with the JIT disabled...[/]")
     gnojit = nojit_rate(s, nojit_games)
@@ -139,8 +140,8 @@ def bench_game(s: Scenario, n_games: int, nojit_games: int, log=None) -> dict:
         "thread_scaling": gall / g1,
         "run_games_per_s_1": r1,
         "run_games_per_s_all": rall,
-        "run_ratio_1": r1 / g1,
-        "run_ratio_all": rall / gall,
+        "run_ratio_1": ratio1,  # median of back-to-back pairs (see paired_rates)
+        "run_ratio_all": ratio_all,
         "games_per_s_nojit": gnojit,
         "jit_speedup": g1 / gnojit,
         "dice_per_game": dpg,

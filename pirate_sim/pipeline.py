@@ -46,6 +46,19 @@ class _Failed:
 _DONE = object()
 
 
+def _with_last(items: Iterator) -> Iterator:
+    """``(*item, is_last)`` for each item of a one-pass iterator."""
+    it = iter(items)
+    try:
+        prev = next(it)
+    except StopIteration:
+        return
+    for item in it:
+        yield (*prev, False)
+        prev = item
+    yield (*prev, True)
+
+
 def pieces(bounds: list[tuple[int, int]], produce: Callable[[int, int], Any], first_chunk: int = 0,
            depth: int = DEPTH, setup: Callable[[], None] | None = None,
            piece_seconds: float | None = None, min_piece: int | None = None) -> Iterator[Piece]:
@@ -75,11 +88,15 @@ def pieces(bounds: list[tuple[int, int]], produce: Callable[[int, int], Any], fi
             if setup is not None:
                 setup()
             size = min_piece
-            for c, (a, b) in enumerate(bounds, start=first_chunk):
+            for c, (a, b), last_chunk in _with_last(enumerate(bounds, start=first_chunk)):
                 while a < b:
                     if gone.is_set():
                         return
                     stop = min(b, a + size)
+                    if last_chunk and stop == b and b - a > min_piece:
+                        # the run's end: halve the pieces, so that what the consumer does with
+                        # a piece overlaps the next one and little is left after the last game
+                        stop = a + max(min_piece, (b - a) // 2)
                     t = time.perf_counter()
                     out = produce(a, stop)
                     dt = time.perf_counter() - t

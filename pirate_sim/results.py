@@ -328,9 +328,10 @@ def write_chunk(out_dir: Path, chunk: int, games: pa.Table, seats: pa.Table) -> 
 # run waits for one row group, not a whole part (a 100,000-game Pirate's Peak part's
 # seats took 55 ms to write after the kernel's last game: 9% of a 200,000-game run on 2
 # threads).  Boundaries are fixed multiples of the part's first game, so the same games
-# make the same file whatever the kernel's pieces were.  25,000 games per group cost 9%
-# more writing CPU than one group per part (2% at 50,000; 34% at 5,000), files 1% larger.
-SEATS_ROW_GROUP_GAMES = 25_000
+# make the same file whatever the kernel's pieces were.  Writing CPU against one group per
+# part: +2% at 50,000 games per group, +9% at 25,000, +12% at 10,000, +34% at 5,000;
+# files 1% larger at 10,000, where the last group takes about 5 ms.
+SEATS_ROW_GROUP_GAMES = 10_000
 
 
 class PartWriter:
