@@ -46,17 +46,19 @@ def best_rate(fn, n: int, repeats: int = REPEATS) -> float:
 
 
 def paired_rates(s: Scenario, compiled, n: int, threads: int) -> tuple[float, float, float]:
-    """games/s of the bare kernel and of ``runner.run`` end to end (kernel, accumulator,
+    """games/s of the bare kernel (a chunk per call) and of ``runner.run`` end to end (kernel, accumulator,
     Parquet parts, summary), best of up to ``REPEATS`` each, and the run's share of the
     kernel: the median of the ratios of the pairs, each pair timed back to back.  The
     machine's speed drifts (a shared or virtual machine's single timings of the same work
     vary by 10-30%), so a ratio of two separate bests would carry that drift."""
     plays, runs = [], []
+    chunk = int(s.run["chunk_size"])
     with tempfile.TemporaryDirectory(prefix="pirate-sim-bench-") as tmp:
         for k in range(REPEATS):
             set_threads(threads)
             t = time.perf_counter()
-            s.game.play(compiled, s.seed, 0, n)
+            for a in range(0, n, chunk):  # as a run plays them: one call for 850,000 Pirate's
+                s.game.play(compiled, s.seed, a, min(chunk, n - a))  # Peak games is 10% slower (fresh memory)
             plays.append(time.perf_counter() - t)
             t = time.perf_counter()
             run(s, Path(tmp) / f"run{k}", games=n, threads=threads)
@@ -107,8 +109,17 @@ def _nojit_worker(toml_text: str, n: int, registry: dict) -> dict:
     return {"games_per_s": n / dt}
 
 
-def bench_game(s: Scenario, n_games: int, nojit_games: int, log=None) -> dict:
-    """All the figures for one scenario, as a dict."""
+# Games per timing when not given: about this many seconds of the kernel on one thread
+# (a run's fixed costs, lock, manifests, last row group and summary, take about 40 ms:
+# 7% of a 0.6 s run, 1% of a 5 s one), within these bounds.
+TIMING_S = 5.0
+AUTO_GAMES = (20_000, 2_000_000)
+WARM_GAMES = 10_000  # the untimed warm-up, which also estimates the kernel's rate
+
+
+def bench_game(s: Scenario, n_games: int | None, nojit_games: int, log=None) -> dict:
+    """All the figures for one scenario, as a dict (``n_games`` None: about TIMING_S of
+    the kernel on one thread)."""
     say = log or (lambda *_: None)
     compiled = s.compile()
     say(f"[dim]{s.game.name}: first call (compile or cache load)...[/]")
@@ -118,9 +129,14 @@ def bench_game(s: Scenario, n_games: int, nojit_games: int, log=None) -> dict:
     import numba
 
     all_threads = numba.config.NUMBA_NUM_THREADS
-    say(f"[dim]{s.game.name}: {n_games:,} games on 1 thread, bare and run end to end...[/]")
     set_threads(1)
-    s.game.play(compiled, s.seed, 0, min(n_games, 10_000))  # warm caches and thread pool (untimed)
+    warm = min(n_games or WARM_GAMES, WARM_GAMES)
+    t = time.perf_counter()
+    s.game.play(compiled, s.seed, 0, warm)  # warm caches and thread pool (untimed)
+    if n_games is None:
+        rate = warm / max(time.perf_counter() - t, 1e-9)
+        n_games = int(min(max(rate * TIMING_S, AUTO_GAMES[0]), AUTO_GAMES[1])) // 1000 * 1000
+    say(f"[dim]{s.game.name}: {n_games:,} games on 1 thread, bare and run end to end...[/]")
     g1, r1, ratio1 = paired_rates(s, compiled, n_games, 1)
     say(f"[dim]{s.game.name}: {n_games:,} games on {all_threads} threads, bare and run end to end...[/]")
     gall, rall, ratio_all = paired_rates(s, compiled, n_games, all_threads)

@@ -116,7 +116,7 @@ def test_bench_ratio_is_the_median_of_back_to_back_pairs(monkeypatch):
     monkeypatch.setattr(bench.time, "perf_counter", lambda: clock[0])
     monkeypatch.setattr(bench, "run", lambda *a, **k: clock.__setitem__(0, clock[0] + next(runs)))
     monkeypatch.setattr(bench, "set_threads", lambda n: n)
-    g, r, ratio = bench.paired_rates(SimpleNamespace(game=game, seed=1), None, 100, 1)
+    g, r, ratio = bench.paired_rates(SimpleNamespace(game=game, seed=1, run={"chunk_size": 100}), None, 100, 1)
     assert (g, r, ratio) == (100.0, 50.0, 0.5)
 
 

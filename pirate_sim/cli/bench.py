@@ -14,8 +14,8 @@ from .common import console, fail, load_scenario
 @click.command("bench")
 @click.argument("game", required=False)
 @click.option("--games", "-n", "n_games", type=click.IntRange(min=1000), default=None,
-              help="Games per timing (default: the scenario's run.games, the run a designer makes with it; "
-                   "a run's fixed costs, lock, manifest and summary, weigh more in a shorter one).")
+              help="Games per timing (default: about 5 s of the kernel on one thread; a run's fixed "
+                   "costs, lock, manifest and summary, weigh more in a shorter one).")
 @click.option("--nojit-games", type=click.IntRange(min=10), default=300, show_default=True,
               help="Games played with the JIT disabled (slow).")
 @click.option("--scenario", "scenario_path", type=click.Path(dir_okay=False),
@@ -40,7 +40,7 @@ def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
         except KeyError:
             fail(f"unknown game {name!r}" + scen._suggest(name, available_games()))
         s = load_scenario(scenario_path) if scenario_path else scen.default_scenario(get_game(name))
-        out.append(bench_game(s, n_games or int(s.run["games"]), nojit_games, log=None if as_json else console.print))
+        out.append(bench_game(s, n_games, nojit_games, log=None if as_json else console.print))
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return
