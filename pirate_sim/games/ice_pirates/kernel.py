@@ -31,7 +31,8 @@ from numba.extending import intrinsic
 from ...seating import entry_of_seat_nb, first_seat_nb
 from ...rng import (RNG_WORDS, dice_rolled_nb, rand_below_nb, rand_float_nb, roll_die_nb,
                     seed_game_nb, shuffle_nb, weighted_choice_nb)
-from .rules import (BELL, C_CARD, C_PASS, C_PASS_IB, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVEALED, C_VISITS,
+from .rules import (BB_BITS, BB_KELLY, BB_LOST, BB_PASS, BB_PASS_IB, BB_REVEALED, BB_STORM, CELLS, DQ, DR, RADIUS,
+                    BELL, C_CARD, C_PASS, C_PASS_IB, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVEALED, C_VISITS,
                     C_WALLED, C_WRECK, CANNON, EV_ABANDON, EV_BELL, EV_FIGHT, EV_FLIP, EV_MAP,
                     EV_MOVE, EV_NO_MOVE, EV_RAID, EV_RAM, EV_REENTER, EV_STOP, EV_STORM,
                     EV_TELESCOPE, EV_TREASURE, EV_TRUNC, EV_TURN, EV_UPGRADE, EV_VOID,
@@ -76,6 +77,7 @@ N_SP = 12
 _ST = types.int32[::1]
 _EV = types.int32[:, ::1]
 _I = types.int64
+_FS = types.int64[::1]
 
 
 
@@ -94,10 +96,10 @@ BLOCK = 64  # games per parallel block
 # edge_cost_nb), so its distances are exact integers and a bucket queue orders them.
 INF = 1 << 30  # distance of a cell from which the goal cannot be reached
 FS_DIST = 0  # fs[0:37] distance to the goal, in quarters
-FS_INIT = 40  # fs[40:77] goal values (fs[39] takes the write for a ship off the board)
-FS_SUR = 120  # fs[120:157] surcharge for entering each cell
 FS_DCOST = 160  # fs[160:166] cost of a move in each direction under the wind
-FS_BUCKET = 168  # fs[168:200] the bucket queue: bitmask of the cells at distance = index mod 32
+FS_BUCKET = 168  # fs[168:200] the bucket queue: bitboard of the cells at distance = index mod 32
+FS_OCC = 166  # bitmask of the buckets that hold cells (goal_nb; then kept in a register)
+FS_PASS = 120  # fs[120:126] this ship's passage bitboard of each direction
 N_BUCKETS = 32  # a power of two above the largest move cost (16 + 6 quarters)
 # The last plan, reused while its turn and the state's G_VERSION are unchanged: within a
 # turn only the moving ship moves, and its own place is no input of its plan.
@@ -107,6 +109,38 @@ FS_KEY_TARGET = 202
 FS_SIZE = 204
 N_SEAT_COLUMNS = 30
 N_GAME_EXTRA = 5  # dice_rolled, wind_rolls, walled_cards, rams, treasure_turn
+
+
+# ------------------------------------------------------------------ bitboards
+# Sets of cells as int64 bitboards (layout in rules.py): cell c is bit BB_BIT[c]; the
+# neighbour in direction d of the cell at bit b is at bit b + BB_STEP[d] (the empty eighth
+# bit of each column absorbs the steps off the map's north and south edges).
+BB_BIT = np.array([BB_BITS * (q + RADIUS) + (r + RADIUS) for q, r in CELLS], np.int64)
+BB_CELL = np.full(64, -1, np.int64)  # cell of a bit, -1 for the bits of no cell
+BB_CELL[BB_BIT] = np.arange(len(CELLS))
+BB_ALL = int(sum(1 << int(b) for b in BB_BIT))  # every cell of the map
+BB_STEP = tuple(BB_BITS * DQ[d] + DR[d] for d in range(6))  # N -1, NE +7, SE +8, S +1, SW -7, NW -8
+_LOW32 = 0xFFFFFFFF
+
+
+@njit(_I(_ST, _I), cache=True, _nrt=False, inline="always")
+def bb_nb(st, i):
+    """The bitboard kept in words ``i`` (low 32 bits) and ``i + 1`` (high)."""
+    return (np.int64(st[i]) & _LOW32) | (np.int64(st[i + 1]) << 32)
+
+
+@njit(types.void(_ST, _I, _I), cache=True, _nrt=False, inline="always")
+def set_bb_nb(st, i, x):
+    lo = x & _LOW32
+    st[i] = lo - (np.int64(1) << 32) if lo >= (np.int64(1) << 31) else lo  # the int32 with these bits
+    st[i + 1] = x >> 32
+
+
+@njit(_I(_I, _I), cache=True, _nrt=False, inline="always")
+def bb_from_nb(m, d):
+    """The cells from which a step in direction ``d`` lands in ``m``."""
+    k = BB_STEP[d]
+    return (m >> k) if k > 0 else (m << -k)
 
 
 # ------------------------------------------------------------------ small helpers
@@ -203,18 +237,34 @@ def cont_after_nb(P, upg, rl, k):
 
 # ------------------------------------------------------------------ the map
 @njit(cache=True, _nrt=False)
+def pass_mask_nb(st, geo, c, ice_breaker):
+    """Bit d: a ship (with an Ice Breaker or not) may cross side d of cell ``c``."""
+    m = 0
+    for d in range(6):
+        if side_blocked_nb(st, c, d, ice_breaker):
+            continue
+        w = geo[c, d]
+        if w >= 0 and side_blocked_nb(st, w, (d + 3) % 6, ice_breaker):
+            continue
+        m |= 1 << d
+    return m
+
+
+@njit(cache=True, _nrt=False)
 def refresh_pass_nb(st, geo, c):
-    """Recompute the passage masks (C_PASS, C_PASS_IB) of cell ``c``."""
+    """Recompute the passage masks (C_PASS, C_PASS_IB) of cell ``c`` and its bits in the
+    passage bitboards (BB_PASS, BB_PASS_IB)."""
+    bit = np.int64(1) << BB_BIT[c]
     for ib in range(2):
-        m = 0
-        for d in range(6):
-            if side_blocked_nb(st, c, d, ib == 1):
-                continue
-            w = geo[c, d]
-            if w >= 0 and side_blocked_nb(st, w, (d + 3) % 6, ib == 1):
-                continue
-            m |= 1 << d
-        st[(C_PASS_IB if ib == 1 else C_PASS) + c] = m
+        word = C_PASS_IB if ib == 1 else C_PASS
+        bb = BB_PASS_IB if ib == 1 else BB_PASS
+        m = pass_mask_nb(st, geo, c, ib == 1)
+        diff = m ^ st[word + c]
+        st[word + c] = m
+        while diff != 0:
+            d = ctz_nb(diff)
+            diff &= diff - 1
+            set_bb_nb(st, bb + 2 * d, bb_nb(st, bb + 2 * d) ^ bit)
 
 
 @njit(cache=True, _nrt=False)
@@ -229,9 +279,43 @@ def refresh_around_nb(st, geo, c):
 
 @njit(cache=True, _nrt=False)
 def refresh_all_nb(st, geo):
-    """Passage masks of every cell (setup; tests that lay cards by hand)."""
+    """Passage masks and every bitboard built from the cells (setup; tests that lay cards by hand)."""
+    for ib in range(2):
+        for d in range(6):
+            set_bb_nb(st, (BB_PASS_IB if ib == 1 else BB_PASS) + 2 * d, 0)
     for c in range(N_CELLS):
+        st[C_PASS + c] = 0
+        st[C_PASS_IB + c] = 0
         refresh_pass_nb(st, geo, c)
+    rev = np.int64(0)
+    storm = np.int64(0)
+    kelly = np.int64(0)
+    lost0 = np.int64(0)
+    lost1 = np.int64(0)
+    lost2 = np.int64(0)
+    for c in range(N_CELLS):
+        bit = np.int64(1) << BB_BIT[c]
+        card = st[C_CARD + c]
+        if st[C_REVEALED + c] == 1:
+            rev |= bit
+        if card == STORM:
+            storm |= bit
+        elif card == KELLY:
+            kelly |= bit
+        elif card == LOST_ISLAND:
+            col = st[C_COLOUR + c]
+            if col == 0:
+                lost0 |= bit
+            elif col == 1:
+                lost1 |= bit
+            elif col == 2:
+                lost2 |= bit
+    set_bb_nb(st, BB_REVEALED, rev)
+    set_bb_nb(st, BB_STORM, storm)
+    set_bb_nb(st, BB_KELLY, kelly)
+    set_bb_nb(st, BB_LOST, lost0)
+    set_bb_nb(st, BB_LOST + 2, lost1)
+    set_bb_nb(st, BB_LOST + 4, lost2)
 
 
 @njit(cache=True, _nrt=False)
@@ -261,6 +345,7 @@ def connected_nb(st, geo):
 def flip_nb(st, ev, geo, s, v):
     """Turn Bay card ``v`` face up; the enclosed-area rule may clear its icebergs."""
     st[C_REVEALED + v] = 1
+    set_bb_nb(st, BB_REVEALED, bb_nb(st, BB_REVEALED) | (np.int64(1) << BB_BIT[v]))
     st[G_VERSION] += 1
     if s >= 0:
         st[sb_nb(s) + S_IDLE] = 0
@@ -640,6 +725,13 @@ def edge_cost_nb(st, rel, wind, upg, crew, reserve, d, v):
     return dir_cost_nb(rel[wind, d], upg, crew, reserve) + cell_surcharge_nb(st, upg, v)
 
 
+@njit(types.void(_FS, _I, _I), cache=True, _nrt=False, inline="always")
+def goal_nb(fs, c, x):
+    """Cell ``c`` is a goal at distance ``x`` (quarters): into the bucket queue."""
+    fs[FS_BUCKET + x] |= np.int64(1) << BB_BIT[c]
+    fs[FS_OCC] |= np.int64(1) << x
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
     """Fill fs[FS_DIST..] with the cost to the seat's current goal; return the chase target.
@@ -660,29 +752,31 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
     wind = st[G_WIND]
     ib = ((upg >> ICE_BREAKER) & 1) == 1
     pass_base = C_PASS_IB if ib else C_PASS
-    for c in range(N_CELLS):
-        fs[FS_INIT + c] = INF
+    for k in range(N_BUCKETS):
+        fs[FS_BUCKET + k] = 0
+    fs[FS_OCC] = 0
+    rev = bb_nb(st, BB_REVEALED)
     target = -1
     goal = False
     holder = st[G_TREASURE]
     if holder == s:
-        fs[FS_INIT + P.hg_cell] = 0
+        goal_nb(fs, P.hg_cell, 0)
         goal = True
         for c in range(N_CELLS):
             if geo[c, 6] == 1:
                 for d in range(6):
                     if ((P.esc_mask >> d) & 1) and geo[c, d] < 0 and (st[pass_base + c] >> d) & 1:
                         rl = rel[wind, d]
-                        x = 4 if rl == WITH else (8 if rl == TACK else 12)  # 1, 2, 3 moves
-                        if x < fs[FS_INIT + c]:
-                            fs[FS_INIT + c] = x
+                        goal_nb(fs, c, 4 if rl == WITH else (8 if rl == TACK else 12))  # 1, 2, 3 moves
     elif crew < reserve and st[G_BELL_POOL] > 0:
-        fs[FS_INIT + P.bell_cell] = 0  # crew before chasing: a raid without it is a coin toss
-        goal = True                    # that the other ship wins back the next turn
+        goal_nb(fs, P.bell_cell, 0)  # crew before chasing: a raid without it is a coin toss
+        goal = True                  # that the other ship wins back the next turn
     elif holder >= 0:
         target = holder
-        fs[FS_INIT + st[sb_nb(holder) + S_POS]] = 0
-        goal = st[sb_nb(holder) + S_POS] >= 0
+        hp = st[sb_nb(holder) + S_POS]
+        goal = hp >= 0
+        if goal:
+            goal_nb(fs, hp, 0)
     if not goal and (code == ST_UPGRADER or code == ST_RAIDER):
         owned = popcount_nb(upg)
         for k in range(6):  # the Ports lie at the six corners
@@ -697,10 +791,10 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
                 if cost > crew:
                     continue
                 if code == ST_UPGRADER and owned < sp[e, SP_UPGRADES_WANTED] and cost <= sp[e, SP_MAX_UPGRADE_COST]:
-                    fs[FS_INIT + c] = 0
+                    goal_nb(fs, c, 0)
                     goal = True
                 elif code == ST_RAIDER and u == CANNON:
-                    fs[FS_INIT + c] = 0
+                    goal_nb(fs, c, 0)
                     goal = True
     if not goal and code == ST_RAIDER:
         need = 3.0 - 2.0 * sp[e, SP_AGGRESSION]
@@ -713,73 +807,75 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
                 best = val
                 target = o
         if target >= 0:
-            fs[FS_INIT + st[sb_nb(target) + S_POS]] = 0
+            goal_nb(fs, st[sb_nb(target) + S_POS], 0)
             goal = True
     if not goal:
-        kelly_known = False
-        for c in range(N_CELLS):
-            if st[C_REVEALED + c] == 1:
-                card = st[C_CARD + c]
-                if card == KELLY and maps == 7 and holder < 0:
-                    fs[FS_INIT + c] = 0
-                    kelly_known = True
-                elif card == LOST_ISLAND and maps != 7:
-                    col = st[C_COLOUR + c]
-                    if ((maps >> col) & 1) == 0 and st[G_MAPS_LEFT + col] > 0:
-                        fs[FS_INIT + c] = 0
-        if not kelly_known:
-            for c in range(N_CELLS):
-                if st[C_REVEALED + c] == 0:
-                    fs[FS_INIT + c] = 4  # explore: one move
-    # per plan: each direction's cost, each cell's surcharge (in the loop below)
+        islands = np.int64(0)  # face-up islands worth sailing to
+        if maps == 7:
+            if holder < 0:
+                islands = bb_nb(st, BB_KELLY) & rev
+        else:
+            for col in range(3):
+                if ((maps >> col) & 1) == 0 and st[G_MAPS_LEFT + col] > 0:
+                    islands |= bb_nb(st, BB_LOST + 2 * col) & rev
+        fs[FS_BUCKET] |= islands
+        if islands != 0:
+            fs[FS_OCC] |= 1
+        if maps != 7 or holder >= 0 or islands == 0:  # Kelly's Island unknown: explore
+            unknown = BB_ALL & ~rev
+            fs[FS_BUCKET + 4] |= unknown  # one move
+            if unknown != 0:
+                fs[FS_OCC] |= 1 << 4
+    # Dijkstra backwards from the goals over bitboards: the cells of a bucket (one distance,
+    # ring index distance mod N_BUCKETS: every step costs less than N_BUCKETS) are settled
+    # together, and each of the three surcharge classes is relaxed in each direction with a
+    # shift.  A cell may wait in several buckets; the first it leaves fixes its distance.
+    for c in range(N_CELLS):
+        fs[FS_DIST + c] = INF
+    pb = BB_PASS_IB if ib else BB_PASS
+    storm = bb_nb(st, BB_STORM) & rev
+    plain = rev & ~storm
+    unknown = BB_ALL & ~rev
+    sur_storm = 2 if ib else 6  # entering a storm: 1.5 moves (0.5 with Ice Breaker)
     for d in range(6):
         fs[FS_DCOST + d] = dir_cost_nb(rel[wind, d], upg, crew, reserve)
-    # reverse Dijkstra from the goal values with a bucket queue (bitmask of cells per
-    # distance mod N_BUCKETS; ``occ`` marks the non-empty buckets)
-    for k in range(N_BUCKETS):
-        fs[FS_BUCKET + k] = 0
-    occ = np.int64(0)
-    todo = np.int64(0)
-    for c in range(N_CELLS):
-        fs[FS_SUR + c] = cell_surcharge_nb(st, upg, c)
-        x = fs[FS_INIT + c]
-        fs[FS_DIST + c] = x
-        if x < INF:
-            fs[FS_BUCKET + (x & (N_BUCKETS - 1))] |= np.int64(1) << c
-            occ |= np.int64(1) << (x & (N_BUCKETS - 1))
-            todo |= np.int64(1) << c
+        fs[FS_PASS + d] = bb_nb(st, pb + 2 * d)
+    occ = fs[FS_OCC]
+    settled = np.int64(0)
     dist = np.int64(0)
-    while todo != 0:
+    while occ != 0:
         r = dist & (N_BUCKETS - 1)
         rot = ((occ >> r) | (occ << (N_BUCKETS - r))) & ((np.int64(1) << N_BUCKETS) - 1)
         dist += ctz_nb(rot)
         r = dist & (N_BUCKETS - 1)
-        m = fs[FS_BUCKET + r]
+        m = fs[FS_BUCKET + r] & ~settled
         fs[FS_BUCKET + r] = 0
         occ &= ~(np.int64(1) << r)
-        todo &= ~m
-        while m != 0:
-            v = ctz_nb(m)
-            m &= m - 1
-            sur = fs[FS_SUR + v]
+        if m == 0:
+            continue
+        settled |= m
+        mm = m
+        while mm != 0:
+            fs[FS_DIST + BB_CELL[ctz_nb(mm)]] = dist
+            mm &= mm - 1
+        for cls in range(3):
+            if cls == 0:
+                mk = m & plain
+                base = dist
+            elif cls == 1:
+                mk = m & unknown
+                base = dist + 1  # an unknown card: a quarter move
+            else:
+                mk = m & storm
+                base = dist + sur_storm
+            if mk == 0:
+                continue
             for d in range(6):
-                u = geo[v, (d + 3) % 6]  # moving from u in direction d reaches v
-                if u < 0 or ((st[pass_base + u] >> d) & 1) == 0:
-                    continue
-                nd = dist + fs[FS_DCOST + d] + sur
-                old = fs[FS_DIST + u]
-                if nd < old:
-                    if old < INF:
-                        ko = old & (N_BUCKETS - 1)
-                        fs[FS_BUCKET + ko] &= ~(np.int64(1) << u)
-                        if fs[FS_BUCKET + ko] == 0:
-                            occ &= ~(np.int64(1) << ko)
-                    else:
-                        todo |= np.int64(1) << u
-                    fs[FS_DIST + u] = nd
-                    kn = nd & (N_BUCKETS - 1)
-                    fs[FS_BUCKET + kn] |= np.int64(1) << u
-                    occ |= np.int64(1) << kn
+                u = bb_from_nb(mk, d) & fs[FS_PASS + d] & ~settled
+                if u != 0:
+                    k = (base + fs[FS_DCOST + d]) & (N_BUCKETS - 1)
+                    fs[FS_BUCKET + k] |= u
+                    occ |= np.int64(1) << k
     return target
 
 

@@ -153,7 +153,19 @@ C_VISITS = C_PORT_UPG + N_CELLS  # [37] ship entries into the cell (moves, place
 C_PASS = C_VISITS + N_CELLS  # [37] bit d: a ship may cross side d of the cell (neither card's
 #                               known iceberg blocks it; off the map: only this card's side)
 C_PASS_IB = C_PASS + N_CELLS  # [37] the same for a ship with an Ice Breaker
-SEATS_BASE = C_PASS_IB + N_CELLS
+# Bitboards of the Bay for the planner: a set of cells is an int64 with cell (q, r) at bit
+# BB_BITS * (q + 3) + (r + 3) (seven columns of eight bits, the eighth always empty, so
+# that every direction's neighbour is one fixed shift: see kernel.BB_STEP).  Each is kept
+# in two int32 words (low, high) and follows the cell words it is made of: refresh_all_nb
+# builds them from scratch, flips and passage changes update them.
+BB_BITS = 8
+BB_PASS = C_PASS_IB + N_CELLS  # [6 x 2] cells whose side d a ship may cross (C_PASS bit d)
+BB_PASS_IB = BB_PASS + 12  # [6 x 2] the same for an Ice Breaker (C_PASS_IB bit d)
+BB_REVEALED = BB_PASS_IB + 12  # [2] face-up cards
+BB_STORM = BB_REVEALED + 2  # [2] storm cards, face up or not (cards never move)
+BB_KELLY = BB_STORM + 2  # [2] Kelly's Island
+BB_LOST = BB_KELLY + 2  # [3 x 2] the Lost Island of each map colour
+SEATS_BASE = BB_LOST + 6
 
 # per-seat words at SEATS_BASE + seat * SEAT_WORDS + field
 S_POS = 0  # cell, -1 off the board after abandoning ship
