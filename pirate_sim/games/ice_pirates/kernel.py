@@ -137,6 +137,13 @@ def set_bb_nb(st, i, x):
 
 
 @njit(_I(_I, _I), cache=True, _nrt=False, inline="always")
+def bb_to_nb(m, d):
+    """Where a step in direction ``d`` from the cells ``m`` lands (and off-map bits: mask with BB_ALL)."""
+    k = BB_STEP[d]
+    return (m << k) if k > 0 else (m >> -k)
+
+
+@njit(_I(_I, _I), cache=True, _nrt=False, inline="always")
 def bb_from_nb(m, d):
     """The cells from which a step in direction ``d`` lands in ``m``."""
     k = BB_STEP[d]
@@ -250,31 +257,43 @@ def pass_mask_nb(st, geo, c, ice_breaker):
     return m
 
 
+@njit(types.void(_ST, _I, _I, _I), cache=True, _nrt=False, inline="always")
+def set_pass_nb(st, c, ib, m):
+    """Cell ``c``'s passage mask (C_PASS, or C_PASS_IB with ``ib``) becomes ``m``; the
+    passage bitboards follow the sides that changed."""
+    word = C_PASS_IB if ib == 1 else C_PASS
+    bb = BB_PASS_IB if ib == 1 else BB_PASS
+    diff = m ^ st[word + c]
+    st[word + c] = m
+    bit = np.int64(1) << BB_BIT[c]
+    while diff != 0:
+        d = ctz_nb(diff)
+        diff &= diff - 1
+        set_bb_nb(st, bb + 2 * d, bb_nb(st, bb + 2 * d) ^ bit)
+
+
 @njit(cache=True, _nrt=False)
 def refresh_pass_nb(st, geo, c):
     """Recompute the passage masks (C_PASS, C_PASS_IB) of cell ``c`` and its bits in the
     passage bitboards (BB_PASS, BB_PASS_IB)."""
-    bit = np.int64(1) << BB_BIT[c]
     for ib in range(2):
-        word = C_PASS_IB if ib == 1 else C_PASS
-        bb = BB_PASS_IB if ib == 1 else BB_PASS
-        m = pass_mask_nb(st, geo, c, ib == 1)
-        diff = m ^ st[word + c]
-        st[word + c] = m
-        while diff != 0:
-            d = ctz_nb(diff)
-            diff &= diff - 1
-            set_bb_nb(st, bb + 2 * d, bb_nb(st, bb + 2 * d) ^ bit)
+        set_pass_nb(st, c, ib, pass_mask_nb(st, geo, c, ib == 1))
 
 
 @njit(cache=True, _nrt=False)
 def refresh_around_nb(st, geo, c):
-    """Passage masks of ``c`` and its neighbours after ``c``'s card changed."""
-    refresh_pass_nb(st, geo, c)
-    for d in range(6):
-        w = geo[c, d]
-        if w >= 0:
-            refresh_pass_nb(st, geo, w)
+    """Passage masks of ``c`` and its neighbours after ``c``'s card changed.  A side is
+    crossed by both cards it joins, so a neighbour's side facing ``c`` takes ``c``'s
+    answer, and the neighbour's other sides do not change."""
+    for ib in range(2):
+        m = pass_mask_nb(st, geo, c, ib == 1)
+        set_pass_nb(st, c, ib, m)
+        word = C_PASS_IB if ib == 1 else C_PASS
+        for d in range(6):
+            w = geo[c, d]
+            if w >= 0:
+                o = (d + 3) % 6
+                set_pass_nb(st, w, ib, (st[word + w] & ~(1 << o)) | (((m >> d) & 1) << o))
 
 
 @njit(cache=True, _nrt=False)
@@ -320,25 +339,18 @@ def refresh_all_nb(st, geo):
 
 @njit(cache=True, _nrt=False)
 def connected_nb(st, geo):
-    """Can every cell be reached from every other through sides no known iceberg blocks?"""
-    reached = np.int64(1)
-    frontier = np.int64(1)
+    """Can every cell be reached from every other through sides no known iceberg blocks?
+    (A flood fill from cell 0 over the passage bitboards, a direction at a time.)"""
+    reached = np.int64(1) << BB_BIT[0]
+    frontier = reached
     while frontier != 0:
         new = np.int64(0)
-        m = frontier
-        while m != 0:
-            c = ctz_nb(m)
-            m &= m - 1
-            pm = st[C_PASS + c]
-            for d in range(6):
-                if (pm >> d) & 1:
-                    v = geo[c, d]
-                    if v >= 0:
-                        new |= np.int64(1) << v
-        new &= ~reached
+        for d in range(6):
+            new |= bb_to_nb(frontier & bb_nb(st, BB_PASS + 2 * d), d)
+        new &= BB_ALL & ~reached
         reached |= new
         frontier = new
-    return reached == (np.int64(1) << N_CELLS) - 1
+    return reached == BB_ALL
 
 
 @njit(cache=True, _nrt=False)
