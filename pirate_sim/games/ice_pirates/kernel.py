@@ -32,6 +32,7 @@ from ...seating import entry_of_seat_nb, first_seat_nb
 from ...rng import (RNG_WORDS, dice_rolled_nb, rand_below_nb, rand_float_nb, roll_die_nb,
                     seed_game_nb, shuffle_nb, weighted_choice_nb)
 from .rules import (BB_BITS, BB_KELLY, BB_LOST, BB_PASS, BB_PASS_IB, BB_REVEALED, BB_STORM, CELLS, DQ, DR, RADIUS,
+                    neighbour_table,
                     BELL, C_CARD, C_PASS, C_PASS_IB, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVEALED, C_VISITS,
                     C_WALLED, C_WRECK, CANNON, EV_ABANDON, EV_BELL, EV_FIGHT, EV_FLIP, EV_MAP,
                     EV_MOVE, EV_NO_MOVE, EV_RAID, EV_RAM, EV_REENTER, EV_STOP, EV_STORM,
@@ -100,6 +101,10 @@ FS_DCOST = 160  # fs[160:166] cost of a move in each direction under the wind
 FS_BUCKET = 168  # fs[168:200] the bucket queue: bitboard of the cells at distance = index mod 32
 FS_OCC = 166  # bitmask of the buckets that hold cells (goal_nb; then kept in a register)
 FS_PASS = 120  # fs[120:126] this ship's passage bitboard of each direction
+FS_CLASS = 130  # fs[130:133] the cells of each surcharge class: face up, face down, storm
+FS_CLASS_SUR = 133  # the storm class's surcharge
+FS_SETTLED = 134  # the search's settled cells (bitboard) ...
+FS_AT = 135  # ... and the distance it has reached
 N_BUCKETS = 32  # a power of two above the largest move cost (16 + 6 quarters)
 # The last plan, reused while its turn and the state's G_VERSION are unchanged: within a
 # turn only the moving ship moves, and its own place is no input of its plan.
@@ -121,6 +126,9 @@ BB_CELL[BB_BIT] = np.arange(len(CELLS))
 BB_ALL = int(sum(1 << int(b) for b in BB_BIT))  # every cell of the map
 BB_STEP = tuple(BB_BITS * DQ[d] + DR[d] for d in range(6))  # N -1, NE +7, SE +8, S +1, SW -7, NW -8
 _LOW32 = 0xFFFFFFFF
+# a cell and its neighbours: what choosing a move from it reads of a plan
+BB_AROUND = np.array([(1 << int(BB_BIT[c])) | sum(1 << int(BB_BIT[w]) for w in neighbour_table()[c] if w >= 0)
+                      for c in range(len(CELLS))], np.int64)
 
 
 @njit(_I(_ST, _I), cache=True, _nrt=False, inline="always")
@@ -746,7 +754,8 @@ def goal_nb(fs, c, x):
 
 @njit(cache=True, _nrt=False, inline="always")
 def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
-    """Fill fs[FS_DIST..] with the cost to the seat's current goal; return the chase target.
+    """Set up the search for the cost to the seat's current goal (search_nb then fills
+    fs[FS_DIST..] as far as needed); return the chase target.
 
     Goals in order: the treasure holder heads for Harbour Grace or open water; a ship
     below its crew reserve goes to Bell Island to restore; everyone else chases the
@@ -838,24 +847,38 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
             fs[FS_BUCKET + 4] |= unknown  # one move
             if unknown != 0:
                 fs[FS_OCC] |= 1 << 4
-    # Dijkstra backwards from the goals over bitboards: the cells of a bucket (one distance,
-    # ring index distance mod N_BUCKETS: every step costs less than N_BUCKETS) are settled
-    # together, and each of the three surcharge classes is relaxed in each direction with a
-    # shift.  A cell may wait in several buckets; the first it leaves fixes its distance.
+    # the search (search_nb) starts from these goals; it settles cells only as far as a
+    # caller needs them
     for c in range(N_CELLS):
         fs[FS_DIST + c] = INF
     pb = BB_PASS_IB if ib else BB_PASS
     storm = bb_nb(st, BB_STORM) & rev
-    plain = rev & ~storm
-    unknown = BB_ALL & ~rev
-    sur_storm = 2 if ib else 6  # entering a storm: 1.5 moves (0.5 with Ice Breaker)
+    fs[FS_CLASS] = rev & ~storm  # surcharge 0
+    fs[FS_CLASS + 1] = BB_ALL & ~rev  # an unknown card: a quarter move
+    fs[FS_CLASS + 2] = storm  # a storm: 1.5 moves (0.5 with Ice Breaker)
+    fs[FS_CLASS_SUR] = 2 if ib else 6
     for d in range(6):
         fs[FS_DCOST + d] = dir_cost_nb(rel[wind, d], upg, crew, reserve)
         fs[FS_PASS + d] = bb_nb(st, pb + 2 * d)
+    fs[FS_SETTLED] = 0
+    fs[FS_AT] = 0
+    return target
+
+
+@njit(types.void(_FS, _I), cache=True, _nrt=False, inline="always")
+def search_nb(fs, need):
+    """Go on with the plan's Dijkstra (backwards from the goals, over bitboards) until the
+    cells ``need`` have their distance in fs[FS_DIST..] (or nothing is left to settle).
+
+    The cells of a bucket (one distance; ring index = distance mod N_BUCKETS, and every
+    step costs less than N_BUCKETS) are settled together, and each surcharge class of
+    them is relaxed in each direction with one shift.  A cell may wait in several
+    buckets: the first it leaves fixes its distance.  The distances are those of a search
+    of the whole board; only cells no caller reads are left out."""
     occ = fs[FS_OCC]
-    settled = np.int64(0)
-    dist = np.int64(0)
-    while occ != 0:
+    settled = fs[FS_SETTLED]
+    dist = fs[FS_AT]
+    while occ != 0 and (settled & need) != need:
         r = dist & (N_BUCKETS - 1)
         rot = ((occ >> r) | (occ << (N_BUCKETS - r))) & ((np.int64(1) << N_BUCKETS) - 1)
         dist += ctz_nb(rot)
@@ -871,24 +894,19 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
             fs[FS_DIST + BB_CELL[ctz_nb(mm)]] = dist
             mm &= mm - 1
         for cls in range(3):
-            if cls == 0:
-                mk = m & plain
-                base = dist
-            elif cls == 1:
-                mk = m & unknown
-                base = dist + 1  # an unknown card: a quarter move
-            else:
-                mk = m & storm
-                base = dist + sur_storm
+            mk = m & fs[FS_CLASS + cls]
             if mk == 0:
                 continue
+            base = dist + (0 if cls == 0 else (1 if cls == 1 else fs[FS_CLASS_SUR]))
             for d in range(6):
                 u = bb_from_nb(mk, d) & fs[FS_PASS + d] & ~settled
                 if u != 0:
                     k = (base + fs[FS_DCOST + d]) & (N_BUCKETS - 1)
                     fs[FS_BUCKET + k] |= u
                     occ |= np.int64(1) << k
-    return target
+    fs[FS_OCC] = occ
+    fs[FS_SETTLED] = settled
+    fs[FS_AT] = dist
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -933,6 +951,7 @@ def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop
         fs[FS_KEY_TURN] = st[G_TURN]
         fs[FS_KEY_VERSION] = st[G_VERSION]
         fs[FS_KEY_TARGET] = target
+    search_nb(fs, BB_AROUND[pos])
     if may_stop and target >= 0 and ((passed >> target) & 1):
         return -1  # passed the ship to raid: end the turn now
     b = sb_nb(s)
@@ -999,6 +1018,7 @@ def decide_fight_nb(st, rng, P, geo, strat, sp, s, v, onward, fs):
     b = sb_nb(s)
     if not has_upg_nb(st, s, ICE_BREAKER) and st[b + S_CREW] <= sp[e, SP_CREW_RESERVE]:
         return False
+    search_nb(fs, BB_AROUND[v])  # the plan of this turn's last choice, as far as it is needed here
     here = fs[FS_DIST + v]
     if here <= 0:
         return False  # the storm is the goal
