@@ -151,3 +151,55 @@ def test_first_player_and_strategy_seating():
     assert {p.key: p.default for p in GAME.params}["first_player"] == "random"
     g, _ = GAME.play(c, 1, 0, 50)
     assert np.all(g[:, 3] == 0)
+
+
+def _plan(c, st, s):
+    """(chase target, distance of every cell) of seat ``s``'s plan, searched over the whole board."""
+    from pirate_sim.games.ice_pirates import kernel as K
+
+    geo, rel, _, costs, _, _, strat, sp = c.arrays
+    fs = np.zeros(K.FS_SIZE, np.int64)
+    K.refresh_all_nb(st, geo)
+    target = K.plan_nb(st, c.params, geo, rel, costs, strat, sp, s, False, fs)
+    K.search_nb(fs, K.BB_ALL)
+    return target, fs[K.FS_DIST:K.FS_DIST + R.N_CELLS]
+
+
+def test_a_crewless_ship_restores_at_bell_island_before_chasing():
+    # endless swapping (1.0.1): two crewless ships raided the treasure back and forth, each
+    # chasing the other at once; a ship below its crew reserve now goes for crew first
+    c = compile_game()
+    st, _, _ = blank(c, wind=4)
+    place(st, 0, 24, crew=0)
+    place(st, 1, 29, crew=0)
+    st[R.G_TREASURE] = 1
+    st[R.G_BELL_POOL] = 3
+    target, dist = _plan(c, st, 0)
+    assert target == -1 and dist[R.BELL_CELL] == 0 and dist[29] > 0
+    place(st, 0, 24, crew=3)  # at its reserve: it chases the holder
+    target, dist = _plan(c, st, 0)
+    assert target == 1 and dist[29] == 0
+    st[R.G_BELL_POOL] = 0  # no crew to restore: it chases
+    place(st, 0, 24, crew=0)
+    assert _plan(c, st, 0)[0] == 1
+
+
+@pytest.mark.parametrize("held_before,idle_after", [(0, 0), (1, 5)])
+def test_winning_back_a_treasure_held_before_renews_no_patience(held_before, idle_after):
+    # endless swapping (1.0.1): every won raid reset the raider's patience, so two ships
+    # trading the treasure never gave up; only a real gain resets it now
+    from pirate_sim.games.ice_pirates import kernel as K
+
+    c = compile_game()
+    use_scripted(c, [0, 1])
+    st, ev, rng = blank(c, wind=4, dice=[6, 1])
+    place(st, 0, 24, crew=3)
+    place(st, 1, 24, crew=0)
+    script(st, [], raid=1)
+    st[R.G_TREASURE] = 1
+    st[R.SEATS_BASE + R.S_HELD_TREASURE] = held_before
+    st[R.SEATS_BASE + R.S_IDLE] = 5
+    strat, sp = c.arrays[6], c.arrays[7]
+    K.do_raid_nb(st, ev, rng, c.params, strat, sp, 0, 1)
+    assert st[R.G_TREASURE] == 0
+    assert seat(st, 0, R.S_IDLE) == idle_after
