@@ -10,7 +10,7 @@ from pirate_sim.games.pirateer import geometry
 from pirate_sim.games.pirateer.board import default_board_text, load_board, parse_board
 from pirate_sim.games.pirateer.rules import DIR_NAMES, STRAIT, WIND
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "pirateer-board.txt"
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "pirateer-board.txt"  # beside the checkout
 
 
 def test_bundled_board_is_the_shared_file():
