@@ -470,9 +470,16 @@ def summary_rows(game: Game, est: dict[str, Estimate]) -> list[tuple[str, str]]:
         if k in est:
             rows.append((k, label))
     rows += [(k, f"ended: {k[4:]}") for k in est if k.startswith("end.") and est[k].value > 0]
-    events = [k for k in est if k.startswith("events.")]
+    never = set(never_happened(est))
+    events = [k for k in est if k.startswith("events.") and k[7:] not in never]
     rows += [(k, f"per game: {k[7:]}") for k in events[:SUMMARY_EVENT_ROWS]]
     return rows
+
+
+def never_happened(est: dict[str, Estimate]) -> list[str]:
+    """Events (names without ``events.``) that happened in no game of the run: said in one
+    line, not shown as rows or bars of zeros."""
+    return [k[7:] for k in est if k.startswith("events.") and est[k].value == 0 and est[k].hi == 0]
 
 
 def markdown_reference() -> str:

@@ -143,3 +143,16 @@ def test_bench_table_cells_show_a_dash_for_missing_figures():
     assert cell(r, "ns_per_turn_1", "{:,.0f}") == "-"  # not a number
     assert cell({}, "turns_per_game", "{:.1f}") == "-"  # an older result without it
     assert cell({"games_per_s_all": 1.0}, "games_per_s_all", "{0:,.0f} ({r[threads]} threads)") == "-"
+
+
+def test_summary_says_in_one_line_which_events_never_happened(tmp_path):
+    from pirate_sim import metrics
+    from pirate_sim.stats import Estimate
+
+    est = {"events.a": Estimate(0.0, 0.0, 0.0, 10, "t"), "events.b": Estimate(1.5, 1.2, 1.8, 10, "t"),
+           "events.c": Estimate(0.0, 0.0, 0.01, 10, "t")}  # c: an interval above 0
+    assert metrics.never_happened(est) == ["a"]
+    res = _invoke("run", "scenarios/pirates_peak/default.toml", "-n", 500, "-o", tmp_path / "r", "-q")
+    assert res.exit_code == 0, res.output
+    assert "never happened in 500 games:" in res.output and "squid_sacrifices" in res.output
+    assert "per game: squid_sacrifices" not in res.output

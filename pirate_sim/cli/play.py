@@ -29,10 +29,16 @@ def print_summary(acc, title: str = "", save_to: Path | None = None) -> None:
     for name, label in summary_rows(acc.game, est):
         e = est[name]
         t.add_row(esc(label), fmt_value(e.value, name), f"{fmt_value(e.lo, name)} .. {fmt_value(e.hi, name)}")
+    never = metrics.never_happened(est)
+    never_line = f"never happened in {acc.n:,} games: " + ", ".join(never) if never else ""
     console.print(t)
+    if never_line:
+        console.print(esc(never_line), style="dim")
     if save_to is not None:
         rec = Console(record=True, width=100, file=open(os.devnull, "w"))
         rec.print(t)
+        if never_line:
+            rec.print(esc(never_line))
         rec.print(metrics.games_needed_note(acc))
         from ..results import atomic_write_text
 

@@ -124,13 +124,7 @@ def _cover(ctx: ReportContext):
     ]
     for i, line in enumerate(lines):
         fig.text(0.06, 0.91 - 0.022 * i, _clip(line, COVER_LINE), fontsize=9, family="monospace")
-    rows, never = [], []
-    for name, label in summary_rows(ctx.game, ctx.est):
-        e = ctx.est[name]
-        if name.startswith("events.") and e.value == 0 and e.hi == 0:
-            never.append(name[7:])  # an event that never happened: one line below, not a row of zeros
-        else:
-            rows.append((name, label))
+    rows, never = summary_rows(ctx.game, ctx.est), metrics.never_happened(ctx.est)
     y = 0.71
     fig.text(0.06, y + 0.02, "Key figures (95% confidence intervals)", fontsize=12, weight="bold")
     for name, label in rows[:COVER_ROWS]:
@@ -300,9 +294,8 @@ def event_groups(game: Game, est: dict[str, Estimate]) -> tuple[list[tuple[str, 
     Gold amounts are not counts; counts are split by :data:`EVENT_TIERS`, each with its
     own x scale.
     """
-    keys = [k for k in est if k.startswith("events.")]
-    never = [k[7:] for k in keys if est[k].value == 0 and est[k].hi == 0]
-    keys = [k for k in keys if k[7:] not in never]
+    never = metrics.never_happened(est)
+    keys = [k for k in est if k.startswith("events.") and k[7:] not in never]
     gold = [k for k in keys if "gold" in k]
     counts = [k for k in keys if k not in gold]
     groups = [("gold per game", gold)]
