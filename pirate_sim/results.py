@@ -329,9 +329,11 @@ def write_chunk(out_dir: Path, chunk: int, games: pa.Table, seats: pa.Table) -> 
 # seats took 55 ms to write after the kernel's last game: 9% of a 200,000-game run on 2
 # threads).  Boundaries are fixed multiples of the part's first game, so the same games
 # make the same file whatever the kernel's pieces were.  Writing CPU against one group per
-# part: +2% at 50,000 games per group, +9% at 25,000, +12% at 10,000, +34% at 5,000;
-# files 1% larger at 10,000, where the last group takes about 5 ms.
-SEATS_ROW_GROUP_GAMES = 10_000
+# part: +2% at 50,000 games per group, +9% at 25,000, +12% at 10,000 (and the Python work
+# per group), +34% at 5,000; files 1% larger at 10,000.  So large groups, and small ones
+# only in a run's last part, where what is left after the last game is one group.
+SEATS_ROW_GROUP_GAMES = 50_000
+LAST_PART_ROW_GROUP_GAMES = 10_000  # about 5 ms to write at a run's end
 
 
 class PartWriter:
@@ -344,8 +346,10 @@ class PartWriter:
     """
 
     def __init__(self, out_dir: Path, chunk: int, game: Game, n_seats: int, first_game: int, n: int,
-                 meta: dict[str, str], strategy_names: tuple[str, ...], rotate: bool = False):
+                 meta: dict[str, str], strategy_names: tuple[str, ...], rotate: bool = False,
+                 group_games: int | None = None):
         self.part = PartBuilder(game, n_seats, first_game, n)
+        self.group = group_games or SEATS_ROW_GROUP_GAMES  # games per row group of seats
         self.meta, self.strategy_names, self.rotate = meta, strategy_names, rotate
         self.paths = {kind: Path(out_dir) / kind / part_name(chunk) for kind in ("games", "seats")}
         self._done = 0  # games of the part whose seats rows are written
@@ -355,8 +359,8 @@ class PartWriter:
 
     def add(self, out_games: np.ndarray, out_seats: np.ndarray) -> None:
         self.part.add(out_games, out_seats)
-        while self.part.rows - self._done >= SEATS_ROW_GROUP_GAMES:
-            self._write_seats(self._done + SEATS_ROW_GROUP_GAMES)
+        while self.part.rows - self._done >= self.group:
+            self._write_seats(self._done + self.group)
 
     def _write_seats(self, stop: int) -> None:
         t = time.perf_counter()
@@ -424,7 +428,17 @@ class PartWriter:
 
 def library_versions() -> dict[str, str]:
     """Versions of what made the results (pandas and matplotlib read from their metadata:
-    importing them would cost a run a second and a half)."""
+    importing them would cost a run a second and a half).  Read once per process: a run
+    saves its manifest after every chunk, and each metadata read parses package files."""
+    if not _VERSIONS:
+        _VERSIONS.update(_read_library_versions())
+    return dict(_VERSIONS)
+
+
+_VERSIONS: dict[str, str] = {}
+
+
+def _read_library_versions() -> dict[str, str]:
     from importlib.metadata import version
 
     import numba

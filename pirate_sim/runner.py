@@ -227,7 +227,9 @@ def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, forc
 
     def new_part(c: int) -> results.PartWriter:
         a, b = chunk_span(c, games, size)
-        return results.PartWriter(out_dir, c, s.game, s.n_seats, a, b - a, meta, compiled.strategy_names, rotate)
+        last = c == total_chunks - 1  # small row groups: little left to write after the last game
+        return results.PartWriter(out_dir, c, s.game, s.n_seats, a, b - a, meta, compiled.strategy_names, rotate,
+                                  results.LAST_PART_ROW_GROUP_GAMES if last else None)
 
     def finish_part(c: int, part: results.PartWriter) -> None:
         rec = part.finish()

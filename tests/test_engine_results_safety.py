@@ -244,6 +244,7 @@ def test_seats_parts_in_row_groups_hold_the_same_rows(tmp_path, monkeypatch):
     s = _scen()
     whole = runner.run(s, tmp_path / "whole").out_dir
     monkeypatch.setattr(results, "SEATS_ROW_GROUP_GAMES", 300)
+    monkeypatch.setattr(results, "LAST_PART_ROW_GROUP_GAMES", 300)
     monkeypatch.setattr(runner.pipeline, "MIN_PIECE", 70)  # pieces of 70+ games: most straddle a boundary
     monkeypatch.setattr(runner.pipeline, "PIECE_SECONDS", 1e-6)
     grouped = runner.run(s, tmp_path / "grouped").out_dir
@@ -258,6 +259,7 @@ def test_seats_parts_in_row_groups_hold_the_same_rows(tmp_path, monkeypatch):
 def test_a_chunk_stopped_while_its_seats_stream_leaves_no_file(tmp_path, monkeypatch):
     out = tmp_path / "r"
     monkeypatch.setattr(results, "SEATS_ROW_GROUP_GAMES", 300)
+    monkeypatch.setattr(results, "LAST_PART_ROW_GROUP_GAMES", 300)
     real, calls = results.PartWriter._write_seats, {"n": 0}
 
     def stop_in_chunk_two(self, stop):
