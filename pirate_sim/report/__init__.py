@@ -12,6 +12,7 @@ flat however many games the run played.
 from __future__ import annotations
 
 import datetime as _dt
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -134,12 +135,16 @@ def _cover(ctx: ReportContext):
         fig.text(0.06, y, f"{label:<44s} {f(e.value)}   [{f(e.lo)} .. {f(e.hi)}]", fontsize=8.5, family="monospace")
         y -= 0.0205
     if never:
-        fig.text(0.06, y - 0.01, _clip("Never happened in this run: " + ", ".join(never), COVER_LINE),
-                 fontsize=8.5, family="monospace")
+        lines = textwrap.wrap("Never happened in this run: " + ", ".join(never), COVER_LINE)
+        for i, line in enumerate(lines[:NEVER_LINES]):  # every name, not one clipped line
+            last = i == NEVER_LINES - 1 and len(lines) > NEVER_LINES
+            fig.text(0.06, y - 0.01 - 0.0205 * i, _clip(line + (" ..." if last else ""), COVER_LINE),
+                     fontsize=8.5, family="monospace")
     return fig
 
 
 COVER_ROWS = 30  # key-figure rows that fit under the cover's header
+NEVER_LINES = 4  # lines for the events that never happened, below the key figures
 
 
 def first_seats(ctx: ReportContext) -> np.ndarray:
