@@ -235,3 +235,16 @@ def test_undefined_metric_gets_no_indices(duel, tmp_path):
     assert bool(idx.loc["first_player_win_rate", "undefined"].all())
     assert bool(idx.loc["win_rate.seat0", "constant"].all())
     assert "undefined at some design points" in (tmp_path / "u" / "summary.txt").read_text()
+
+
+def test_a_directory_in_use_is_refused_and_force_keeps_the_lock(duel, tmp_path):
+    from pirate_sim import results
+
+    varies = ["rules.first_player_cutoff=0:6"]
+    out = tmp_path / "r"
+    with results.lock_dir(out):  # another command writing there
+        with pytest.raises(results.ResultsError, match="in use by another"):
+            _run(duel, varies, "morris", 2, 500, out)
+    _run(duel, varies, "morris", 2, 500, out)
+    _run(duel, varies, "morris", 2, 500, out, force=True)  # replaced, lock file kept
+    assert (out / results.LOCK).exists() and (out / "summary.txt").exists()

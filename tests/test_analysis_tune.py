@@ -143,3 +143,16 @@ def test_commands_have_help_with_examples():
     for cmd in ("sensitivity", "tune"):
         r = CliRunner().invoke(main, [cmd, "--help"])
         assert r.exit_code == 0 and "Example:" in r.output
+
+
+def test_a_directory_in_use_is_refused(duel, tmp_path):
+    from pirate_sim import results
+
+    out = tmp_path / "t"
+    with results.lock_dir(out):  # another command writing there
+        with pytest.raises(results.ResultsError, match="in use by another"):
+            _tune(duel, ["rules.first_player_cutoff=1:5"], ["seat_balance=min"], out, trials=2, games=500)
+    res = _tune(duel, ["rules.first_player_cutoff=1:5"], ["seat_balance=min"], out, trials=2, games=500)
+    assert (res.out_dir / "summary.txt").exists()
+    with pytest.raises(tn.TuneError, match="--force"):
+        _tune(duel, ["rules.first_player_cutoff=1:5"], ["seat_balance=min"], out, trials=2, games=500)

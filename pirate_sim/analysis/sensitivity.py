@@ -30,7 +30,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import shutil
 import time
 import warnings
 from dataclasses import dataclass
@@ -42,7 +41,7 @@ import pandas as pd
 
 from .. import metrics, stats
 from ..metrics import Accumulator
-from ..results import atomic_write_json, atomic_write_text
+from ..results import atomic_write_json, atomic_write_text, clear_dir, has_content, lock_dir
 from ..scenario import Scenario
 from .space import Factor, PointSpec, config_key, evaluate_point, overrides_of
 from .sweep import table_value
@@ -144,7 +143,7 @@ def _signature(base: Scenario, factors: list[Factor], design: Design, games: int
 
 
 def _prepare(out_dir: Path, sig: str, resume: bool, force: bool) -> None:
-    if out_dir.exists() and any(out_dir.iterdir()):
+    if has_content(out_dir):
         state_file = out_dir / STATE_JSON
         if resume and state_file.exists():
             old = json.loads(state_file.read_text())
@@ -156,7 +155,7 @@ def _prepare(out_dir: Path, sig: str, resume: bool, force: bool) -> None:
         if not force:
             what = "an analysis (add --resume to finish it)" if state_file.exists() else "files"
             raise SensitivityError(f"{out_dir}: already holds {what}; refusing to overwrite without --force")
-        shutil.rmtree(out_dir)
+        clear_dir(out_dir)  # not the held lock
 
 
 def tidy_metrics(config_id: str, acc: Accumulator) -> pd.DataFrame:
@@ -275,49 +274,50 @@ def sensitivity(base: Scenario, base_path: str, base_overrides: list[str], facto
     seed = base.seed
     design = make_design(factors, method, points, seed if design_seed is None else design_seed)
     sig = _signature(base, factors, design, games)
-    _prepare(out_dir, sig, resume, force)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    state = {
-        "format_version": 1, "command": "sensitivity", "game": base.game.name, "rules_version": base.game.version,
-        "base": base_path, "base_overrides": list(base_overrides), "method": method, "points": points,
-        "design_seed": design.seed, "seed": seed, "games_per_point": games,
-        "factors": [f.to_json() for f in factors], "metrics": metric_names, "signature": sig,
-        "design_rows": design.rows, "configurations": len(design.configs), "complete": False,
-    }
-    atomic_write_json(out_dir / STATE_JSON, state)
-    design_df = design_table(factors, design)
-    design_df.to_parquet(out_dir / "design.parquet", index=False)
-    t0 = time.perf_counter()
-    frames, played, skipped = run_points(base_path, base_overrides, seed, games, design, out_dir, threads, progress,
-                                         cluster)
-    tidy = pd.concat([frames[c] for c in design.configs], ignore_index=True)
-    wide = {c: f.set_index("metric") for c, f in frames.items()}
-    index_rows, noise_rows = [], []
-    for m in metric_names:
-        y = np.array([wide[c].at[m, "value"] for c in design.config], dtype=float)
-        lo = np.array([wide[c].at[m, "lo"] for c in design.config], dtype=float)
-        hi = np.array([wide[c].at[m, "hi"] for c in design.config], dtype=float)
-        index_rows += analyse(factors, design, y, m)
-        noise_rows.append(noise_table(y, lo, hi, m))
-    indices = pd.DataFrame(index_rows)
-    noise = pd.DataFrame(noise_rows)
-    seconds = time.perf_counter() - t0
-    per_point = design_df.merge(tidy[tidy["metric"].isin(metric_names)], on="config")
-    per_point.to_parquet(out_dir / "point_metrics.parquet", index=False)
-    tidy.to_parquet(out_dir / "config_metrics.parquet", index=False)
-    indices.to_parquet(out_dir / "indices.parquet", index=False)
-    noise.to_parquet(out_dir / "noise.parquet", index=False)
-    res = SensitivityResult(out_dir, factors, design, metric_names, tidy, indices, noise, games, seconds, played,
-                            skipped, [])
-    atomic_write_text(out_dir / "summary.txt", summary_text(res, base))
-    from . import explore_charts
+    with lock_dir(out_dir):  # one command per directory: two could mix their points
+        _prepare(out_dir, sig, resume, force)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        state = {
+            "format_version": 1, "command": "sensitivity", "game": base.game.name, "rules_version": base.game.version,
+            "base": base_path, "base_overrides": list(base_overrides), "method": method, "points": points,
+            "design_seed": design.seed, "seed": seed, "games_per_point": games,
+            "factors": [f.to_json() for f in factors], "metrics": metric_names, "signature": sig,
+            "design_rows": design.rows, "configurations": len(design.configs), "complete": False,
+        }
+        atomic_write_json(out_dir / STATE_JSON, state)
+        design_df = design_table(factors, design)
+        design_df.to_parquet(out_dir / "design.parquet", index=False)
+        t0 = time.perf_counter()
+        frames, played, skipped = run_points(base_path, base_overrides, seed, games, design, out_dir, threads, progress,
+                                             cluster)
+        tidy = pd.concat([frames[c] for c in design.configs], ignore_index=True)
+        wide = {c: f.set_index("metric") for c, f in frames.items()}
+        index_rows, noise_rows = [], []
+        for m in metric_names:
+            y = np.array([wide[c].at[m, "value"] for c in design.config], dtype=float)
+            lo = np.array([wide[c].at[m, "lo"] for c in design.config], dtype=float)
+            hi = np.array([wide[c].at[m, "hi"] for c in design.config], dtype=float)
+            index_rows += analyse(factors, design, y, m)
+            noise_rows.append(noise_table(y, lo, hi, m))
+        indices = pd.DataFrame(index_rows)
+        noise = pd.DataFrame(noise_rows)
+        seconds = time.perf_counter() - t0
+        per_point = design_df.merge(tidy[tidy["metric"].isin(metric_names)], on="config")
+        per_point.to_parquet(out_dir / "point_metrics.parquet", index=False)
+        tidy.to_parquet(out_dir / "config_metrics.parquet", index=False)
+        indices.to_parquet(out_dir / "indices.parquet", index=False)
+        noise.to_parquet(out_dir / "noise.parquet", index=False)
+        res = SensitivityResult(out_dir, factors, design, metric_names, tidy, indices, noise, games, seconds, played,
+                                skipped, [])
+        atomic_write_text(out_dir / "summary.txt", summary_text(res, base))
+        from . import explore_charts
 
-    res.files = [out_dir / n for n in (STATE_JSON, "design.parquet", "point_metrics.parquet", "config_metrics.parquet",
-                                       "indices.parquet", "noise.parquet", "summary.txt")]
-    res.files += explore_charts.sensitivity_report(res, per_point, base)
-    state.update(complete=True, seconds=seconds, games_played=res.games)
-    atomic_write_json(out_dir / STATE_JSON, state)
-    return res
+        res.files = [out_dir / n for n in (STATE_JSON, "design.parquet", "point_metrics.parquet", "config_metrics.parquet",
+                                           "indices.parquet", "noise.parquet", "summary.txt")]
+        res.files += explore_charts.sensitivity_report(res, per_point, base)
+        state.update(complete=True, seconds=seconds, games_played=res.games)
+        atomic_write_json(out_dir / STATE_JSON, state)
+        return res
 
 
 def design_table(factors: list[Factor], design: Design) -> pd.DataFrame:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 import re
-import shutil
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -37,7 +36,7 @@ import pandas as pd
 from .. import metrics
 from .. import scenario as scen
 from ..metrics import Accumulator
-from ..results import atomic_write_json, atomic_write_text
+from ..results import atomic_write_json, atomic_write_text, clear_dir, has_content, lock_dir
 from ..scenario import Scenario
 from .space import Factor, PointSpec, config_key, evaluate_point, overrides_of
 from .sweep import GridError, table_value, value_text
@@ -192,10 +191,17 @@ def tune(base: Scenario, base_path: str, base_overrides: list[str], factors: lis
     if not 1 <= len(objectives) <= 2:
         raise GridError("give one --objective (TPE) or two (NSGA-II, Pareto front)")
     out_dir = Path(out_dir)
-    if out_dir.exists() and any(out_dir.iterdir()):
-        if not force:
-            raise TuneError(f"{out_dir}: already holds files; refusing to overwrite without --force")
-        shutil.rmtree(out_dir)
+    with lock_dir(out_dir):  # one command per directory: two could mix their trials
+        if has_content(out_dir):
+            if not force:
+                raise TuneError(f"{out_dir}: already holds files; refusing to overwrite without --force")
+            clear_dir(out_dir)  # not the held lock
+        return _tune(base, base_path, base_overrides, factors, objectives, constraints, trials, games, out_dir,
+                     threads, recheck_games, promote, progress, cluster, optuna)
+
+
+def _tune(base, base_path, base_overrides, factors, objectives, constraints, trials, games, out_dir, threads,
+          recheck_games, promote, progress, cluster, optuna) -> TuneResult:
     seed = base.seed
     t0 = time.perf_counter()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
