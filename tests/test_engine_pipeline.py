@@ -223,3 +223,15 @@ def test_run_imports_neither_plotting_nor_pandas(tmp_path):
         f"r'{tmp_path / 'r'}', '-q'])\nassert r.exit_code == 0, r.output")
     assert "pirate_sim.runner" in mods
     assert not mods & {"matplotlib", "pandas", "pirate_sim.report"}
+
+
+def test_pieces_halve_at_the_run_end_only():
+    """Big pieces (a fast kernel) in the middle; the run's last chunk ends in halving pieces,
+    so that little is left to write after the last game."""
+    got = list(pipeline.pieces([(0, 10_000), (10_000, 20_000)], lambda a, b: None, min_piece=100,
+                               piece_seconds=1e9))  # every piece as large as allowed
+    sizes = [(p.chunk, p.stop - p.start) for p in got]
+    assert sizes[0] == (0, 100) and (0, 9_900) in sizes  # the first chunk: one big piece after the first
+    last = [n for c, n in sizes if c == 1]
+    assert last == [5_000, 2_500, 1_250, 625, 312, 156, 100, 57]
+    assert got[-1].stop == 20_000 and sum(last) == 10_000
