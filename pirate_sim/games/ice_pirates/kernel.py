@@ -388,9 +388,10 @@ EXIT_OCCUPIED = 2  # an occupied space: a way out only if the ship could leave i
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def exit_kind_nb(st, P, geo, s, upg, v, d, start, esc_ok):
+def exit_kind_nb(st, P, geo, s, upg, v, d, start, esc_ok, others):
     """What leaving ``v`` in direction ``d`` leads to (EXIT_*), for seat s with upgrades
-    ``upg``; the wind (which directions may be sailed or rowed) is the caller's."""
+    ``upg`` (``others``: bitboard of the cells of the other ships); the wind (which
+    directions may be sailed or rowed) is the caller's."""
     ib = ((upg >> ICE_BREAKER) & 1) == 1
     if ((st[(C_PASS_IB if ib else C_PASS) + v] >> d) & 1) == 0:
         return EXIT_NONE  # an iceberg on this card's side or (face up) the other's
@@ -401,7 +402,7 @@ def exit_kind_nb(st, P, geo, s, upg, v, d, start, esc_ok):
         return EXIT_NONE  # never back onto the starting space (see Assumptions)
     if st[C_REVEALED + w] == 0:
         return EXIT_FREE  # may ram, which costs no move
-    if ((upg >> GRAPPLING_HOOK) & 1) == 1 or occupants_nb(st, P, w, s) == 0:
+    if ((upg >> GRAPPLING_HOOK) & 1) == 1 or ((others >> BB_BIT[w]) & 1) == 0:
         return EXIT_FREE
     return EXIT_OCCUPIED
 
@@ -414,7 +415,7 @@ def can_pass_through_nb(st, s, upg, w):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def exists_exit_nb(st, P, geo, rel, s, v, k1, start, esc_ok):
+def exists_exit_nb(st, P, geo, rel, s, v, k1, start, esc_ok, others):
     """Look-ahead for entering an occupied space ``v``: could the ship leave it with move
     ``k1`` (never rowing: only the first move rows), onto a free space, a face-down card
     (which may ram: the rulebook's exception) or open water, or through one more occupied
@@ -426,7 +427,7 @@ def exists_exit_nb(st, P, geo, rel, s, v, k1, start, esc_ok):
     for d2 in range(6):
         if rel[wind, d2] == INTO:
             continue
-        kind = exit_kind_nb(st, P, geo, s, upg, v, d2, start, esc_ok)
+        kind = exit_kind_nb(st, P, geo, s, upg, v, d2, start, esc_ok, others)
         if kind == EXIT_FREE:
             return True
         if kind != EXIT_OCCUPIED or not cont_after_nb(P, upg, rel[wind, d2], k1):
@@ -435,19 +436,19 @@ def exists_exit_nb(st, P, geo, rel, s, v, k1, start, esc_ok):
         if not can_pass_through_nb(st, s, upg, w):
             continue
         for d3 in range(6):
-            if rel[wind, d3] != INTO and exit_kind_nb(st, P, geo, s, upg, w, d3, start, esc_ok) == EXIT_FREE:
+            if rel[wind, d3] != INTO and exit_kind_nb(st, P, geo, s, upg, w, d3, start, esc_ok, others) == EXIT_FREE:
                 return True
     return False
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def legal_dir_nb(st, P, geo, rel, s, pos, d, k, start, esc_ok):
+def legal_dir_nb(st, P, geo, rel, s, pos, d, k, start, esc_ok, others):
     """May seat ``s`` at ``pos`` choose direction ``d`` for move ``k`` (0-based)?"""
     upg = st[sb_nb(s) + S_UPG]
     rl = rel[st[G_WIND], d]
     if rl == INTO and (k > 0 or st[sb_nb(s) + S_CREW] < 1):
         return False  # row only on the first move, and only with a crew chip to spend
-    kind = exit_kind_nb(st, P, geo, s, upg, pos, d, start, esc_ok)
+    kind = exit_kind_nb(st, P, geo, s, upg, pos, d, start, esc_ok, others)
     if kind != EXIT_OCCUPIED:
         return kind == EXIT_FREE
     v = geo[pos, d]
@@ -455,14 +456,19 @@ def legal_dir_nb(st, P, geo, rel, s, pos, d, k, start, esc_ok):
         return True  # entering Harbour Grace with the treasure wins at once
     if not (cont_after_nb(P, upg, rl, k) and can_pass_through_nb(st, s, upg, v)):
         return False
-    return exists_exit_nb(st, P, geo, rel, s, v, k + 1, start, esc_ok)
+    return exists_exit_nb(st, P, geo, rel, s, v, k + 1, start, esc_ok, others)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def legal_mask_nb(st, P, geo, rel, s, pos, k, start, esc_ok):
+    others = np.int64(0)  # the other ships' cells: only the moving ship moves in a turn
+    for o in range(P.n_seats):
+        c = st[sb_nb(o) + S_POS]
+        if o != s and c >= 0:
+            others |= np.int64(1) << BB_BIT[c]
     m = 0
     for d in range(6):
-        if legal_dir_nb(st, P, geo, rel, s, pos, d, k, start, esc_ok):
+        if legal_dir_nb(st, P, geo, rel, s, pos, d, k, start, esc_ok, others):
             m |= 1 << d
     return m
 
