@@ -131,11 +131,6 @@ def prepare_output(out_dir: Path, s: Scenario, games: int, resume: bool, force: 
     return 0, []
 
 
-@functools.cache
-def _versions() -> dict[str, str]:
-    return results.library_versions()
-
-
 def _manifest(s: Scenario, games: int, chunks_done: int, n_chunks: int, timings: dict, threads: int,
               parts: list, options: dict) -> dict:
     return {
@@ -154,7 +149,7 @@ def _manifest(s: Scenario, games: int, chunks_done: int, n_chunks: int, timings:
         "complete": chunks_done == n_chunks,
         "threads": threads,
         "timings": timings,
-        "versions": _versions(),
+        "versions": results.library_versions(),
         "seats": [seat["strategy"] for seat in s.seats],
         "options": options,
         "parts": parts,  # per chunk: {"games"|"seats": {"rows", "bytes", "sha256"}}

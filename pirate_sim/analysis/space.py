@@ -30,7 +30,7 @@ from .. import scenario as scen
 from ..metrics import Accumulator
 from ..scenario import Scenario
 from ..seating import rotates
-from .sweep import FORBIDDEN_KEYS, GridError, _num, _split_top, value_text
+from .sweep import FORBIDDEN_KEYS, GridError, _num, split_values, value_text
 
 _RANGE = re.compile(r"^\s*(-?[\d_.eE+-]+)\s*:\s*(-?[\d_.eE+-]+)\s*$")
 _NAMED = re.compile(r"^([A-Za-z_][A-Za-z0-9_\-]*)\s*=(.*)$", re.S)
@@ -135,14 +135,7 @@ def parse_factor(item: str, base_path: str, base_overrides: list[str], base: Sce
         for v in (lo, hi):
             _check(base_path, base_overrides, key, int(v) if param.kind == "int" else float(v))
         return Factor(key, param.kind, float(lo), float(hi))
-    try:
-        parts = _split_top(text, ";")
-        if len(parts) == 1:
-            parts = _split_top(text, ",")
-    except ValueError as exc:
-        raise GridError(f"{where}={text}: {exc}") from None
-    if any(p == "" for p in parts):
-        raise GridError(f"{where}={text}: an empty value (check the commas/semicolons)")
+    parts = split_values(where, text)
     values, labels = [], []
     for i, part in enumerate(parts):
         nm = _NAMED.match(part)

@@ -80,6 +80,20 @@ def _split_top(text: str, sep: str) -> list[str]:
     return [x.strip() for x in out]
 
 
+def split_values(where: str, text: str) -> list[str]:
+    """The values of a ``--vary KEY=...`` list: separated by ';', else by ',' (outside
+    brackets and quotes); an empty one is an error naming the option."""
+    try:
+        parts = _split_top(text, ";")
+        if len(parts) == 1:
+            parts = _split_top(text, ",")
+    except ValueError as exc:
+        raise GridError(f"{where}={text}: {exc}") from None
+    if any(p == "" for p in parts):
+        raise GridError(f"{where}={text}: an empty value (check the commas/semicolons)")
+    return parts
+
+
 def _num(text: str):
     v = scen.parse_value(text.strip())
     if isinstance(v, bool) or not isinstance(v, (int, float)):
@@ -118,14 +132,7 @@ def parse_vary(item: str) -> tuple[str, list[Any]]:
         as_int = all(isinstance(x, int) for x in (a, b, step))
         values = [a + i * step if as_int else round(a + i * step, 12) for i in range(count)]
         return key, values
-    try:
-        parts = _split_top(text, ";")
-        if len(parts) == 1:
-            parts = _split_top(text, ",")
-    except ValueError as exc:
-        raise GridError(f"{where}={text}: {exc}") from None
-    if any(p == "" for p in parts):
-        raise GridError(f"{where}={text}: an empty value (check the commas/semicolons)")
+    parts = split_values(where, text)
     values = [scen.parse_value(p) for p in parts]
     seen = set()
     for v in values:

@@ -11,7 +11,7 @@ from rich import box
 from rich.table import Table
 
 from .common import (cluster_option, console, err_console, esc, fail, fmt_metric, load_scenario, open_cluster,
-                     out_console, progress, say_compiling, set_option)
+                     out_console, progress, quiet_option, say_compiling, set_option, threads_option)
 
 COMPARE_GAMES = 100_000  # default paired games: a few seconds, CI half-widths near 0.1 point
 FORMATS = ("table", "markdown", "csv", "json")
@@ -25,7 +25,7 @@ FORMATS = ("table", "markdown", "csv", "json")
 @click.option("--games", "-n", type=click.IntRange(min=2),
               help=f"Paired games (default: {COMPARE_GAMES:,}, or A's run.games if fewer).")
 @click.option("--seed", type=click.IntRange(min=0), help="Master seed of both variants (default: A's run.seed).")
-@click.option("--threads", "-t", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
+@threads_option
 @click.option("--metrics", "metric_patterns", multiple=True, metavar="PATTERN",
               help="Only these metrics (names or globs such as 'win_rate.*'; repeatable).")
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
@@ -33,7 +33,7 @@ FORMATS = ("table", "markdown", "csv", "json")
 @click.option("--force", is_flag=True, help="Replace an existing output directory.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="How to print the differences: a table, or markdown / csv / json with every digit.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@quiet_option
 @cluster_option
 def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_patterns, out_dir, force, fmt,
                 quiet, cluster_address):
@@ -170,7 +170,7 @@ def print_compare(res, label_a: str, label_b: str, fmt: str) -> None:
 @set_option
 @click.option("--games", "-n", type=click.IntRange(min=1), help="Games per grid point (default: run.games).")
 @click.option("--seed", type=click.IntRange(min=0), help="Master seed of every point (default: run.seed).")
-@click.option("--threads", "-t", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
+@threads_option
 @click.option("--metrics", "metric_patterns", multiple=True, metavar="PATTERN",
               help="Metrics to chart (names or globs; default: win rates, seat_balance, "
                    "first_player_win_rate, length.mean, truncation_rate).")
@@ -178,7 +178,7 @@ def print_compare(res, label_a: str, label_b: str, fmt: str) -> None:
               help="Output directory (default: results/<scenario>-sweep).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted sweep: finished points are skipped.")
 @click.option("--force", is_flag=True, help="Replace an existing output directory.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@quiet_option
 @cluster_option
 def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_patterns, out_dir, resume, force,
               quiet, cluster_address):
@@ -276,12 +276,12 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
               help="Play the scenarios and (re)write the --baseline file instead of checking.")
 @click.option("--max-games", type=click.IntRange(min=1), help="Game budget per scenario (default: spec max_games).")
 @click.option("--seed", type=click.IntRange(min=0), help="Master seed of every scenario (default: each scenario's).")
-@click.option("--threads", "-t", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
+@threads_option
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
               help="Where to write verdict.json and junit.xml (default: results/check-<spec>).")
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False), help="JUnit XML path (overrides -o).")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="JSON verdict path (overrides -o).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@quiet_option
 @cluster_option
 def check_cmd(spec_path, baseline_path, update_baseline, max_games, seed, threads, out_dir, junit_path, json_path,
               quiet, cluster_address):

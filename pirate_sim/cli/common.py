@@ -94,6 +94,14 @@ def set_option(f):
                              "or --set seats.1.strategy=racer (repeatable).")(f)
 
 
+def threads_option(f):
+    return click.option("--threads", "-t", type=click.IntRange(min=1), help="Worker threads (default: all cores).")(f)
+
+
+def quiet_option(f):
+    return click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(f)
+
+
 def load_scenario(path: str, overrides=(), seed: int | None = None, games: int | None = None):
     """Load and validate a scenario (and compile it, so every error surfaces before any write)."""
     from .. import scenario as scen

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .common import (EXIT_INTERRUPTED, cluster_option, console, default_out_dir, esc, fail, fmt_value, load_scenario,
-                     open_cluster, progress, say_compiling, set_option, shell_command)
+                     open_cluster, progress, quiet_option, say_compiling, set_option, shell_command, threads_option)
 
 LONG_RUN_S = 60  # print a time and disk estimate for runs whose rest takes longer than this
 MAX_GAME_INDEX = 2**63 - 1  # game indices are int64 in the kernels and the Parquet files
@@ -52,14 +52,14 @@ def print_summary(acc, title: str = "", save_to: Path | None = None) -> None:
 @click.option("--games", "-n", type=click.IntRange(min=1), help="Number of games (default: the scenario's run.games).")
 @click.option("--seed", type=click.IntRange(min=0), help="Master seed (default: the scenario's run.seed).")
 @set_option
-@click.option("--threads", "-t", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
+@threads_option
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
               help="Output directory (default: results/<scenario>-seed<seed>).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in the output directory.")
 @click.option("--force", is_flag=True, help="Replace an existing output directory.")
 @click.option("--precision", type=click.FloatRange(min=1e-5, max=0.5),
               help="Stop once every win rate's 95% CI half-width is below this (games = upper limit).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@quiet_option
 @cluster_option
 def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, force, precision, quiet, cluster_address):
     """Play SCENARIO, stream results to Parquet, print a summary with 95% confidence intervals.

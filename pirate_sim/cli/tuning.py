@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from .common import cluster_option, console, err_console, esc, fail, fmt_metric, open_cluster, progress, set_option
+from .common import (cluster_option, console, err_console, esc, fail, fmt_metric, open_cluster, progress, quiet_option,
+                     set_option, threads_option)
 
 VARY_HELP = ("A parameter and its range: KEY=lo:hi (numbers; whole numbers for int parameters) or a set of "
              "values KEY=v1,v2 / KEY='name=[...];name2=[...]' (lists, choices, booleans) (repeatable).")
@@ -43,12 +44,12 @@ def _factors(scenario_path, varies, overrides, seed):
               help="Games per design point (all on the same seed).")
 @set_option
 @click.option("--seed", type=click.IntRange(min=0), help="Master seed of every point (default: run.seed).")
-@click.option("--threads", "-t", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
+@threads_option
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
               help="Output directory (default: results/<scenario>-sensitivity).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted analysis: stored points are not played again.")
 @click.option("--force", is_flag=True, help="Replace an existing output directory.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@quiet_option
 @cluster_option
 def sensitivity_cmd(scenario_path, varies, metric_patterns, method, points, games, overrides, seed, threads, out_dir,
                     resume, force, quiet, cluster_address):
@@ -149,11 +150,11 @@ def _print_indices(res) -> None:
               help="Games of the re-check on fresh seeds (default: 4x --games).")
 @set_option
 @click.option("--seed", type=click.IntRange(min=0), help="Master seed of the trials (default: run.seed).")
-@click.option("--threads", "-t", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
+@threads_option
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
               help="Output directory (default: results/<scenario>-tune).")
 @click.option("--force", is_flag=True, help="Replace an existing output directory.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@quiet_option
 @cluster_option
 def tune_cmd(scenario_path, varies, objectives, constraints, trials, games, recheck_games, overrides, seed, threads,
              out_dir, force, quiet, cluster_address):

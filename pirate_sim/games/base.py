@@ -170,8 +170,10 @@ class Game:
         raise NotImplementedError
 
     def dice_per_game(self, compiled: Compiled, seed: int, n_games: int) -> float:
-        """Mean dice rolled per game (for the benchmark's efficiency ratio)."""
-        raise NotImplementedError
+        """Mean dice rolled per game (for the benchmark's efficiency ratio): by default the
+        mean of the game column ``dice_rolled``, for games that count their dice there."""
+        out_g, _ = self.play(compiled, seed, 0, n_games)
+        return float(out_g[:, self.game_column_index("dice_rolled")].mean())
 
     def report_figures(self, ctx) -> list:
         """Game-specific report pages: ``[(file stem, matplotlib Figure), ...]``.
@@ -199,6 +201,23 @@ class Game:
         out_g, out_s = self.new_outputs(1, n_seats)
         return out_g[0], out_s[0]
 
+    def traced_game(self, traced_nb, compiled: Compiled, seed: int, game_index: int, capacity: int,
+                    width: int, *extra) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(events int32[n, width], out_games row, out_seats rows) of game ``game_index``, from
+        a kernel ``traced_nb(seed, k, params, *arrays, events, *extra, out_game, out_seats)``
+        that returns the number of events it logged (the multi-seat games' signature)."""
+        ev = np.zeros((capacity, width), np.int32)
+        out_g, out_s = self.one_game_outputs(compiled.n_seats)
+        n = traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params, *compiled.arrays, ev, *extra,
+                      out_g, out_s)
+        return ev[:n], out_g, out_s
+
+    def result_line(self, out_g: np.ndarray) -> str:
+        """A trace's last line: who won, how the game ended, after how many turns."""
+        w = int(out_g[0])
+        return (f"Result: {'seat %d wins' % w if w >= 0 else 'no winner'} "
+                f"({self.end_reasons[int(out_g[2])]}) after {int(out_g[1])} turns")
+
     def play_chunk(self, chunk_nb, compiled: Compiled, seed: int, first_game: int, n_games: int):
         """:meth:`play` for a kernel ``chunk_nb(seed, first_game, n_games, params, *arrays,
         out_games, out_seats)``, the signature the multi-seat games share."""
@@ -217,3 +236,22 @@ class Game:
 
     def seat_column_index(self, name: str) -> int:
         return [c.name for c in self.seat_columns].index(name)
+
+    def game_column_index(self, name: str) -> int:
+        """Column of the game column ``name`` in the kernel's ``out_games`` (after the standard ones)."""
+        return N_STD_GAME_COLUMNS + [c.name for c in self.game_columns].index(name)
+
+
+def seat_tables(seats: list[dict], by_name: dict[str, Strategy], slots: dict[str, int],
+                defaults: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Kernel inputs of the ``[[seats]]`` entries: (strategy codes int32[n], parameters
+    float64[n, len(defaults)]), one row per entry; a strategy's parameter ``key`` goes to
+    column ``slots[key]``, and slots a strategy does not use keep ``defaults``."""
+    codes = np.zeros(len(seats), np.int32)
+    sp = np.tile(defaults, (len(seats), 1))
+    for i, seat in enumerate(seats):
+        strat = by_name[seat["strategy"]]
+        codes[i] = strat.code
+        for p in strat.params:
+            sp[i, slots[p.key]] = float(seat.get(p.key, p.default))
+    return codes, sp

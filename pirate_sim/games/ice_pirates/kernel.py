@@ -346,7 +346,7 @@ def refresh_all_nb(st, geo):
 
 
 @njit(cache=True, _nrt=False)
-def connected_nb(st, geo):
+def connected_nb(st):
     """Can every cell be reached from every other through sides no known iceberg blocks?
     (A flood fill from cell 0 over the passage bitboards, a direction at a time.)"""
     reached = np.int64(1) << BB_BIT[0]
@@ -373,7 +373,7 @@ def flip_nb(st, ev, geo, s, v):
     if st[C_MASK + v] == 0:
         return
     refresh_around_nb(st, geo, v)
-    if not connected_nb(st, geo):
+    if not connected_nb(st):
         st[C_MASK + v] = 0
         refresh_around_nb(st, geo, v)
         st[C_WALLED + v] = 1

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import Param, Strategy
+from ..base import Param, Strategy, seat_tables as base_seat_tables
 from .kernel import (N_SP, SP_ABANDON_AFTER, SP_ABANDON_PROB, SP_AGGRESSION, SP_CREW_RESERVE,
                      SP_DECIDE_PROB, SP_MAX_UPGRADE_COST, SP_PATIENCE, SP_RAID_WORTHLESS, SP_ABANDON_IDLE, SP_ABANDON_STALLED, SP_SWASH_RESERVE, SP_UPGRADES_WANTED,
                      ST_MAP_HUNTER, ST_RAIDER, ST_RANDOM, ST_UPGRADER)
@@ -89,12 +89,5 @@ STRATEGY_BY_NAME = {s.name: s for s in STRATEGIES}
 
 
 def seat_tables(seats: list[dict]) -> tuple[np.ndarray, np.ndarray]:
-    """(codes int32[n], params float64[n, N_SP]) for the kernel."""
-    codes = np.zeros(len(seats), np.int32)
-    sp = np.tile(SLOT_DEFAULTS, (len(seats), 1))
-    for i, seat in enumerate(seats):
-        strat = STRATEGY_BY_NAME[seat["strategy"]]
-        codes[i] = strat.code
-        for p in strat.params:
-            sp[i, SLOTS[p.key]] = float(seat.get(p.key, p.default))
-    return codes, sp
+    """(codes int32[n], params float64[n, N_SP]) for the kernel, one row per [[seats]] entry."""
+    return base_seat_tables(seats, STRATEGY_BY_NAME, SLOTS, SLOT_DEFAULTS)

@@ -126,10 +126,6 @@ class Pirateer(Game):
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
         return self.play_chunk(K.play_chunk_nb, compiled, seed, first_game, n_games)
 
-    def dice_per_game(self, compiled: Compiled, seed: int, n_games: int) -> float:
-        out_g, _ = self.play(compiled, seed, 0, n_games)
-        return float(out_g[:, N_STD_GAME_COLUMNS].mean())
-
     def heat(self, compiled: Compiled, seed: int, n_games: int) -> np.ndarray:
         """int64[2, n_nodes]: captures and treasure-ship losses per square over games 0..n-1."""
         heat = np.zeros((2, compiled.params.n_nodes), np.int64)
@@ -142,12 +138,8 @@ class Pirateer(Game):
     # ------------------------------------------------------------------ trace
     def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 200_000):
         """(events int32[n, 6], out_games row, out_seats rows) of one game."""
-        ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
-        out_g, out_s = self.one_game_outputs(compiled.n_seats)
-        heat = np.zeros((2, 0), np.int64)
-        n = K.play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params, *compiled.arrays,
-                             ev, heat, out_g, out_s)
-        return ev[:n], out_g, out_s
+        no_heat = np.zeros((2, 0), np.int64)  # the heat map is counted by heat(), not here
+        return self.traced_game(K.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH, no_heat)
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         ev, out_g, _ = self.trace_events(compiled, seed, game_index)
@@ -188,9 +180,7 @@ class Pirateer(Game):
                 lines.append(f"{who} wins: {how}")
             elif kind == R.EV_TRUNC:
                 lines.append(f"{who} turn cap reached: truncated")
-        w = int(out_g[0])
-        lines.append(f"Result: {'seat %d wins' % w if w >= 0 else 'no winner'} "
-                     f"({self.end_reasons[int(out_g[2])]}) after {int(out_g[1])} turns")
+        lines.append(self.result_line(out_g))
         return lines
 
     # ------------------------------------------------------------------ report

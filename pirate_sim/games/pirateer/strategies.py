@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import Param, Strategy
+from ..base import Param, Strategy, seat_tables as base_seat_tables
 from .kernel import (N_SP, SP_CAPTURE, SP_CHASE, SP_HOME, SP_HUNT, SP_ISLAND, SP_RISK, ST_CAUTIOUS,
                      ST_HUNTER, ST_RANDOM, ST_RUNNER)
 
@@ -61,12 +61,5 @@ STRATEGY_BY_NAME = {s.name: s for s in STRATEGIES}
 
 
 def seat_tables(seats: list[dict]) -> tuple[np.ndarray, np.ndarray]:
-    """(codes int32[n], params float64[n, N_SP]) for the kernel."""
-    codes = np.zeros(len(seats), np.int32)
-    sp = np.tile(SLOT_DEFAULTS, (len(seats), 1))
-    for i, seat in enumerate(seats):
-        strat = STRATEGY_BY_NAME[seat["strategy"]]
-        codes[i] = strat.code
-        for p in strat.params:
-            sp[i, SLOTS[p.key]] = float(seat.get(p.key, p.default))
-    return codes, sp
+    """(codes int32[n], params float64[n, N_SP]) for the kernel, one row per [[seats]] entry."""
+    return base_seat_tables(seats, STRATEGY_BY_NAME, SLOTS, SLOT_DEFAULTS)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ...seating import first_player_code, rotates
-from ..base import N_STD_GAME_COLUMNS, Column, Compiled, Game, OddsRow, Ratio
+from ..base import Column, Compiled, Game, OddsRow, Ratio
 from . import kernel as K
 from . import rules as R
 from .strategies import STRATEGIES, seat_tables
@@ -211,18 +211,10 @@ class PiratesCove(Game):
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
         return self.play_chunk(K.play_chunk_nb, compiled, seed, first_game, n_games)
 
-    def dice_per_game(self, compiled: Compiled, seed: int, n_games: int) -> float:
-        out_g, _ = self.play(compiled, seed, 0, n_games)
-        return float(out_g[:, N_STD_GAME_COLUMNS].mean())
-
     # ------------------------------------------------------------------ trace
     def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 20_000):
         """(events int32[n, 6], out_games row, out_seats rows) of one game."""
-        ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
-        out_g, out_s = self.one_game_outputs(compiled.n_seats)
-        n = K.play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
-                             *compiled.arrays, ev, out_g, out_s)
-        return ev[:n], out_g, out_s
+        return self.traced_game(K.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH)
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         from .trace import describe

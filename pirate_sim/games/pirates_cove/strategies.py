@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import Param, Strategy
+from ..base import Param, Strategy, seat_tables as base_seat_tables
 from .policies import (N_SP, SP_BURY_FROM, SP_COVE_CARD, SP_DECIDE_PROB, SP_FIGHT_MIN, SP_FLEE_BELOW,
                        SP_FLEE_PROB, SP_GOLD_RESERVE, SP_MAX_BUYS, SP_TEMPERATURE, ST_AVOIDER, ST_FIGHTER,
                        ST_HUNTER, ST_RANDOM)
@@ -102,11 +102,4 @@ STRATEGY_BY_NAME = {s.name: s for s in STRATEGIES}
 
 def seat_tables(seats: list[dict]) -> tuple[np.ndarray, np.ndarray]:
     """(codes int32[n], params float64[n, N_SP]) for the kernel, one row per [[seats]] entry."""
-    codes = np.zeros(len(seats), np.int32)
-    sp = np.tile(SLOT_DEFAULTS, (len(seats), 1))
-    for i, seat in enumerate(seats):
-        strat = STRATEGY_BY_NAME[seat["strategy"]]
-        codes[i] = strat.code
-        for p in strat.params:
-            sp[i, SLOTS[p.key]] = float(seat.get(p.key, p.default))
-    return codes, sp
+    return base_seat_tables(seats, STRATEGY_BY_NAME, SLOTS, SLOT_DEFAULTS)
