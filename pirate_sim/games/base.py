@@ -175,6 +175,13 @@ class Game:
         out_g, _ = self.play(compiled, seed, 0, n_games)
         return float(out_g[:, self.game_column_index("dice_rolled")].mean())
 
+    def search_bench(self, compiled: Compiled, seed: int, n_decisions: int) -> dict:
+        """The ``search`` player's cost, for ``bench`` (games that have one): a dict with
+        ``rollouts_per_s`` (1 thread), ``s_per_rollout``, ``s_per_playout`` (a game of the
+        rollout strategy played from the same points, no search machinery) and
+        ``overhead`` (``s_per_rollout / s_per_playout - 1``: copying, re-sampling, choosing)."""
+        raise NotImplementedError
+
     def report_figures(self, ctx) -> list:
         """Game-specific report pages: ``[(file stem, matplotlib Figure), ...]``.
 
@@ -253,5 +260,8 @@ def seat_tables(seats: list[dict], by_name: dict[str, Strategy], slots: dict[str
         strat = by_name[seat["strategy"]]
         codes[i] = strat.code
         for p in strat.params:
-            sp[i, slots[p.key]] = float(seat.get(p.key, p.default))
+            v = seat.get(p.key, p.default)
+            # a choice is stored as its index in ``choices`` (``search.search_params`` lists the
+            # rollout strategies in code order, so the index is the strategy code)
+            sp[i, slots[p.key]] = float(p.choices.index(v) if p.kind == "choice" else v)
     return codes, sp
