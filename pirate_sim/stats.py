@@ -169,3 +169,29 @@ def games_for_half_width(p: float, half_width: float, confidence: float = CONFID
     p = min(max(p, 0.0), 1.0)
     z = z_value(confidence)
     return int(math.ceil(z * z * max(p * (1 - p), 1e-12) / (half_width * half_width)))
+
+
+# ------------------------------------------------------------- many metrics tested at once
+# Here, not in analysis.compare, so that the compare charts can use them without importing
+# compare (which imports the charts).
+ADJUSTMENT = "Holm"  # family-wise error control over all the metrics compared at once
+ALPHA = 1 - CONFIDENCE
+
+
+def adjust_holm(rows: list[dict], alpha: float = ALPHA) -> None:
+    """Holm's step-down adjustment over every row: ``p_holm`` and ``significant_holm`` (the
+    chance of any false "significant" among all metrics stays below ``alpha``)."""
+    idx = sorted((i for i, r in enumerate(rows) if r["p_value"] == r["p_value"]), key=lambda i: rows[i]["p_value"])
+    m = len(idx)
+    running = 0.0
+    for rank, i in enumerate(idx):
+        running = max(running, min(1.0, (m - rank) * rows[i]["p_value"]))
+        rows[i]["p_holm"] = running
+    for r in rows:
+        r.setdefault("p_holm", math.nan)
+        r["significant_holm"] = bool(r["p_holm"] <= alpha)
+
+
+def chance_differences(rows: list[dict], alpha: float = ALPHA) -> float:
+    """Metrics expected to read 'significant' at 95% by chance alone were nothing changed."""
+    return alpha * sum(1 for r in rows if r["p_value"] == r["p_value"])

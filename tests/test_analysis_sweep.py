@@ -135,3 +135,21 @@ def test_cli_sweep_unknown_metric(toy_scenario_file, tmp_path):
 def test_sweep_help_has_example():
     r = CliRunner().invoke(main, ["sweep", "--help"])
     assert r.exit_code == 0 and "Example:" in r.output
+
+
+def test_sweep_over_lists_of_strings_charts_and_resumes(toy_scenario_file, tmp_path):
+    """A list-of-strings axis (rules.peak.treasures, rules.deck.cards, rules.map.ports in the
+    games): the tidy table holds each value as TOML text, and the charts find it there
+    (they looked up Python's ['a', 'b'] and raised KeyError after every point was played)."""
+    axes = [sw.parse_vary('rules.banner=["skull", "bones"];["red"]'), sw.parse_vary("rules.target=8,10")]
+    points = sw.build_grid(toy_scenario_file, [], axes, games=1000)
+    out = tmp_path / "sw"
+    res = sw.sweep(points, axes, out, chart_metrics=["length.mean"])
+    assert set(res.tidy["rules.banner"]) == {'["skull", "bones"]', '["red"]'}
+    assert (out / "sweep_length.mean.png").exists() and (out / "heatmap_length.mean.png").exists()
+    (out / "sweep.parquet").unlink()
+    state = json.loads((out / "sweep.json").read_text())
+    state["complete"] = False
+    (out / "sweep.json").write_text(json.dumps(state))
+    again = sw.sweep(points, axes, out, resume=True, chart_metrics=["length.mean"])
+    assert again.skipped == [p.id for p in points]

@@ -310,3 +310,30 @@ def test_permission_denied_is_one_line_before_playing(tmp_path, toy_scenario_fil
     monkeypatch.setattr(runner, "_run_locked", lambda *a, **k: pytest.fail("played without a writable output"))
     line = _one_error_line(_invoke("run", toy_scenario_file, "-n", 100, "-o", tmp_path / "locked" / "r", "-q"))
     assert "locked" in line and "Permission denied" in line
+
+
+SKULL = ":skull:"
+
+
+@pytest.mark.parametrize("args", [
+    ("run", f"{SKULL}.toml"), ("trace", f"{SKULL}.toml", "--game", 1), ("scenario", "check", f"{SKULL}.toml"),
+    ("compare", f"{SKULL}.toml", "--set", "rules.target=3"), ("sweep", f"{SKULL}.toml", "--vary", "rules.target=1,2"),
+    ("check", f"{SKULL}.toml"), ("sensitivity", f"{SKULL}.toml", "--vary", "rules.target=1:3"),
+    ("tune", f"{SKULL}.toml", "--vary", "rules.target=1:3", "--objective", "length.mean=min"),
+    ("report", f"{SKULL}dir"), ("verify", f"{SKULL}dir"),
+])
+def test_user_text_is_not_an_emoji_code(tmp_path, args):
+    """A file name the user typed is printed as typed: rich would turn :skull: into an emoji."""
+    args = [str(tmp_path / a) if str(a).startswith(SKULL) else a for a in args]
+    res = _invoke(*args)
+    assert res.exit_code == 2, res.output
+    assert SKULL in res.output and "\N{SKULL}" not in res.output, res.output
+
+
+def test_syntax_hint_and_titles_are_not_emoji_codes(tmp_path, toy_scenario_file):
+    res = _invoke("sweep", toy_scenario_file, "--vary", "rules.target", "-o", tmp_path / "x")
+    assert "KEY=a:b:step" in _one_error_line(res), res.output
+    res = _invoke("run", toy_scenario_file, "-n", 1000, "--set", f'title="{SKULL} run"', "-o", tmp_path / "r", "-q")
+    assert res.exit_code == 0, res.output
+    assert f"{SKULL} run" in res.output and "\N{SKULL}" not in res.output
+    assert f"{SKULL} run" in (tmp_path / "r" / "summary.txt").read_text()

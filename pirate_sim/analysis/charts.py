@@ -17,6 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from ..metrics import is_proportion  # noqa: E402
+from ..stats import ADJUSTMENT, chance_differences  # noqa: E402
 
 from ..report import footnote  # noqa: E402
 from ..report.checks import PNG_DPI  # noqa: E402
@@ -134,8 +135,6 @@ def compare_label(s) -> str:
 
 def compare_note(res) -> str:
     """The multiple-comparison note every compare page carries."""
-    from .compare import ADJUSTMENT, chance_differences
-
     n = sum(1 for r in res.rows if r["p_value"] == r["p_value"])
     raw = sum(1 for r in res.rows if r["significant"])
     adj = sum(1 for r in res.rows if r.get("significant_holm"))
@@ -232,10 +231,18 @@ def compare_report(res, out_dir: Path, progress=None) -> list[Path]:
 # --------------------------------------------------------------------------- sweep
 
 
+def value_label(v) -> str:
+    """A varied value as the tidy table holds it (lists as their TOML text: ``["a", "b"]``,
+    not Python's ``['a', 'b']``), so a chart finds each point's value among its ticks."""
+    from ..scenario import _toml_value
+
+    return _toml_value(v) if isinstance(v, (list, dict)) else str(v)
+
+
 def _axis_values(values: list) -> tuple[np.ndarray, list[str], bool]:
     """x positions, tick labels, numeric? for a varied key's values."""
     numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
-    labels = [str(v) for v in values]
+    labels = [value_label(v) for v in values]
     if numeric:
         return np.array(values, dtype=float), labels, True
     return np.arange(len(values), dtype=float), labels, False
@@ -290,7 +297,7 @@ def sweep_figures(df, keys: list[str], key_values: dict[str, list], metrics_to_p
                 sub = df[df["metric"] == metric]
                 groups_o = sub.groupby(list(others), sort=False) if others else [((), sub)]
                 for okey, g in groups_o:
-                    g = g.assign(_x=[pos0[str(v)] for v in g[k0]]).sort_values("_x")
+                    g = g.assign(_x=[pos0[value_label(v)] for v in g[k0]]).sort_values("_x")
                     x = g["_x"].to_numpy()
                     lab = ", ".join(f"{k}={v}" for k, v in zip(others, okey if isinstance(okey, tuple) else (okey,)))
                     lab = metric_label(metric) if together else (lab or metric_label(metric))
@@ -315,14 +322,14 @@ def sweep_figures(df, keys: list[str], key_values: dict[str, list], metrics_to_p
             pages.append((f"sweep_{stem}", fig))
     if len(keys) == 2:
         k1 = keys[1]
-        labels1 = [str(v) for v in key_values[k1]]
+        labels1 = [value_label(v) for v in key_values[k1]]
         for m in shown:
             sub = df[df["metric"] == m]
             scale = 100.0 if is_proportion(m) else 1.0
             grid = np.full((len(labels1), len(labels0)), np.nan)
             half = np.full_like(grid, np.nan)
             for _, r in sub.iterrows():
-                i, j = labels1.index(str(r[k1])), labels0.index(str(r[k0]))
+                i, j = labels1.index(value_label(r[k1])), labels0.index(value_label(r[k0]))
                 grid[i, j] = r["value"] * scale
                 half[i, j] = (r["hi"] - r["lo"]) / 2 * scale
             fig, ax = plt.subplots(figsize=(LANDSCAPE[0], 7.0))

@@ -47,7 +47,7 @@ from ..metrics import Accumulator
 from ..runner import chunk_bounds, set_threads
 from ..scenario import Scenario
 from ..seating import entries_of_seats, rotates
-from ..stats import Estimate
+from ..stats import ADJUSTMENT, ALPHA, Estimate, adjust_holm, chance_differences  # noqa: F401 (re-exported)
 
 PAIRED_METHOD = "paired delta method (common random numbers)"
 INDEP_METHOD = "independent MOVER (Newcombe)"
@@ -337,10 +337,6 @@ def compare(a: Scenario, b: Scenario, games: int | None = None, threads: int | N
     return CompareResult(a, b, acc_a, acc_b, pm, rows, acc_a.n, seed, seconds)
 
 
-ADJUSTMENT = "Holm"  # family-wise error control over all the metrics compared at once
-ALPHA = 1 - stats.CONFIDENCE
-
-
 def p_value(diff: Estimate) -> float:
     """Two-sided normal p-value of a difference, its standard error read off the 95% interval."""
     se = (diff.hi - diff.lo) / (2 * stats.z_value())
@@ -349,25 +345,6 @@ def p_value(diff: Estimate) -> float:
     if se <= 0:
         return 1.0 if diff.value == 0 else 0.0
     return math.erfc(abs(diff.value) / se / math.sqrt(2))
-
-
-def adjust_holm(rows: list[dict], alpha: float = ALPHA) -> None:
-    """Holm's step-down adjustment over every row: ``p_holm`` and ``significant_holm`` (the
-    chance of any false "significant" among all metrics stays below ``alpha``)."""
-    idx = sorted((i for i, r in enumerate(rows) if r["p_value"] == r["p_value"]), key=lambda i: rows[i]["p_value"])
-    m = len(idx)
-    running = 0.0
-    for rank, i in enumerate(idx):
-        running = max(running, min(1.0, (m - rank) * rows[i]["p_value"]))
-        rows[i]["p_holm"] = running
-    for r in rows:
-        r.setdefault("p_holm", math.nan)
-        r["significant_holm"] = bool(r["p_holm"] <= alpha)
-
-
-def chance_differences(rows: list[dict], alpha: float = ALPHA) -> float:
-    """Metrics expected to read 'significant' at 95% by chance alone were nothing changed."""
-    return alpha * sum(1 for r in rows if r["p_value"] == r["p_value"])
 
 
 def write_outputs(res: CompareResult, out_dir: Path, force: bool = False,

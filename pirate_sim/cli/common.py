@@ -5,7 +5,8 @@ handler: a :class:`~pirate_sim.errors.UserError` (bad scenario, spec, grid, opti
 unusable or damaged results), an OS error (read-only, a path through a file, full disk,
 no permission), running out of memory, or a click usage error becomes one escaped line
 on stderr and exit 2 - never a traceback.  User text shown through rich is escaped
-(``esc``), so ``[red]`` in a path or title is printed, not interpreted.
+(``esc``), so ``[red]`` in a path or title is printed, not interpreted, and no console
+expands emoji codes (``:skull:`` stays text).
 """
 
 from __future__ import annotations
@@ -23,8 +24,14 @@ from rich.markup import escape
 from ..errors import UserError
 from ..plotting import GLYPH_WARNING
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+def make_console(**kwargs) -> Console:
+    """A rich console that prints text as typed: no emoji codes (``:skull:`` in a path, a title
+    or a syntax hint such as ``a:b:step`` stays text) and no highlighting."""
+    return Console(highlight=False, emoji=False, **kwargs)
+
+
+console = make_console()
+err_console = make_console(stderr=True)
 
 EXIT_USAGE = 2  # bad input: scenario, option, metric or grid syntax, unusable output
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), as a shell reports it
@@ -172,7 +179,7 @@ def say_compiling(game, quiet: bool = False) -> None:
 def out_console() -> Console:
     """The console for results: a terminal's own width, or wide enough never to cut a number
     when the output goes to a file, a pipe or a CI log."""
-    return console if console.is_terminal else Console(highlight=False, width=10_000)
+    return console if console.is_terminal else make_console(width=10_000)
 
 
 def cluster_option(f):

@@ -6,11 +6,10 @@ import os
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from .common import (EXIT_INTERRUPTED, cluster_option, console, default_out_dir, esc, fail, fmt_value, load_scenario,
-                     open_cluster, progress, quiet_option, say_compiling, set_option, shell_command, threads_option)
+                     make_console, open_cluster, progress, quiet_option, say_compiling, set_option, shell_command, threads_option)
 
 LONG_RUN_S = 60  # print a time and disk estimate for runs whose rest takes longer than this
 MAX_GAME_INDEX = 2**63 - 1  # game indices are int64 in the kernels and the Parquet files
@@ -35,7 +34,7 @@ def print_summary(acc, title: str = "", save_to: Path | None = None) -> None:
     if never_line:
         console.print(esc(never_line), style="dim")
     if save_to is not None:
-        rec = Console(record=True, width=100, file=open(os.devnull, "w"))
+        rec = make_console(record=True, width=100, file=open(os.devnull, "w"))
         rec.print(t)
         if never_line:
             rec.print(esc(never_line))
