@@ -652,17 +652,51 @@ def os_error_text(exc: OSError, path: Path | str | None = None) -> str:
     return f"{where}: {why}" if where is not None else why
 
 
+# What a run's directory is made of: a command writing inside a run it reads may not touch these.
+RUN_ENTRIES = (MANIFEST, SUMMARY, SCENARIO, "summary.txt", "games", "seats", LOCK)
+
+
+def _real(path: Path | str) -> Path:
+    return Path(os.path.abspath(Path(path).expanduser())).resolve()
+
+
+def refuse_overlap(out: Path | str, inputs, runs=(), what: str = "-o") -> None:
+    """ResultsError if writing (or, with --force, replacing) ``out`` could delete or overwrite
+    what the command reads, whatever --force says: an input file or run that is ``out`` or
+    lies inside it, or ``out`` inside a run it reads (``runs``) on one of the run's own files
+    (``report R -o R/games``; ``R/report`` is fine)."""
+    o = _real(out)
+    for inp in [*inputs, *runs]:
+        if inp is None:
+            continue
+        i = _real(inp)
+        if i == o or o in i.parents:
+            raise ResultsError(f"{out}: {what} would overwrite {inp}, which this command reads; "
+                               f"write somewhere else (nothing was written)")
+    for run in runs:
+        r = _real(run)
+        if r in o.parents and o.relative_to(r).parts[0] in RUN_ENTRIES:
+            raise ResultsError(f"{out}: {what} is part of the run {run}, which this command reads; "
+                               f"write somewhere else, e.g. {Path(run) / 'report'} (nothing was written)")
+
+
 def check_writable(path: Path) -> None:
-    """Fail now (ResultsError naming the path) if a file cannot be written at ``path`` later."""
+    """Fail now (ResultsError naming the path) if a file cannot be written at ``path`` later.
+
+    Nothing is created: the nearest existing folder on the way must be writable (a refusal
+    later must not leave empty directories behind)."""
     path = Path(path)
     if path.is_dir():
         raise ResultsError(f"{path}: is a directory, not a file")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ResultsError(os_error_text(exc, path.parent)) from None
-    if not os.access(path.parent, os.W_OK | os.X_OK):
-        raise ResultsError(f"{path.parent}: not writable (permission denied)")
+    parent = path.parent
+    while not parent.exists():
+        if parent.parent == parent:
+            break
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ResultsError(f"{parent}: a part of this path is a file, not a directory")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ResultsError(f"{parent}: not writable (permission denied)")
 
 
 @contextmanager
@@ -675,6 +709,7 @@ def lock_dir(path: Path, reader: bool = False) -> Iterator[Path]:
     archived run) goes ahead unlocked: no pirate-sim command can be writing there.
     """
     path = Path(path)
+    created = [] if reader else _missing_dirs(path)
     try:
         if not reader:
             path.mkdir(parents=True, exist_ok=True)
@@ -683,6 +718,7 @@ def lock_dir(path: Path, reader: bool = False) -> Iterator[Path]:
         if reader and exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             yield path
             return
+        _remove_if_empty(created)
         raise ResultsError(os_error_text(exc, path)) from None
     try:
         try:
@@ -691,8 +727,33 @@ def lock_dir(path: Path, reader: bool = False) -> Iterator[Path]:
             raise ResultsError(f"{path}: in use by another pirate-sim command; wait for it to finish "
                                f"or use another directory") from None
         yield path
+    except BaseException:
+        # a refusal, an error or Ctrl-C before anything was written: leave no empty directory
+        if created and not has_content(path):
+            (path / LOCK).unlink(missing_ok=True)
+            _remove_if_empty(created)
+        raise
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def _missing_dirs(path: Path) -> list[Path]:
+    """``path`` and its ancestors that do not exist yet, deepest first."""
+    out = []
+    p = Path(os.path.abspath(path))
+    while not p.exists() and p.parent != p:
+        out.append(p)
+        p = p.parent
+    return out
+
+
+def _remove_if_empty(dirs: list[Path]) -> None:
+    """Remove the directories a command created (deepest first) while they are empty."""
+    for d in dirs:
+        try:
+            d.rmdir()
+        except OSError:
+            return
 
 
 @contextmanager
@@ -709,11 +770,13 @@ def staged_dir(out: Path, force: bool) -> Iterator[Path]:
         raise ResultsError(f"{out}: is a file, not a directory")
     if has_content(out) and not force:
         raise ResultsError(f"{out}: already exists; add --force to replace it")
+    created = _missing_dirs(out.parent)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".new", dir=out.parent))
         os.chmod(stage, 0o777 & ~_umask())  # mkdtemp makes 0700
     except OSError as exc:
+        _remove_if_empty(created)
         raise ResultsError(os_error_text(exc, out.parent)) from None
     try:
         yield stage
@@ -726,6 +789,7 @@ def staged_dir(out: Path, force: bool) -> Iterator[Path]:
             os.replace(stage, out)
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
+        _remove_if_empty(created)
         raise
 
 

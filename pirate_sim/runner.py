@@ -103,6 +103,8 @@ def resume_settings(out_dir: Path) -> dict:
 def prepare_output(out_dir: Path, s: Scenario, games: int, resume: bool, force: bool) -> tuple[int, list[int]]:
     """Create or check the (locked) output directory; returns (chunks already done, damaged chunks to replay)."""
     out_dir = Path(out_dir)
+    if not (resume and (out_dir / MANIFEST).exists()):  # resuming a run removes nothing
+        results.refuse_overlap(out_dir, [] if s.source.startswith("<") else [s.source])
     if results.has_content(out_dir):
         has_manifest = (out_dir / MANIFEST).exists()
         if resume and has_manifest:

@@ -156,3 +156,49 @@ def test_a_directory_in_use_is_refused(duel, tmp_path):
     assert (res.out_dir / "summary.txt").exists()
     with pytest.raises(tn.TuneError, match="--force"):
         _tune(duel, ["rules.first_player_cutoff=1:5"], ["seat_balance=min"], out, trials=2, games=500)
+
+
+def test_ctrl_c_in_tune_exits_130_and_resumes_to_the_same_result(duel, tmp_path, monkeypatch):
+    """Ctrl-C: one line, exit 130, the finished evaluations kept; --resume replays none of them
+    and ends where an uninterrupted tuning ends (the seeded sampler suggests the same trials)."""
+    args = ["tune", duel, "--vary", "rules.first_player_cutoff=0:12", "--objective", "seat_balance=min",
+            "--trials", "8", "-n", "1000", "-t", "1", "-q"]
+    ref = CliRunner().invoke(main, args + ["-o", str(tmp_path / "ref")])
+    assert ref.exit_code == 0, ref.output
+    real, calls = tn.evaluate_point, {"n": 0}
+
+    def interrupted(*a, **kw):
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise KeyboardInterrupt
+        return real(*a, **kw)
+
+    monkeypatch.setattr(tn, "evaluate_point", interrupted)
+    out = tmp_path / "t"
+    r = CliRunner().invoke(main, args + ["-o", str(out)])
+    assert r.exit_code == 130, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "--resume" in lines[0] and "Traceback" not in r.output, r.output
+    assert len(list((out / tn.PLAYS).glob("*.json"))) == 4
+    r = CliRunner().invoke(main, args + ["-o", str(out)])  # no --resume, no --force: refused, pointing at --resume
+    assert r.exit_code == 2 and "--resume" in r.output
+    played = {"n": 0}
+    monkeypatch.setattr(tn, "evaluate_point", lambda *a, **kw: played.__setitem__("n", played["n"] + 1) or real(*a, **kw))
+    r = CliRunner().invoke(main, args + ["-o", str(out), "--resume"])
+    assert r.exit_code == 0, r.output
+    a = pd.read_parquet(tmp_path / "ref" / "trials.parquet").drop(columns=["seconds"])
+    b = pd.read_parquet(out / "trials.parquet").drop(columns=["seconds"])
+    pd.testing.assert_frame_equal(a, b)
+    assert (tmp_path / "ref" / "best.toml").read_text() == (out / "best.toml").read_text()
+    total = len(list((out / tn.PLAYS).glob("*.json")))
+    assert played["n"] == total - 4  # the 4 stored evaluations were read, not played
+    other = CliRunner().invoke(main, [*args[:-5], "-n", "2000", "-t", "1", "-q", "-o", str(out), "--resume"])
+    assert other.exit_code == 2 and "other parameters" in other.output
+
+
+def test_tune_without_a_feasible_trial_exits_4(duel, tmp_path):
+    r = CliRunner().invoke(main, ["tune", duel, "--vary", "rules.first_player_cutoff=0:12", "--objective",
+                                  "seat_balance=min", "--constraint", "length.mean<=0.5", "--trials", "3",
+                                  "-n", "200", "-t", "1", "-q", "-o", str(tmp_path / "t")])
+    assert r.exit_code == tn.EXIT_NO_WINNER == 4, r.output
+    assert "no winner" in r.output and not (tmp_path / "t" / "best.toml").exists()

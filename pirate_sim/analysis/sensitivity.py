@@ -41,7 +41,7 @@ import pandas as pd
 
 from .. import metrics, stats
 from ..metrics import Accumulator
-from ..results import atomic_write_json, atomic_write_text, clear_dir, has_content, lock_dir
+from ..results import atomic_write_json, atomic_write_text, clear_dir, has_content, lock_dir, refuse_overlap
 from ..scenario import Scenario
 from .space import Factor, PointSpec, config_key, evaluate_point, overrides_of
 from .sweep import table_value
@@ -142,7 +142,9 @@ def _signature(base: Scenario, factors: list[Factor], design: Design, games: int
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def _prepare(out_dir: Path, sig: str, resume: bool, force: bool) -> None:
+def _prepare(out_dir: Path, sig: str, resume: bool, force: bool, base_path: str = "") -> None:
+    if not (resume and (out_dir / STATE_JSON).exists()):  # resuming removes nothing
+        refuse_overlap(out_dir, [base_path] if base_path else [])
     if has_content(out_dir):
         state_file = out_dir / STATE_JSON
         if resume and state_file.exists():
@@ -275,7 +277,7 @@ def sensitivity(base: Scenario, base_path: str, base_overrides: list[str], facto
     design = make_design(factors, method, points, seed if design_seed is None else design_seed)
     sig = _signature(base, factors, design, games)
     with lock_dir(out_dir):  # one command per directory: two could mix their points
-        _prepare(out_dir, sig, resume, force)
+        _prepare(out_dir, sig, resume, force, base_path)
         out_dir.mkdir(parents=True, exist_ok=True)
         state = {
             "format_version": 1, "command": "sensitivity", "game": base.game.name, "rules_version": base.game.version,

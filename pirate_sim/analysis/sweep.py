@@ -240,6 +240,8 @@ def _sweep_locked(points, varies, out_dir, threads, resume, force, chart_metrics
     keys = [k for k, _ in varies]
     games = points[0].scenario.run["games"]
     sig = _signature(points, games)
+    if not (resume and (out_dir / SWEEP_JSON).exists()):  # resuming removes nothing
+        results.refuse_overlap(out_dir, [base_source] if base_source else [])
     if results.has_content(out_dir):
         if resume and (out_dir / SWEEP_JSON).exists():
             old = json.loads((out_dir / SWEEP_JSON).read_text())

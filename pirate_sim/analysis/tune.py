@@ -33,10 +33,15 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
+import hashlib
+import json
+
 from .. import metrics
 from .. import scenario as scen
 from ..metrics import Accumulator
-from ..results import atomic_write_json, atomic_write_text, clear_dir, has_content, lock_dir
+from ..errors import UserError
+from ..results import (atomic_write_json, atomic_write_text, clear_dir, has_content, lock_dir,
+                       refuse_overlap)
 from ..scenario import Scenario
 from .space import Factor, PointSpec, config_key, evaluate_point, overrides_of
 from .sweep import GridError, table_value, value_text
@@ -54,8 +59,13 @@ _OBJ = re.compile(r"^\s*([A-Za-z0-9_.*?\[\]=<>-]+?)\s*=\s*(min|max|minimize|maxi
 _CON = re.compile(r"^\s*([A-Za-z0-9_.*?\[\]=-]+?)\s*(<=|>=|<|>)\s*([-+0-9.eE_]+)\s*$")
 
 
-class TuneError(RuntimeError):
-    """A tuning run that cannot start (existing output)."""
+EXIT_NO_WINNER = 4  # `tune` exit code when no trial met every constraint (0: a winner; 2: bad input; 130: Ctrl-C)
+STATE_JSON = "tune-state.json"  # what the tuning is (its signature), written first: --resume checks it
+PLAYS = "plays"  # every evaluation's accumulator, stored as played: --resume plays none twice
+
+
+class TuneError(UserError, RuntimeError):
+    """A tuning run that cannot start (existing output, a resume of another tuning)."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +171,7 @@ class TuneResult:
     seconds: float
     recheck_seed: int
     files: list[Path] = field(default_factory=list)
+    games_reused: int = 0  # games of evaluations an interrupted run had stored (--resume)
 
 
 def suggest(trial, f: Factor) -> Any:
@@ -181,30 +192,91 @@ def tune(base: Scenario, base_path: str, base_overrides: list[str], factors: lis
          objectives: list[Objective], constraints: list[Constraint], trials: int, games: int, out_dir: Path,
          threads: int | None = None, force: bool = False, recheck_games: int | None = None,
          promote: int = PROMOTE, progress: Callable[[str, int, int], None] | None = None,
-         cluster=None) -> TuneResult:
+         cluster=None, resume: bool = False) -> TuneResult:
     """Run the search, extend the promising trials, re-check the winner on fresh seeds, write out_dir.
 
-    ``progress(what, done, total)`` after every trial and re-check.
+    ``progress(what, done, total)`` after every trial and re-check.  Every evaluation is
+    stored under ``out_dir/plays`` as it finishes; with ``resume`` an interrupted tuning
+    runs again from its start, the seeded sampler suggests the same trials, and each
+    stored evaluation is read instead of played (results identical to an uninterrupted run).
     """
     import optuna
 
     if not 1 <= len(objectives) <= 2:
         raise GridError("give one --objective (TPE) or two (NSGA-II, Pareto front)")
     out_dir = Path(out_dir)
+    recheck_games = int(recheck_games or games * promote)
+    sig = signature(base, base_overrides, factors, objectives, constraints, trials, games, recheck_games, promote)
     with lock_dir(out_dir):  # one command per directory: two could mix their trials
+        state = out_dir / STATE_JSON
+        resuming = resume and state.exists()
+        if not resuming:
+            refuse_overlap(out_dir, [base_path])
         if has_content(out_dir):
-            if not force:
-                raise TuneError(f"{out_dir}: already holds files; refusing to overwrite without --force")
-            clear_dir(out_dir)  # not the held lock
+            if resuming:
+                if _json_or_empty(state).get("signature") != sig:
+                    raise TuneError(f"{out_dir}: holds a tuning of other parameters, objectives, constraints, "
+                                    f"trials, games, scenario or seed; resume with the same arguments, or use "
+                                    f"another -o DIR or --force")
+            elif not force:
+                what = "a tuning (add --resume to finish it)" if state.exists() else "files"
+                raise TuneError(f"{out_dir}: already holds {what}; refusing to overwrite without --force")
+            else:
+                clear_dir(out_dir)  # not the held lock
+        if not resuming:
+            atomic_write_json(state, {"format_version": 1, "command": "tune", "signature": sig,
+                                      "base": base_path, "base_overrides": list(base_overrides)})
         return _tune(base, base_path, base_overrides, factors, objectives, constraints, trials, games, out_dir,
                      threads, recheck_games, promote, progress, cluster, optuna)
+
+
+def signature(base, base_overrides, factors, objectives, constraints, trials, games, recheck_games, promote) -> str:
+    """Identity of a tuning: a resume must be the same search on the same scenario."""
+    blob = json.dumps([base.hash(), list(base_overrides), [f.to_json() for f in factors],
+                       [o.text for o in objectives], [c.text for c in constraints], trials, games, recheck_games,
+                       promote], default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def _json_or_empty(path: Path) -> dict:
+    """A state file as a dict ({} when unreadable: then it is another tuning)."""
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+class PlayStore:
+    """Evaluations stored as they finish (``out_dir/plays/<key>.json``), read back on resume."""
+
+    def __init__(self, out_dir: Path, game):
+        self.dir, self.game = Path(out_dir) / PLAYS, game
+        self.reused = 0
+
+    def _path(self, spec: PointSpec) -> Path:
+        blob = json.dumps([list(spec.overrides), spec.seed, spec.games, spec.first_game])
+        return self.dir / f"{hashlib.sha256(blob.encode()).hexdigest()[:20]}.json"
+
+    def get(self, spec: PointSpec) -> Accumulator | None:
+        data = _json_or_empty(self._path(spec))
+        if data.get("games") != spec.games or "accumulator" not in data:
+            return None
+        self.reused += spec.games
+        return Accumulator.from_json(self.game, data["accumulator"])
+
+    def put(self, spec: PointSpec, acc: Accumulator) -> None:
+        self.dir.mkdir(exist_ok=True)
+        atomic_write_json(self._path(spec), {"overrides": list(spec.overrides), "seed": spec.seed,
+                                             "first_game": spec.first_game, "games": spec.games,
+                                             "accumulator": acc.to_json()})
 
 
 def _tune(base, base_path, base_overrides, factors, objectives, constraints, trials, games, out_dir, threads,
           recheck_games, promote, progress, cluster, optuna) -> TuneResult:
     seed = base.seed
     t0 = time.perf_counter()
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    # ERROR: optuna logs a trial that Ctrl-C stopped as a warning with its traceback
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
     if len(objectives) == 1:
         sampler = optuna.samplers.TPESampler(seed=seed % 2**32, n_startup_trials=max(2, min(10, trials // 4)))
@@ -215,12 +287,16 @@ def _tune(base, base_path, base_overrides, factors, objectives, constraints, tri
     screen_scores: list[np.ndarray] = []  # per trial, oriented so that smaller is better
     played = [0]
     wanted = [o.metric for o in objectives] + [c.metric for c in constraints]
-    recheck_games = int(recheck_games or games * promote)
+    store = PlayStore(out_dir, base.game)
 
     def play(values: dict, first: int, n: int, s: int) -> Accumulator:
         spec = PointSpec(base_path, tuple(base_overrides) + tuple(overrides_of(values)), s, n, first)
-        played[0] += n
-        return evaluate_point(spec, threads, cluster=cluster)
+        acc = store.get(spec)
+        if acc is None:
+            acc = evaluate_point(spec, threads, cluster=cluster)
+            store.put(spec, acc)
+            played[0] += n
+        return acc
 
     def oriented(vals: dict[str, float]) -> np.ndarray:
         return np.array([o.sign * o.score(vals[o.metric]) for o in objectives])
@@ -331,7 +407,7 @@ def _tune(base, base_path, base_overrides, factors, objectives, constraints, tri
     res = TuneResult(out_dir, factors, objectives, constraints, history,
                      best_point.values if best_point is not None and best_points else None, best_trial, recheck,
                      history[history["pareto"]] if len(objectives) == 2 else None, importances, played[0],
-                     time.perf_counter() - t0, rseed)
+                     time.perf_counter() - t0, rseed, games_reused=store.reused)
     write_outputs(res, base, base_path, base_overrides, games, promote, recheck_games, best_points)
     return res
 
@@ -458,7 +534,8 @@ def summary_text(res: TuneResult, base: Scenario, games: int, promote: int, rech
         f"trials: {len(h)} ({done['config'].nunique()} distinct configurations), {games:,} games each on seed "
         f"{base.seed} (common random numbers); {extended} configurations extended to {games * promote:,} games "
         f"(promising ones during the search, the best {FINAL_PROMOTE} at the end)",
-        f"cost: {res.games_played:,} games in {res.seconds:.1f} s (re-checks included)",
+        f"cost: {res.games_played:,} games in {res.seconds:.1f} s (re-checks included)"
+        + (f"; {res.games_reused:,} games' results reused from the interrupted run" if res.games_reused else ""),
         "",
     ]
     if res.best_values is None:

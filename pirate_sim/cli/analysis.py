@@ -63,6 +63,8 @@ def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_
     else:
         b = load_scenario(scenario_b, (), seed if seed is not None else a.seed, games)
     n = int(games or min(a.run["games"], COMPARE_GAMES))
+    if out_dir:
+        results.refuse_overlap(out_dir, [scenario_a, scenario_b])  # whatever --force says
     say_compiling(a.game, quiet)
     # the output is checked (and staged) before any game is played, and put in place whole at the end
     with results.staged_dir(Path(out_dir), force) if out_dir else nullcontext() as stage:
@@ -314,7 +316,9 @@ def check_cmd(spec_path, baseline_path, update_baseline, max_games, seed, thread
     out = Path(out_dir) if out_dir else Path("results") / f"check-{Path(spec_path).stem}"
     jp = Path(json_path) if json_path else out / "verdict.json"
     xp = Path(junit_path) if junit_path else out / "junit.xml"
-    for target in ((Path(baseline_path),) if update_baseline else (jp, xp)):
+    reads = [spec_path, *(sc.scenario.source for sc in spec.scenarios), None if update_baseline else baseline_path]
+    for target, what in (((Path(baseline_path), "--baseline"),) if update_baseline else ((jp, "--json"), (xp, "--junit"))):
+        results.refuse_overlap(target, [r for r in reads if r and not str(r).startswith("<")], what=what)
         results.check_writable(target)  # before any game is played
 
     with open_cluster(cluster_address, [sc.scenario for sc in spec.scenarios]) as cl, progress(quiet) as prog:

@@ -76,8 +76,8 @@ class CommandGroup(click.Group):
             with warnings.catch_warnings():
                 warnings.filterwarnings("ignore", message=GLYPH_WARNING, category=UserWarning)
                 rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except click.exceptions.Abort:
-            fail("aborted", code=1)
+        except click.exceptions.Abort:  # click's form of Ctrl-C (KeyboardInterrupt) and of EOF at a prompt
+            fail("interrupted", code=EXIT_INTERRUPTED)
         except click.ClickException as exc:
             where = exc.ctx.command_path if getattr(exc, "ctx", None) is not None else "pirate-sim"
             hint = f" (see `{where} --help`)" if isinstance(exc, click.UsageError) else ""

@@ -30,6 +30,7 @@ def report_cmd(results_dir, out_dir, force):
 
     rd = Path(results_dir)
     out = Path(out_dir) if out_dir else rd / "report"
+    results.refuse_overlap(out, [], runs=[rd])  # whatever --force says
     with results.lock_dir(rd, reader=True):
         results.check_run(rd)
         with results.staged_dir(out, force) as stage, \

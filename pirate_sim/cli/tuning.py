@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from .common import (cluster_option, console, err_console, esc, fail, fmt_metric, open_cluster, progress, quiet_option,
+from .common import (EXIT_INTERRUPTED, cluster_option, console, err_console, esc, fail, fmt_metric, open_cluster, progress, quiet_option,
                      set_option, threads_option)
 
 VARY_HELP = ("A parameter and its range: KEY=lo:hi (numbers; whole numbers for int parameters) or a set of "
@@ -99,7 +99,7 @@ def sensitivity_cmd(scenario_path, varies, metric_patterns, method, points, game
         fail(str(exc))
     except KeyboardInterrupt:
         fail(f"interrupted; finished points are kept in {out}. Finish with the same command plus --resume",
-             code=130)
+             code=EXIT_INTERRUPTED)
     _print_indices(res)
     for r in res.noise.itertuples():
         if r.noise_dominates:
@@ -153,17 +153,20 @@ def _print_indices(res) -> None:
 @threads_option
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
               help="Output directory (default: results/<scenario>-tune).")
+@click.option("--resume", is_flag=True, help="Finish an interrupted tuning: stored evaluations are not played again.")
 @click.option("--force", is_flag=True, help="Replace an existing output directory.")
 @quiet_option
 @cluster_option
 def tune_cmd(scenario_path, varies, objectives, constraints, trials, games, recheck_games, overrides, seed, threads,
-             out_dir, force, quiet, cluster_address):
+             out_dir, resume, force, quiet, cluster_address):
     """Search the ranges for the values that optimise an objective (optuna TPE; NSGA-II for two).
 
     Trials play on common random numbers; promising ones get more games; the winner is
     re-checked on fresh seeds with 95% CIs beside the untuned scenario.  Writes best.toml
     (ready for `run`), trials.parquet, summary.txt, charts and tune.pdf.  With
     `win_rate.seat0=max` and --vary seats.0.<param> it is a best-response search.
+    Exit codes: 0 a winner, 4 no trial met every constraint (no best.toml), 2 bad input,
+    130 interrupted (finish with the same command plus --resume).
 
     \b
     Example:
@@ -171,6 +174,7 @@ def tune_cmd(scenario_path, varies, objectives, constraints, trials, games, rech
           --objective first_player_win_rate=0.5 --constraint 'length.mean<=160' --trials 30
       pirate-sim tune my.toml --vary rules.a=1:6 --objective seat_balance=min --objective length.mean=min
       pirate-sim tune my.toml --vary seats.0.dig_repeats=1:4 --objective win_rate.seat0=max
+      pirate-sim tune my.toml --vary rules.a=1:6 --objective seat_balance=min -o results/t --resume
     """
     from ..analysis import space
     from ..analysis import tune as tn
@@ -186,8 +190,6 @@ def tune_cmd(scenario_path, varies, objectives, constraints, trials, games, rech
     except GridError as exc:
         fail(str(exc))
     out = Path(out_dir) if out_dir else Path("results") / f"{Path(scenario_path).stem}-tune"
-    if out.exists() and any(out.iterdir()) and not force:
-        fail(f"{out}: already holds files; refusing to overwrite without --force")
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with open_cluster(cluster_address, [base]) as cl, \
@@ -200,13 +202,21 @@ def tune_cmd(scenario_path, varies, objectives, constraints, trials, games, rech
 
         try:
             res = tn.tune(base, scenario_path, extra, factors, objs, cons, trials, games, out, threads=threads,
-                          force=force, recheck_games=recheck_games, progress=cb, cluster=cl)
+                          force=force, recheck_games=recheck_games, progress=cb, cluster=cl, resume=resume)
         except tn.TuneError as exc:
             prog.stop()
             fail(str(exc))
+        except KeyboardInterrupt:
+            prog.stop()
+            kept = f"finished evaluations are kept in {out}. Finish with the same command plus --resume" \
+                if (out / tn.STATE_JSON).exists() else "nothing was written"
+            fail(f"interrupted; {kept}", code=EXIT_INTERRUPTED)
     console.print((out / "summary.txt").read_text().rstrip(), markup=False)
     what = "best.toml, " if res.best_values is not None else "no winner, "
     console.print(f"results: {esc(out)} ({what}trials.parquet, recheck.parquet, summary.txt, tune.pdf)")
+    if res.best_values is None:
+        err_console.print(f"no winner: no trial met every constraint (exit {tn.EXIT_NO_WINNER})")
+        raise SystemExit(tn.EXIT_NO_WINNER)
 
 
 COMMANDS = (sensitivity_cmd, tune_cmd)
