@@ -274,7 +274,7 @@ def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, forc
                         # the second chunk played measures speed without the first call's compile or cache load
                         if c == done + 1 and c + 1 < total_chunks and not stopped:
                             _estimate(out_dir, parts[c], games, played_to, played_to - chunk_span(c, games, size)[0],
-                                      time.perf_counter() - tc, on_estimate)
+                                      time.perf_counter() - tc, on_estimate, fresh=not done and not damaged)
                         tc = time.perf_counter()
                 if progress:
                     progress(played_to, games)
@@ -295,18 +295,22 @@ def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, forc
 
 
 def _estimate(out_dir: Path, rec: dict, games: int, played_to: int, n_played: int, seconds: float,
-              on_estimate: EstimateFn | None) -> None:
+              on_estimate: EstimateFn | None, fresh: bool = False) -> None:
     """Tell what the rest of the run will cost, from the chunk just written; refuse a rest
-    that cannot fit on the disk (the run stays resumable)."""
+    that cannot fit on the disk.  A ``fresh`` run refused here removes what it wrote (nothing
+    is left of a refused run); a resumed one stays resumable."""
     left = games - played_to
     disk_left = sum(r["bytes"] for r in rec.values()) / n_played * left
     free = shutil.disk_usage(out_dir).free
     if on_estimate is not None:
         on_estimate(seconds / n_played * left, int(disk_left), free)
     if disk_left > free:
+        if fresh:
+            results.clear_dir(out_dir)
+        kept = "nothing was kept" if fresh else "--resume continues from here"
         raise RunError(f"{out_dir}: the remaining {left:,} games need about "
                        f"{human_bytes(disk_left)} on disk and only {human_bytes(free)} is "
-                       f"free; use fewer games or another -o DIR (--resume continues from here)")
+                       f"free; use fewer games or another -o DIR ({kept})")
 
 
 def human_bytes(n: float) -> str:

@@ -337,3 +337,130 @@ def test_syntax_hint_and_titles_are_not_emoji_codes(tmp_path, toy_scenario_file)
     assert res.exit_code == 0, res.output
     assert f"{SKULL} run" in res.output and "\N{SKULL}" not in res.output
     assert f"{SKULL} run" in (tmp_path / "r" / "summary.txt").read_text()
+
+
+# ------------------------------------------------------------ no command deletes what it reads
+def _run_dir(tmp_path, toy_scenario_file, name="r"):
+    out = tmp_path / name
+    res = _invoke("run", toy_scenario_file, "-n", 2000, "-o", out, "-q")
+    assert res.exit_code == 0, res.output
+    return out
+
+
+def _snapshot(path):
+    return sorted((str(p.relative_to(path)), p.stat().st_size) for p in path.rglob("*") if p.is_file())
+
+
+@pytest.mark.parametrize("sub", ["", "games", "seats", "games/x", ".."])
+def test_report_never_writes_over_the_run_it_reads(tmp_path, toy_scenario_file, sub):
+    run = _run_dir(tmp_path, toy_scenario_file)
+    before = _snapshot(tmp_path)
+    res = _invoke("report", run, "-o", run / sub if sub != ".." else run.parent, "--force")
+    assert "which this command reads" in _one_error_line(res) or "part of the run" in _one_error_line(res)
+    assert _snapshot(tmp_path) == before and results.verify(run) == []
+
+
+def test_report_inside_the_run_but_beside_its_files_is_fine(tmp_path, toy_scenario_file):
+    run = _run_dir(tmp_path, toy_scenario_file)
+    res = _invoke("report", run, "-o", run / "charts", "--force")
+    assert res.exit_code == 0, res.output
+    assert results.verify(run) == [] and (run / "charts" / "report.pdf").exists()
+
+
+@pytest.mark.parametrize("command", [
+    ["run"], ["run", "--resume"], ["sweep", "--vary", "rules.target=8,9"], ["compare", "--set", "rules.target=8"],
+    ["sensitivity", "--vary", "rules.target=8:9", "-n", 100],
+    ["tune", "--vary", "rules.target=8:9", "--objective", "length.mean=min", "--trials", 2, "-n", 100],
+])
+def test_no_command_replaces_the_directory_holding_its_input(tmp_path, toy_scenario_file, command):
+    """`CMD dir/x.toml -o dir --force` deleted x.toml before playing a game."""
+    holder = tmp_path / "holder"
+    holder.mkdir()
+    scen = holder / "duel.toml"
+    scen.write_text(toy_scenario_file.read_text())
+    (holder / "notes.txt").write_text("mine")
+    for out in (holder, tmp_path):
+        res = _invoke(command[0], scen, *command[1:], "-o", out, "--force", "-q")
+        line = _one_error_line(res)
+        assert "which this command reads" in line or "--resume" in command and "no run to resume" in line, line
+        assert scen.exists() and (holder / "notes.txt").read_text() == "mine"
+
+
+def test_a_resume_with_force_into_the_inputs_directory_deletes_nothing(tmp_path, toy_scenario_file):
+    from pirate_sim import runner, scenario
+
+    scen = tmp_path / "duel.toml"
+    scen.write_text(toy_scenario_file.read_text())
+    with pytest.raises(results.ResultsError, match="which this command reads"):
+        runner.run(scenario.load(scen), tmp_path, resume=True, force=True)
+    assert scen.exists()
+    out = tmp_path / "r"  # resuming a run from its own scenario.toml reads it and removes nothing
+    runner.run(scenario.load(scen), out)
+    res = runner.run(scenario.load(out / "scenario.toml", [f"run.games={5000}"]), out, resume=True)
+    assert res.already_complete and (out / "scenario.toml").exists()
+
+
+def test_check_never_writes_its_verdict_over_an_input(tmp_path, toy_scenario_file):
+    spec = tmp_path / "spec.toml"
+    spec.write_text('min_games = 1000\nmax_games = 2000\n[[scenario]]\nname = "d"\npath = "duel.toml"\n'
+                    '[[bound]]\nmetric = "decisiveness"\nmin = 0.5\n')
+    before = spec.read_text(), toy_scenario_file.read_text()
+    for flags in (["--json", spec], ["--junit", toy_scenario_file], ["--baseline", spec, "--update-baseline"]):
+        res = _invoke("check", spec, *flags, "-q")
+        assert "which this command reads" in _one_error_line(res), res.output
+    assert (spec.read_text(), toy_scenario_file.read_text()) == before
+
+
+# ------------------------------------------------------------ nothing written on refusal
+def test_check_with_a_missing_baseline_writes_nothing(tmp_path, toy_scenario_file):
+    spec = tmp_path / "spec.toml"
+    spec.write_text('min_games = 1000\nmax_games = 2000\n[[scenario]]\nname = "d"\npath = "duel.toml"\n'
+                    '[[bound]]\nmetric = "decisiveness"\nmin = 0.5\n[baseline]\nmetrics = ["length.mean"]\n')
+    out = tmp_path / "gate" / "deep"
+    res = _invoke("check", spec, "--baseline", tmp_path / "missing.json", "-o", out, "-q")
+    assert "missing.json" in _one_error_line(res)
+    assert not (tmp_path / "gate").exists()
+
+
+def test_ctrl_c_in_check_exits_130_and_leaves_no_directory(tmp_path, toy_scenario_file, monkeypatch):
+    from pirate_sim.analysis import check as ck
+
+    spec = tmp_path / "spec.toml"
+    spec.write_text('min_games = 1000\nmax_games = 2000\n[[scenario]]\nname = "d"\npath = "duel.toml"\n'
+                    '[[bound]]\nmetric = "decisiveness"\nmin = 0.5\n')
+
+    def interrupted(*a, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ck, "run_check", interrupted)
+    res = _invoke("check", spec, "-o", tmp_path / "gate", "-q")
+    assert _one_error_line(res, 130)
+    assert not (tmp_path / "gate").exists()
+
+
+def test_ctrl_c_in_compare_exits_130_within_a_second(tmp_path, toy_scenario_file):
+    """A real SIGINT while the kernel plays a 10-million-game chunk: the kernel runs in pieces in
+    a producer thread, so the main thread hears Ctrl-C at once (it used to wait out the chunk)."""
+    import signal
+    import threading
+    import time
+
+    toy = toy_scenario_file.read_text().replace("chunk_size = 1000", "chunk_size = 10000000")
+    scen = tmp_path / "big.toml"
+    scen.write_text(toy)
+    fired = {}
+
+    def ctrl_c():
+        fired["t"] = time.perf_counter()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    assert _invoke("compare", scen, "--set", "rules.target=12", "-n", 2000, "-q").exit_code == 0  # compiled
+    timer = threading.Timer(1.5, ctrl_c)
+    timer.start()
+    try:
+        res = _invoke("compare", scen, "--set", "rules.target=12", "-n", 10_000_000, "-t", 1, "-q")
+    finally:
+        timer.cancel()
+    took = time.perf_counter() - fired["t"]
+    assert _one_error_line(res, 130)
+    assert took < 1.0, took

@@ -184,8 +184,14 @@ def test_estimate_and_disk_check_before_the_long_part(tmp_path, monkeypatch):
         runner.run(_scen(games=10**12), out, on_estimate=lambda *a: seen.append(a))
     (seconds, need, free), = seen
     assert need > 10**9 and free == 10**6 and seconds > 0
+    assert not out.exists()  # refused: nothing left behind (it left 2 chunks of a 10^12-game run)
+    runner.run(_scen(games=5000), out)
     man = results.read_manifest(out)
-    assert man["chunks_done"] == 2 and not man["complete"]  # resumable, nothing half-written
+    man.update(games=10**12, chunks_total=10**9, complete=False)
+    results.atomic_write_json(out / results.MANIFEST, man)  # a run being resumed keeps what it had
+    with pytest.raises(RunError, match="--resume continues"):
+        runner.run(_scen(games=10**12), out, resume=True, on_estimate=lambda *a: None)
+    assert results.read_manifest(out)["chunks_done"] == 7
 
 
 def test_unwritable_output_is_one_error_before_playing(tmp_path):
