@@ -49,6 +49,9 @@ class Scenario:
     seats: list[dict[str, Any]]  # {"strategy": name, param: value...}
     source: str = "<memory>"
     overrides: list[str] = field(default_factory=list)
+    # what loading did that the user should hear about (one line each), e.g. a seat's
+    # strategy changed by --set and its parameters reset to the new strategy's defaults
+    notes: list[str] = field(default_factory=list)
 
     @property
     def n_seats(self) -> int:
@@ -111,8 +114,10 @@ def load(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> Scena
 
 def from_dict(raw: dict, source: str = "<memory>", overrides=()) -> Scenario:
     raw = copy.deepcopy(raw)
+    notes: list[str] = []
+    set_keys: set[str] = set()
     for item in overrides:
-        apply_override(raw, item, source)
+        apply_override(raw, item, source, notes, set_keys)
     unknown = [k for k in raw if k not in TOP_KEYS]
     if unknown:
         hint = _suggest(unknown[0], TOP_KEYS)
@@ -146,6 +151,7 @@ def from_dict(raw: dict, source: str = "<memory>", overrides=()) -> Scenario:
         seats=seats,
         source=source,
         overrides=list(overrides),
+        notes=notes,
     )
 
 
@@ -163,8 +169,15 @@ def parse_value(text: str) -> Any:
         return text
 
 
-def apply_override(raw: dict, item: str, source: str) -> None:
-    """Apply ``key.path=VALUE`` to the raw scenario dict (seats are indexed: seats.1.strategy)."""
+def apply_override(raw: dict, item: str, source: str, notes: list[str] | None = None,
+                   set_keys: set[str] | None = None) -> None:
+    """Apply ``key.path=VALUE`` to the raw scenario dict (seats are indexed: seats.1.strategy).
+
+    Changing a seat's strategy resets that seat's strategy parameters to the new strategy's
+    defaults (a note in ``notes`` names them): the old strategy's values, often listed in the
+    file by ``scenario new``, must not silently tune the new one where the names overlap.
+    Parameters given by an earlier --set (their keys in ``set_keys``) are kept, so that
+    ``--set seats.0.x=1 --set seats.0.strategy=s`` and the reverse order mean the same."""
     if "=" not in item:
         raise ScenarioError(source, item, "--set expects key.path=VALUE")
     key, _, text = item.partition("=")
@@ -191,7 +204,18 @@ def apply_override(raw: dict, item: str, source: str) -> None:
     last = parts[-1]
     if isinstance(node, list):
         raise ScenarioError(source, key, "expected seats.N.name")
+    if len(parts) == 3 and parts[0] == "seats" and last == "strategy" and isinstance(node, dict):
+        old = node.get("strategy")
+        if old is not None and old != value:
+            dropped = [k for k in node if k != "strategy" and f"seats.{parts[1]}.{k}" not in (set_keys or set())]
+            for k in dropped:
+                del node[k]
+            if dropped and notes is not None:
+                notes.append(f"{source}: seats.{parts[1]}: strategy {old} -> {value}: the seat's parameters "
+                             f"from the file ({', '.join(dropped)}) reset to {value}'s defaults")
     node[last] = value
+    if set_keys is not None:
+        set_keys.add(key)
 
 
 def _suggest(word: str, options) -> str:

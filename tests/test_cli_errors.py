@@ -464,3 +464,15 @@ def test_ctrl_c_in_compare_exits_130_within_a_second(tmp_path, toy_scenario_file
     took = time.perf_counter() - fired["t"]
     assert _one_error_line(res, 130)
     assert took < 1.0, took
+
+
+def test_a_strategy_change_by_set_says_what_it_reset(tmp_path, toy_scenario_file):
+    text = toy_scenario_file.read_text().replace('strategy = "roller"\n', 'strategy = "roller"\nreroll_ones = true\n', 1)
+    path = tmp_path / "listed.toml"
+    path.write_text(text)
+    for cmd in (["scenario", "check", path], ["run", path, "-n", 1000, "-o", tmp_path / "r", "-q"],
+                ["sweep", path, "--vary", "rules.target=8,9", "-n", 500, "-o", tmp_path / "s", "-q"]):
+        res = _invoke(*cmd, "--set", "seats.0.strategy=sixer")
+        assert res.exit_code == 0, res.output
+        notes = [ln for ln in res.output.splitlines() if ln.startswith("note: ")]
+        assert len(notes) == 1 and "strategy roller -> sixer" in notes[0] and "reroll_ones" in notes[0], res.output

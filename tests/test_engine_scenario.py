@@ -83,3 +83,39 @@ def test_rendered_toml_round_trips(tmp_path):
     p.write_text(s.to_toml())
     s2 = scen.load(p)
     assert s2.rules == s.rules and s2.seats == s.seats and s2.run == s.run
+
+
+def test_changing_a_seats_strategy_resets_its_parameters(tmp_path):
+    """A `scenario new` file lists every strategy parameter; --set seats.0.strategy=expert ran the
+    expert with the digger's values (the names overlap) - 57% against the digger instead of 77%."""
+    from pirate_sim.games import get_game
+
+    game = get_game("pirates_peak")
+    path = tmp_path / "new.toml"
+    path.write_text(scen.default_scenario(game).to_toml())
+    digger = game.strategy("treasure_digger")
+    assert {p.key for p in digger.params} & {p.key for p in game.strategy("expert").params}  # the overlap
+    text = path.read_text().replace("dig_repeats = ", "dig_repeats = 5 #", 1)
+    path.write_text(text)
+    s = scen.load(path, ["seats.0.strategy=expert"])
+    expert = {p.key: p.default for p in game.strategy("expert").params}
+    assert s.seats[0] == {"strategy": "expert", **expert}
+    assert len(s.notes) == 1 and "seats.0: strategy treasure_digger -> expert" in s.notes[0]
+    assert "dig_repeats" in s.notes[0] and "reset to expert's defaults" in s.notes[0]
+    assert s.seats[1]["strategy"] == "treasure_digger"  # the other seat is untouched
+    # a parameter given by --set is the user's, in either order
+    for order in (["seats.0.strategy=expert", "seats.0.dig_repeats=4"], ["seats.0.dig_repeats=4", "seats.0.strategy=expert"]):
+        assert scen.load(path, order).seats[0]["dig_repeats"] == 4
+    # the same strategy again changes nothing, says nothing
+    same = scen.load(path, ["seats.0.strategy=treasure_digger"])
+    assert same.seats[0]["dig_repeats"] == 5 and same.notes == []
+
+
+def test_a_strategy_without_the_old_parameters_is_not_refused_over_them(tmp_path):
+    """roller -> sixer: the file's reroll_ones is not a sixer parameter; it was an error about a
+    parameter the user never wrote."""
+    text = BASE.replace('strategy = "roller"\n', 'strategy = "roller"\nreroll_ones = true\n', 1)
+    s = _load(tmp_path, text, ["seats.0.strategy=sixer"])
+    assert s.seats[0] == {"strategy": "sixer"} and "reroll_ones" in s.notes[0]
+    err = _err(tmp_path, text, ["seats.0.reroll_ones=true", "seats.0.strategy=sixer"])  # the user's own: named
+    assert err.key == "seats.0.reroll_ones"

@@ -11,7 +11,7 @@ from rich import box
 from rich.table import Table
 
 from .common import (cluster_option, console, err_console, esc, fail, fmt_metric, load_scenario, open_cluster,
-                     out_console, progress, quiet_option, say_compiling, set_option, threads_option)
+                     out_console, progress, quiet_option, say_compiling, say_notes, set_option, threads_option)
 
 COMPARE_GAMES = 100_000  # default paired games: a few seconds, CI half-widths near 0.1 point
 FORMATS = ("table", "markdown", "csv", "json")
@@ -209,6 +209,7 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
         fail(str(exc))
     except scen.ScenarioError as exc:
         fail(str(exc))
+    say_notes(n for p in points for n in p.scenario.notes)
     chart_metrics = None
     if metric_patterns:
         from ..analysis.check import available_metrics

@@ -121,9 +121,16 @@ def load_scenario(path: str, overrides=(), seed: int | None = None, games: int |
     try:
         s = scen.load(path, extra)
         s.compile()
-        return s
     except scen.ScenarioError as exc:
         fail(str(exc))
+    say_notes(s.notes)
+    return s
+
+
+def say_notes(notes) -> None:
+    """What loading a scenario did on the user's behalf, one line each (stderr), once each."""
+    for note in dict.fromkeys(notes):
+        err_console.print(f"note: {esc(note)}", soft_wrap=True)
 
 
 def default_out_dir(s) -> Path:

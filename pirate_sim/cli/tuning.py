@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from .common import (EXIT_INTERRUPTED, cluster_option, console, err_console, esc, fail, fmt_metric, open_cluster, progress, quiet_option,
-                     set_option, threads_option)
+from .common import (EXIT_INTERRUPTED, cluster_option, console, err_console, esc, fail, fmt_metric, open_cluster,
+                     progress, quiet_option, say_notes, set_option, threads_option)
 
 VARY_HELP = ("A parameter and its range: KEY=lo:hi (numbers; whole numbers for int parameters) or a set of "
              "values KEY=v1,v2 / KEY='name=[...];name2=[...]' (lists, choices, booleans) (repeatable).")
@@ -25,6 +25,10 @@ def _factors(scenario_path, varies, overrides, seed):
         base, factors = space.parse_factors(list(varies), scenario_path, extra)
     except (GridError, scen.ScenarioError) as exc:
         fail(str(exc))
+    say_notes(base.notes)
+    say_notes(f"{f.key} varies: each strategy plays with its own default parameters (and --set ones); the "
+              f"file's parameters of that seat apply only where its strategy is unchanged"
+              for f in factors if f.key.startswith("seats.") and f.key.endswith(".strategy"))
     return base, factors, extra
 
 
