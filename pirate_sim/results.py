@@ -575,10 +575,9 @@ def verify(out_dir: Path) -> list[str]:
                 read_part(out_dir, man, kind, c, columns=[])
             except ResultsError as exc:
                 problems.append(str(exc))
-    for kind in ("games", "seats"):
-        for extra in sorted((out_dir / kind).glob("part-*.parquet")):
-            if not extra.stem[5:].isdigit() or int(extra.stem[5:]) >= man["chunks_done"]:
-                problems.append(f"{extra}: a part the manifest does not list")
+    for extra in unlisted_files(out_dir, man):
+        problems.append(f"{extra}: a file the manifest does not list (readers of {extra.parent} such as "
+                        f"pd.read_parquet would count its rows; --resume moves it aside)")
     if man.get("complete") and (out_dir / SUMMARY).exists():
         try:
             n = read_summary(out_dir)["games"]
@@ -588,6 +587,50 @@ def verify(out_dir: Path) -> list[str]:
             if n != man["games"]:
                 problems.append(f"{out_dir / SUMMARY}: {n:,} games, the manifest says {man['games']:,}")
     return problems
+
+
+STRAY = ".stray"  # where --resume moves files the manifest does not list (hidden: datasets skip it)
+
+
+def unlisted_files(out_dir: Path, man: dict, upcoming: bool = False) -> list[Path]:
+    """Everything under games/ and seats/ that is not a part the manifest lists: a copy of a
+    part under another name, a file dropped there, a folder.  Temporary files of a writer
+    (hidden, ``.tmp``) are not counted: Parquet datasets skip hidden names.  With ``upcoming``
+    the parts of chunks still to play are not counted either (an interrupted run may hold
+    the part of a chunk whose manifest entry it never wrote; playing it again replaces it)."""
+    out_dir = Path(out_dir)
+    limit = int(man.get("chunks_total", man["chunks_done"])) if upcoming else int(man["chunks_done"])
+    found = []
+    for kind in ("games", "seats"):
+        folder = out_dir / kind
+        if not folder.is_dir():
+            continue
+        for p in sorted(folder.iterdir()):
+            if p.name.startswith("."):
+                continue
+            stem = p.name[len("part-"):-len(".parquet")] if p.name.startswith("part-") and p.name.endswith(".parquet") \
+                else ""
+            if p.is_file() and stem.isdigit() and p.name == part_name(int(stem)) and int(stem) < limit:
+                continue
+            found.append(p)
+    return found
+
+
+def move_unlisted(out_dir: Path, man: dict) -> list[Path]:
+    """Move what :func:`unlisted_files` finds to ``out_dir/.stray/<kind>/`` (nothing is
+    deleted: it may be someone's copy); returns the new paths."""
+    moved = []
+    for p in unlisted_files(out_dir, man, upcoming=True):
+        dest_dir = Path(out_dir) / STRAY / p.parent.name
+        dest_dir.mkdir(parents=True, exist_ok=True)
+        dest = dest_dir / p.name
+        n = 1
+        while dest.exists():
+            dest = dest_dir / f"{p.name}.{n}"
+            n += 1
+        os.replace(p, dest)
+        moved.append(dest)
+    return moved
 
 
 def check_run(out_dir: Path) -> dict:

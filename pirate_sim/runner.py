@@ -15,7 +15,7 @@ import functools
 import shutil
 import time
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -47,6 +47,7 @@ class RunResult:
     seconds: float
     resumed_from: int = 0
     replayed: int = 0  # damaged chunks played again on resume
+    moved_aside: list = field(default_factory=list)  # files the manifest did not list, moved by --resume
     already_complete: bool = False  # resumed a complete run: nothing was left to play
 
 
@@ -100,8 +101,12 @@ def resume_settings(out_dir: Path) -> dict:
             "source": man.get("scenario_source", ""), "complete": bool(man.get("complete"))}
 
 
-def prepare_output(out_dir: Path, s: Scenario, games: int, resume: bool, force: bool) -> tuple[int, list[int]]:
-    """Create or check the (locked) output directory; returns (chunks already done, damaged chunks to replay)."""
+def prepare_output(out_dir: Path, s: Scenario, games: int, resume: bool, force: bool,
+                   moved: list | None = None) -> tuple[int, list[int]]:
+    """Create or check the (locked) output directory; returns (chunks already done, damaged chunks to replay).
+
+    On resume, files under games/ and seats/ that the manifest does not list are moved to
+    ``.stray/`` (their new paths appended to ``moved``): no reader may count their rows."""
     out_dir = Path(out_dir)
     if not (resume and (out_dir / MANIFEST).exists()):  # resuming a run removes nothing
         results.refuse_overlap(out_dir, [] if s.source.startswith("<") else [s.source])
@@ -116,6 +121,9 @@ def prepare_output(out_dir: Path, s: Scenario, games: int, resume: bool, force: 
                 raise RunError(f"{out_dir}: was started with {man['games']:,} games in chunks of "
                                f"{man['chunk_size']:,}; resume without --games (--resume takes both from the run)")
             results.remove_tmp(out_dir)
+            strays = results.move_unlisted(out_dir, man)
+            if moved is not None:
+                moved.extend(strays)
             return int(man["chunks_done"]), results.damaged_chunks(out_dir, man)
         if not force:
             if has_manifest:
@@ -202,8 +210,9 @@ def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, forc
     done, damaged = 0, []
     parts: list = []
     timings = {"play_seconds": 0.0, "write_seconds": 0.0}
+    moved: list = []
     if out_dir is not None:
-        done, damaged = prepare_output(out_dir, s, games, resume, force)
+        done, damaged = prepare_output(out_dir, s, games, resume, force, moved)
         if done:
             old = results.read_manifest(out_dir)
             timings = old.get("timings", timings)
@@ -291,7 +300,7 @@ def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, forc
         results.atomic_write_json(out_dir / MANIFEST, man)
         results.atomic_write_json(out_dir / SUMMARY, summary_dict(acc))
     return RunResult(out_dir, acc, played_to, elapsed, resumed_from=start, replayed=len(damaged),
-                     already_complete=bool(done) and done >= total_chunks and not damaged)
+                     already_complete=bool(done) and done >= total_chunks and not damaged, moved_aside=moved)
 
 
 def _estimate(out_dir: Path, rec: dict, games: int, played_to: int, n_played: int, seconds: float,

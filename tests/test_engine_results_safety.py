@@ -297,3 +297,52 @@ def test_a_full_disk_while_seats_stream_names_the_part(tmp_path, monkeypatch):
     assert "no space left" in results.os_error_text(info.value)
     assert info.value.filename.endswith("seats/part-00000.parquet")
     assert not list((tmp_path / "r").rglob("*.tmp"))
+
+
+@pytest.mark.parametrize("name", ["part-00000 (copy).parquet", "copy.parquet", "part-00001.parquet.bak",
+                                  "part-0000.parquet", "part-00009.parquet"])
+def test_a_stray_file_is_named_moved_aside_by_resume_and_never_read(tmp_path, name):
+    """A copy of a real part under another name: pd.read_parquet(dir/games) counted its rows
+    (60,000 for a 50,000-game run) while --resume said "already complete" and left it."""
+    out = tmp_path / "r"
+    runner.run(_scen(), out)
+    shutil.copy(out / "games" / "part-00000.parquet", out / "games" / name)
+    problems = results.verify(out)
+    assert len(problems) == 1 and name in problems[0] and "does not list" in problems[0]
+    assert len(results.read_games(out)) == 3000  # our readers go by the manifest
+    res = runner.run(_scen(), out, resume=True)
+    assert res.already_complete and [p.name for p in res.moved_aside] == [name]
+    assert res.moved_aside[0] == out / results.STRAY / "games" / name and res.moved_aside[0].exists()
+    assert results.verify(out) == [] and len(pd.read_parquet(out / "games")) == 3000
+
+
+def test_resume_keeps_the_part_of_a_chunk_still_to_play(tmp_path):
+    """A kill between a part's rename and the manifest leaves the part of chunk chunks_done: not a
+    stray (playing the chunk again replaces it with the same bytes)."""
+    out = tmp_path / "r"
+    runner.run(_scen(), out)
+    man = results.read_manifest(out)
+    man.update(chunks_done=2, complete=False, parts=man["parts"][:2])
+    results.atomic_write_json(out / results.MANIFEST, man)
+    assert results.unlisted_files(out, man, upcoming=True) == []
+    res = runner.run(_scen(), out, resume=True)
+    assert res.moved_aside == [] and results.verify(out) == []
+
+
+def test_verify_of_an_unfinished_run_says_how_many_games_are_there(tmp_path):
+    from click.testing import CliRunner
+
+    from pirate_sim.cli import main
+
+    out = tmp_path / "r"
+    runner.run(_scen(), out)
+    man = results.read_manifest(out)
+    man.update(chunks_done=1, complete=False, parts=man["parts"][:1])
+    results.atomic_write_json(out / results.MANIFEST, man)
+    for kind in ("games", "seats"):
+        for c in (1, 2):
+            (out / kind / results.part_name(c)).unlink()
+    r = CliRunner().invoke(main, ["verify", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "1,000 of 3,000 games played" in r.output and "3,000 games\n" not in r.output
+    assert "--resume" in r.output

@@ -110,6 +110,10 @@ def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, for
     from ..metrics import games_needed_note
 
     console.print(games_needed_note(res.accumulator))
+    if res.moved_aside:
+        where = res.moved_aside[0].parent.parent
+        console.print(f"moved {len(res.moved_aside)} files the manifest does not list to {esc(where)}: "
+                      + esc(", ".join(p.name for p in res.moved_aside)), soft_wrap=True)
     if res.already_complete:
         console.print(f"results: {esc(out)}  (already complete: nothing left to play)")
     else:

@@ -62,13 +62,19 @@ def verify_cmd(results_dir):
         for p in problems:
             click.echo(f"damaged: {p}", err=True)
         try:
-            hint = f"; replay the damaged chunks with: {results.resume_command(rd, results.read_manifest(rd))}"
+            hint = (f"; repair with (damaged chunks are played again, unlisted files moved aside): "
+                    f"{results.resume_command(rd, results.read_manifest(rd))}")
         except results.ResultsError:
             hint = "; the manifest itself is unreadable: start the run again with --force"
         click.echo(f"{rd}: {len(problems)} problems{hint}", err=True)
         sys.exit(1)
-    state = "complete" if man.get("complete") else f"unfinished ({man['chunks_done']}/{man['chunks_total']} chunks)"
-    console.print(f"ok: {esc(rd)}: {man['chunks_done']} chunks intact, {state}, {man['games']:,} games")
+    if man.get("complete"):
+        console.print(f"ok: {esc(rd)}: {man['chunks_done']} chunks intact, complete, {man['games']:,} games")
+    else:
+        played = min(man["chunks_done"] * man["chunk_size"], man["games"])
+        console.print(f"ok: {esc(rd)}: {man['chunks_done']} chunks intact, unfinished: {played:,} of {man['games']:,} "
+                      f"games played ({man['chunks_done']}/{man['chunks_total']} chunks); finish with: "
+                      f"{esc(results.resume_command(rd, man))}", soft_wrap=True)
 
 
 COMMANDS = (report_cmd, verify_cmd)
