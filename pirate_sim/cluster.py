@@ -33,6 +33,10 @@ CONNECT_TIMEOUT_S = 10  # how long to wait for a scheduler before calling it unr
 # Chunks in flight per worker: enough to keep every worker busy while the client writes,
 # few enough that memory stays flat (each finished chunk waits on the client until written).
 IN_FLIGHT_PER_WORKER = 2
+# Memory a local worker process needs: a warmed one (Python, numba, Dask, one game's
+# kernels) measured 180 MB resident, plus its chunks in flight; `local:N` starts no more
+# workers than the free memory holds at this size, nor more than the usable cores.
+WORKER_MEMORY_BYTES = 300 * 10**6
 
 
 class ClusterError(UserError, RuntimeError):
@@ -52,6 +56,47 @@ def resolve_address(option: str | None) -> str | None:
         return value
     raise ClusterError(f"{source} {value!r}: expected 'local', 'local:N' (N worker processes) "
                        "or a scheduler address such as tcp://host:8786")
+
+
+def _usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _free_memory() -> int | None:
+    """Bytes of memory available to new processes (None: unknown)."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def local_workers(asked: int, cores: int | None = None, free: int | None = None) -> tuple[int, str | None]:
+    """How many local worker processes to start for ``local:asked``: at most one per usable
+    core and what the free memory holds at WORKER_MEMORY_BYTES each.  Returns (workers, the
+    line saying why fewer than asked, or None).  Results do not depend on the count."""
+    cores = _usable_cores() if cores is None else cores
+    free = _free_memory() if free is None else free
+    cap = cores
+    why = f"{cores} usable cores"
+    if free is not None:
+        by_memory = max(1, free // WORKER_MEMORY_BYTES)
+        why += f", {free / 1e9:.1f} GB free at {WORKER_MEMORY_BYTES / 1e6:.0f} MB a worker"
+        cap = min(cap, by_memory)
+    cap = max(1, cap)
+    if asked <= cap:
+        return asked, None
+    return cap, (f"--cluster local:{asked}: this machine holds {cap} local workers ({why}); starting {cap} "
+                 f"(more processes than cores only add memory; results are identical)")
 
 
 @functools.cache
@@ -124,6 +169,7 @@ class Cluster:
     address: str
     client: object
     local: object | None = None
+    note: str | None = None  # what connecting decided for the user (local:N capped), one line
 
     @property
     def n_workers(self) -> int:
@@ -244,14 +290,15 @@ def connect(address: str, n_local_default: int | None = None) -> Cluster:
     # a killed worker's tasks are retried, but a task that kills every worker is a bug
     dask.config.set({"distributed.scheduler.allowed-failures": 3})
     if address.startswith("local"):
-        n = int(address.split(":", 1)[1]) if ":" in address else (n_local_default or os.cpu_count() or 1)
+        n = int(address.split(":", 1)[1]) if ":" in address else (n_local_default or _usable_cores())
+        n, note = local_workers(n)
         try:
             local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
                                  silence_logs=40)
             client = Client(local)
         except Exception as exc:  # noqa: BLE001
             raise ClusterError(f"could not start a local cluster of {n} workers: {exc}") from None
-        return Cluster(address, client, local)
+        return Cluster(address, client, local, note=note)
     try:
         client = Client(address, timeout=f"{CONNECT_TIMEOUT_S}s")
     except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ValueError for a bad address

@@ -194,3 +194,30 @@ def test_design_points_on_the_cluster_are_the_same(peak, local2):
         spec = PointSpec(SCEN, ("run.chunk_size=2000", "rules.squid.escape_total=11"), peak.seed, 6000, first)
         here, there = evaluate_point(spec), evaluate_point(spec, cluster=local2)
         assert here.to_json() == there.to_json()
+
+
+def test_local_workers_are_capped_at_cores_and_memory():
+    assert cl.local_workers(2, cores=2, free=8 * 10**9) == (2, None)
+    n, note = cl.local_workers(500, cores=2, free=8 * 10**9)
+    assert n == 2 and "local:500" in note and "2 usable cores" in note and "starting 2" in note
+    n, note = cl.local_workers(8, cores=16, free=3 * cl.WORKER_MEMORY_BYTES + 1)
+    assert n == 3 and "MB a worker" in note
+    assert cl.local_workers(4, cores=16, free=1)[0] == 1  # at least one
+    assert cl.local_workers(4, cores=16, free=None) == (4, None)  # memory unknown: cores only
+
+
+def test_local_500_starts_what_the_machine_holds(monkeypatch):
+    """`--cluster local:500` on 2 cores started hundreds of processes (11 GB, load 76)."""
+    import distributed
+
+    started = {}
+
+    class FakeLocal:
+        def __init__(self, n_workers, **kw):
+            started["n"] = n_workers
+
+    monkeypatch.setattr(distributed, "LocalCluster", FakeLocal)
+    monkeypatch.setattr(distributed, "Client", lambda local: object())
+    monkeypatch.setattr(cl, "_usable_cores", lambda: 2)
+    c = cl.connect("local:500")
+    assert started["n"] == 2 and "starting 2" in c.note

@@ -210,6 +210,8 @@ def open_cluster(address: str | None, scenarios=()):
 
     with err_console.status(f"connecting to the cluster {esc(resolved)} and warming its workers"):
         cl = connect(resolved)
+        if cl.note:
+            err_console.print(f"note: {esc(cl.note)}", soft_wrap=True)
         try:
             cl.prepare(list(scenarios))
         except BaseException:
