@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -493,31 +494,73 @@ def markdown_reference() -> str:
 # ------------------------------------------------------------------ precision targets
 
 
-def win_rate_half_widths(acc: Accumulator) -> dict[str, float]:
-    """CI half-width of every win rate (per seat and per strategy)."""
-    est = {**_win_rates_seat(acc), **_win_rates_strategy(acc)}
-    return {k: v.half_width for k, v in est.items()}
+def ended_games(acc: Accumulator) -> int:
+    """Games that ended by the rules (not cut off by the turn cap)."""
+    return int(acc.n - acc.truncated)
+
+
+def win_rate_half_widths(acc: Accumulator, ended_only: bool = False) -> dict[str, float]:
+    """CI half-width of every win rate (per seat and per strategy).
+
+    ``ended_only``: of the win rates among games that ended (not truncated).  A run whose
+    games are all cut off has win rates of 0 with tiny intervals, which say nothing about
+    who wins; precision is measured on the games that ended."""
+    if not ended_only or not acc.truncated:
+        est = {**_win_rates_seat(acc), **_win_rates_strategy(acc)}
+        return {k: v.half_width for k, v in est.items()}
+    n = ended_games(acc)
+    if n <= 0:
+        return {f"win_rate.seat{i}": math.inf for i in range(acc.n_seats)}
+    out = {f"win_rate.seat{i}": stats.wilson(acc.wins_seat[i], n).half_width for i in range(acc.n_seats)}
+    for name in dict.fromkeys(acc.strategy_names):
+        seats = [i for i, s in enumerate(acc.strategy_names) if s == name]
+        out[f"win_rate.{name}"] = stats.wilson(acc.wins_of_entries()[seats].sum(), n * len(seats)).half_width
+    return out
 
 
 def precision_reached(target: float) -> Callable[[Accumulator], bool]:
-    """A stop rule for ``runner.run``: every win rate's 95% half-width below ``target``."""
+    """A stop rule for ``runner.run``: every win rate's 95% half-width below ``target``,
+    among the games that ended (a run of only truncated games never reaches it)."""
 
     def stop(acc: Accumulator) -> bool:
-        return acc.n > 0 and max(win_rate_half_widths(acc).values()) < target
+        return acc.n > 0 and max(win_rate_half_widths(acc, ended_only=True).values()) < target
 
     return stop
 
 
-def games_needed(acc: Accumulator, half_width: float) -> int:
-    """Games needed for every per-seat win rate to reach a 95% half-width of ``half_width``."""
+def games_needed(acc: Accumulator, half_width: float) -> int | None:
+    """Games needed for every per-seat win rate among the games that end to reach a 95%
+    half-width of ``half_width``, at the run's share of games that end (None: none ended)."""
     if acc.n == 0:
         return 0
-    p = acc.wins_seat / acc.n
-    return stats.games_for_half_width(float(p[np.argmax(p * (1 - p))]), half_width)
+    ended = ended_games(acc)
+    if ended <= 0:
+        return None
+    p = acc.wins_seat / ended
+    need = stats.games_for_half_width(float(p[np.argmax(p * (1 - p))]), half_width)
+    return int(math.ceil(need * acc.n / ended))
+
+
+# Share of truncated games above which a summary warns that its figures describe games the
+# turn cap cut off, not games played to their end.
+MOSTLY_TRUNCATED = 0.5
+
+
+def truncation_warning(acc: Accumulator) -> str | None:
+    """One line when most games were cut off by the turn cap (None otherwise)."""
+    if acc.n == 0 or acc.truncated <= MOSTLY_TRUNCATED * acc.n:
+        return None
+    share = 100 * acc.truncated / acc.n
+    return (f"{share:.1f}% of the {acc.n:,} games were cut off by the turn cap: win rates, lengths and every "
+            f"other figure describe unfinished games; raise the game's turn cap")
 
 
 def games_needed_note(acc: Accumulator) -> str:
-    """One line for the summary: how many games given precisions would need."""
+    """One line for the summary: how many games given precisions would need (win rates among
+    the games that ended)."""
+    if acc.n and not ended_games(acc):
+        return "win-rate precision unknown: no game ended before the turn cap"
     parts = [f"±{h:g}: {games_needed(acc, h):,}" for h in (0.01, 0.005, 0.001)]
-    widest = max(win_rate_half_widths(acc).values()) if acc.n else float("nan")
-    return (f"win-rate precision now ±{widest:.4f} (95%); games needed for " + ", ".join(parts))
+    widest = max(win_rate_half_widths(acc, ended_only=True).values()) if acc.n else float("nan")
+    among = f" among the {ended_games(acc):,} games that ended" if acc.truncated else ""
+    return (f"win-rate precision now ±{widest:.4f} (95%){among}; games needed for " + ", ".join(parts))

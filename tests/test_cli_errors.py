@@ -476,3 +476,33 @@ def test_a_strategy_change_by_set_says_what_it_reset(tmp_path, toy_scenario_file
         assert res.exit_code == 0, res.output
         notes = [ln for ln in res.output.splitlines() if ln.startswith("note: ")]
         assert len(notes) == 1 and "strategy roller -> sixer" in notes[0] and "reroll_ones" in notes[0], res.output
+
+
+def test_a_run_cut_off_by_the_turn_cap_warns_and_measures_precision_on_ended_games(tmp_path, toy_scenario_file):
+    """Pirateer with turn_cap = 10: 100% truncated, no warning, "games needed for ±0.001: 1"."""
+    res = _invoke("run", toy_scenario_file, "-n", 2000, "--set", "rules.turn_cap=1", "-o", tmp_path / "r", "-q")
+    assert res.exit_code == 0, res.output
+    assert "100.0% of the 2,000 games were cut off by the turn cap" in res.output
+    assert "games needed for ±0.001: 1" not in res.output and "no game ended" in res.output
+    assert "cut off by the turn cap" in (tmp_path / "r" / "summary.txt").read_text()
+    res = _invoke("run", toy_scenario_file, "-n", 2000, "--set", "rules.turn_cap=1", "--precision", 0.05,
+                  "-o", tmp_path / "p", "-q")
+    assert "NOT reached in 2,000 games" in res.output  # tiny intervals around 0 wins are not precision
+    res = _invoke("run", toy_scenario_file, "-n", 2000, "-o", tmp_path / "ok", "-q")
+    assert "cut off by the turn cap" not in res.output and "among the" not in res.output
+
+
+def test_precision_counts_only_games_that_ended():
+    from pirate_sim import metrics
+    from pirate_sim.games import get_game
+    from pirate_sim.metrics import Accumulator
+
+    acc = Accumulator(get_game("dice_duel"), ("roller", "roller"))
+    acc.n, acc.truncated, acc.nobody = 10_000, 9_000, 9_000
+    acc.wins_seat[:] = (500, 500)  # half of the 1,000 that ended each
+    # 1,000 ended games at p = 0.5 give ±0.031; ±0.01 needs 9,604 ended = 96,040 games at 10% ending
+    assert metrics.games_needed(acc, 0.01) == 96_040
+    assert abs(metrics.win_rate_half_widths(acc, ended_only=True)["win_rate.seat0"] - 0.0309) < 0.0005
+    assert metrics.truncation_warning(acc).startswith("90.0% of the 10,000 games")
+    acc.truncated = acc.nobody = 4_000
+    assert metrics.truncation_warning(acc) is None

@@ -74,12 +74,23 @@ def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_
                               progress=lambda d, t: prog.update(task, completed=d, total=t), cluster=cl)
         label_b = " ".join(overrides) if scenario_b is None else b.source
         print_compare(res, a.source, label_b, fmt)
+        warn_truncated([("A", res.acc_a), ("B", res.acc_b)])
         if out_dir:
             with err_console.status("compare: writing charts", spinner="dots") as status:
                 files = cmp.write_outputs(res, stage, force=True,
                                           progress=lambda text: status.update(f"compare: {esc(text)}"))
     if out_dir:
         print_written([Path(out_dir) / f.relative_to(stage) for f in files], out_dir)
+
+
+def warn_truncated(named_accumulators) -> None:
+    """A warning line (stderr) for each variant or point whose games were mostly cut off."""
+    from ..metrics import truncation_warning
+
+    for name, acc in named_accumulators:
+        line = truncation_warning(acc)
+        if line:
+            err_console.print(f"[bold yellow]warning:[/] {esc(name)}: {esc(line)}", soft_wrap=True)
 
 
 COMPARE_COLUMNS = ("metric", "A", "B", "B - A", "±pair", "±indep", "ratio", "p (Holm)")
@@ -260,6 +271,7 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
             cells.append(f"{fmt_metric(r['value'], m)} ±{fmt_metric((r['hi'] - r['lo']) / 2, m).lstrip('+')}")
         t.add_row(esc(p.id), *[esc(sw.value_text(p.values[k])) for k in keys], *cells)
     out_console().print(t)
+    warn_truncated([(f"point {p.id}", res.accumulators[p.id]) for p in points])
     extra = ""
     if res.skipped:
         extra += f"; {len(res.skipped)} finished points skipped"

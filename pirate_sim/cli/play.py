@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from .common import (EXIT_INTERRUPTED, cluster_option, console, default_out_dir, esc, fail, fmt_value, load_scenario,
+from .common import (EXIT_INTERRUPTED, cluster_option, console, default_out_dir, err_console, esc, fail, fmt_value, load_scenario,
                      make_console, open_cluster, progress, quiet_option, say_compiling, set_option, shell_command, threads_option)
 
 LONG_RUN_S = 60  # print a time and disk estimate for runs whose rest takes longer than this
@@ -30,14 +30,19 @@ def print_summary(acc, title: str = "", save_to: Path | None = None) -> None:
         t.add_row(esc(label), fmt_value(e.value, name), f"{fmt_value(e.lo, name)} .. {fmt_value(e.hi, name)}")
     never = metrics.never_happened(est)
     never_line = f"never happened in {acc.n:,} games: " + ", ".join(never) if never else ""
+    truncated = metrics.truncation_warning(acc)
     console.print(t)
     if never_line:
         console.print(esc(never_line), style="dim")
+    if truncated:
+        err_console.print(f"[bold yellow]warning:[/] {esc(truncated)}", soft_wrap=True)
     if save_to is not None:
         rec = make_console(record=True, width=100, file=open(os.devnull, "w"))
         rec.print(t)
         if never_line:
             rec.print(esc(never_line))
+        if truncated:
+            rec.print(f"warning: {esc(truncated)}")
         rec.print(metrics.games_needed_note(acc))
         from ..results import atomic_write_text
 
