@@ -2,6 +2,7 @@
 
 import os
 import shlex
+import shutil
 import stat
 
 import pytest
@@ -506,3 +507,39 @@ def test_precision_counts_only_games_that_ended():
     assert metrics.truncation_warning(acc).startswith("90.0% of the 10,000 games")
     acc.truncated = acc.nobody = 4_000
     assert metrics.truncation_warning(acc) is None
+
+
+@pytest.mark.parametrize("case", ["run_disk", "compare_games", "sweep_metric", "sensitivity_points", "tune_objective",
+                                  "report_unfinished", "sweep_other_grid"])
+def test_a_refused_command_writes_nothing(tmp_path, toy_scenario_file, monkeypatch, case):
+    """Every refusal (exit 2) leaves no file and no directory, however far it got first: `-n 1e12`
+    left a 200,000-game directory, `check --baseline missing.json` an empty one."""
+    deep = tmp_path / "new" / "deeper"
+    if case == "run_disk":
+        monkeypatch.setattr(shutil, "disk_usage", lambda p: shutil._ntuple_diskusage(10**9, 10**9 - 10**6, 10**6))
+        args = ["run", toy_scenario_file, "-n", 10**12, "-o", deep / "o", "-q"]
+    elif case == "compare_games":
+        args = ["compare", toy_scenario_file, "scenarios/pirates_peak/default.toml", "-n", 100, "-o", deep / "o"]
+    elif case == "sweep_metric":
+        args = ["sweep", toy_scenario_file, "--vary", "rules.target=8,9", "--metrics", "nope", "-o", deep / "o"]
+    elif case == "sensitivity_points":
+        args = ["sensitivity", toy_scenario_file, "--vary", "rules.target=8:9", "--points", 10**6, "-o", deep / "o"]
+    elif case == "tune_objective":
+        args = ["tune", toy_scenario_file, "--vary", "rules.target=8:9", "--objective", "nope=min", "-o", deep / "o"]
+    elif case == "report_unfinished":
+        run = tmp_path / "run"
+        _interrupt_after(monkeypatch, 1)
+        _invoke("run", toy_scenario_file, "-n", 3000, "-o", run, "-q")
+        monkeypatch.undo()
+        args = ["report", run, "-o", deep / "o"]
+    else:  # a sweep resumed with another grid: refused inside the directory it holds, which stays as it was
+        kept = tmp_path / "kept"
+        assert _invoke("sweep", toy_scenario_file, "--vary", "rules.target=8,9", "-n", 200, "-o", kept,
+                       "-q").exit_code == 0
+        args = ["sweep", toy_scenario_file, "--vary", "rules.target=8,10", "-n", 200, "-o", kept, "--resume", "-q"]
+        before = _snapshot(kept)
+    res = _invoke(*args)
+    assert res.exit_code == 2, res.output
+    assert not (tmp_path / "new").exists(), list((tmp_path / "new").rglob("*"))
+    if case == "sweep_other_grid":
+        assert _snapshot(tmp_path / "kept") == before
