@@ -202,3 +202,15 @@ def test_tune_without_a_feasible_trial_exits_4(duel, tmp_path):
                                   "-n", "200", "-t", "1", "-q", "-o", str(tmp_path / "t")])
     assert r.exit_code == tn.EXIT_NO_WINNER == 4, r.output
     assert "no winner" in r.output and not (tmp_path / "t" / "best.toml").exists()
+
+
+def test_a_directory_holding_only_a_lock_is_not_refused(duel, tmp_path):
+    """What an interrupted tune left (the lock file alone) refused every rerun until --force."""
+    from pirate_sim import results
+
+    out = tmp_path / "t"
+    out.mkdir()
+    (out / results.LOCK).write_text("")
+    r = CliRunner().invoke(main, ["tune", duel, "--vary", "rules.first_player_cutoff=1:5", "--objective",
+                                  "seat_balance=min", "--trials", "2", "-n", "200", "-t", "1", "-q", "-o", str(out)])
+    assert r.exit_code == 0, r.output

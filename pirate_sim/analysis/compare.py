@@ -367,7 +367,10 @@ def write_outputs(res: CompareResult, out_dir: Path, force: bool = False,
     from ..results import atomic_write_json
     from . import charts
 
+    from ..results import refuse_overlap
+
     out_dir = Path(out_dir)
+    refuse_overlap(out_dir, [x.source for x in (res.a, res.b) if not x.source.startswith("<")])
     if out_dir.exists() and any(out_dir.iterdir()):
         if not force:
             raise CompareError(f"{out_dir}: already exists; add --force to replace it")
