@@ -183,7 +183,11 @@ def test_ctrl_c_in_tune_exits_130_and_resumes_to_the_same_result(duel, tmp_path,
     r = CliRunner().invoke(main, args + ["-o", str(out)])  # no --resume, no --force: refused, pointing at --resume
     assert r.exit_code == 2 and "--resume" in r.output
     played = {"n": 0}
-    monkeypatch.setattr(tn, "evaluate_point", lambda *a, **kw: played.__setitem__("n", played["n"] + 1) or real(*a, **kw))
+    def counted(*a, **kw):
+        played["n"] += 1
+        return real(*a, **kw)
+
+    monkeypatch.setattr(tn, "evaluate_point", counted)
     r = CliRunner().invoke(main, args + ["-o", str(out), "--resume"])
     assert r.exit_code == 0, r.output
     a = pd.read_parquet(tmp_path / "ref" / "trials.parquet").drop(columns=["seconds"])

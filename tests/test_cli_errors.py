@@ -468,7 +468,8 @@ def test_ctrl_c_in_compare_exits_130_within_a_second(tmp_path, toy_scenario_file
 
 
 def test_a_strategy_change_by_set_says_what_it_reset(tmp_path, toy_scenario_file):
-    text = toy_scenario_file.read_text().replace('strategy = "roller"\n', 'strategy = "roller"\nreroll_ones = true\n', 1)
+    listed = 'strategy = "roller"\nreroll_ones = true\n'
+    text = toy_scenario_file.read_text().replace('strategy = "roller"\n', listed, 1)
     path = tmp_path / "listed.toml"
     path.write_text(text)
     for cmd in (["scenario", "check", path], ["run", path, "-n", 1000, "-o", tmp_path / "r", "-q"],

@@ -104,7 +104,8 @@ def test_changing_a_seats_strategy_resets_its_parameters(tmp_path):
     assert "dig_repeats" in s.notes[0] and "reset to expert's defaults" in s.notes[0]
     assert s.seats[1]["strategy"] == "treasure_digger"  # the other seat is untouched
     # a parameter given by --set is the user's, in either order
-    for order in (["seats.0.strategy=expert", "seats.0.dig_repeats=4"], ["seats.0.dig_repeats=4", "seats.0.strategy=expert"]):
+    for order in (["seats.0.strategy=expert", "seats.0.dig_repeats=4"],
+                  ["seats.0.dig_repeats=4", "seats.0.strategy=expert"]):
         assert scen.load(path, order).seats[0]["dig_repeats"] == 4
     # the same strategy again changes nothing, says nothing
     same = scen.load(path, ["seats.0.strategy=treasure_digger"])

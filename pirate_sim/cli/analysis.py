@@ -10,8 +10,8 @@ import click
 from rich import box
 from rich.table import Table
 
-from .common import (cluster_option, console, err_console, esc, fail, fmt_metric, load_scenario, open_cluster,
-                     out_console, progress, quiet_option, say_compiling, say_notes, set_option, threads_option)
+from .common import (EXIT_INTERRUPTED, cluster_option, console, err_console, esc, fail, fmt_metric, load_scenario,
+                     open_cluster, out_console, progress, quiet_option, say_compiling, say_notes, set_option, threads_option)
 
 COMPARE_GAMES = 100_000  # default paired games: a few seconds, CI half-widths near 0.1 point
 FORMATS = ("table", "markdown", "csv", "json")
@@ -251,8 +251,10 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
     except (sw.SweepError, RunError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:
+        if not out.exists():
+            fail("interrupted; nothing was written", code=EXIT_INTERRUPTED)
         fail(f"interrupted; finished points are kept in {out}. Finish with the same command plus --resume",
-             code=130)
+             code=EXIT_INTERRUPTED)
     keys = [k for k, _ in axes]
     shown = chart_metrics or [m for m in ("win_rate.seat0", "seat_balance", "length.mean")
                               if m in set(res.tidy["metric"])]

@@ -8,8 +8,9 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from .common import (EXIT_INTERRUPTED, cluster_option, console, default_out_dir, err_console, esc, fail, fmt_value, load_scenario,
-                     make_console, open_cluster, progress, quiet_option, say_compiling, set_option, shell_command, threads_option)
+from .common import (EXIT_INTERRUPTED, cluster_option, console, default_out_dir, err_console, esc, fail, fmt_value,
+                     load_scenario, make_console, open_cluster, progress, quiet_option, say_compiling, set_option,
+                     shell_command, threads_option)
 
 LONG_RUN_S = 60  # print a time and disk estimate for runs whose rest takes longer than this
 MAX_GAME_INDEX = 2**63 - 1  # game indices are int64 in the kernels and the Parquet files

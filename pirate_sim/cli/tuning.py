@@ -102,6 +102,8 @@ def sensitivity_cmd(scenario_path, varies, metric_patterns, method, points, game
     except sa.SensitivityError as exc:
         fail(str(exc))
     except KeyboardInterrupt:
+        if not out.exists():
+            fail("interrupted; nothing was written", code=EXIT_INTERRUPTED)
         fail(f"interrupted; finished points are kept in {out}. Finish with the same command plus --resume",
              code=EXIT_INTERRUPTED)
     _print_indices(res)
