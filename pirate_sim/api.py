@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # the heavy imports stay out of `import pirate_sim`
 
 __all__ = ["Scenario", "Results", "Comparison", "Sweep", "Check", "Sensitivity", "Tuning", "APIError",
            "ScenarioError", "UserError",
-           "load", "scenario", "run", "open", "write_report", "compare", "sweep", "check", "sensitivity", "tune",
+           "load", "scenario", "run", "open", "trace", "write_report", "compare", "sweep", "check", "sensitivity", "tune",
            "list_games"]
 
 PathLike = Union[str, Path]
@@ -380,7 +380,9 @@ class _Bar:
                 self._task = self._rich.add_task(desc, total=total)
 
     def __call__(self, done: int, total: int | None = None, desc: str | None = None) -> None:
-        if self.bar is not None:
+        if self.callback is not None:
+            self.callback(done, total)
+        elif self.bar is not None:
             if total is not None and total != self.bar.total:
                 self.bar.total = total
             if desc is not None:
@@ -554,10 +556,9 @@ class Results:
 
     def trace(self, k: int) -> _Text:
         """Game ``k`` turn by turn (the very game ``k`` of the run: same seed, same dice)."""
-        s = self.scenario.engine
         if not 0 <= int(k) < self.n_games:
             raise APIError(f"game {k}: the run has games 0..{self.n_games - 1}")
-        return _Text("\n".join(s.game.trace(s.compile(), s.seed, int(k))))
+        return trace(self.scenario, k)
 
     def save(self, out: PathLike, *, force: bool = False) -> Path:
         """Write an in-memory run as a results directory (what `pirate-sim run -o` writes:
@@ -637,6 +638,12 @@ def run(scenario: Scenario | PathLike, *, games: int | None = None, seed: int | 
     from .summary import run_title, summary_text
 
     sc = _variant(_as_scenario(scenario), seed, games)
+    if out is not None and resume and results.is_results_dir(Path(out)):
+        # a resumed run keeps its game count and chunk size (the CLI's --resume takes them from the run)
+        got = runner.resume_settings(Path(out))
+        keep = {"run.games": got["games"] if games is None else sc.games, "run.chunk_size": got["chunk_size"]}
+        changed = {k: v for k, v in keep.items() if sc.get(k) != v}
+        sc = sc.with_(changed) if changed else sc
     s = sc.engine
     total = s.run["games"]
     stop = precision_reached(precision) if precision else None
@@ -701,6 +708,18 @@ def _run_in_memory(sc: Scenario, threads, progress, stop, cluster) -> Results:
             if stopped:
                 break
     return Results(sc, acc, played, tables=tables, seconds=time.perf_counter() - t0)
+
+
+def trace(scenario: Scenario | PathLike, k: int, *, seed: int | None = None) -> _Text:
+    """Game ``k`` of the scenario turn by turn: the very game ``k`` of a run with that seed
+    (`pirate-sim trace --game k`), without playing the others.
+
+    Example:
+        >>> print(ps.trace(s, 41, seed=7))
+    """
+    sc = _variant(_as_scenario(scenario), seed, None)
+    s = sc.engine
+    return _Text("\n".join(s.game.trace(s.compile(), s.seed, int(k))))
 
 
 def open(path: PathLike) -> Results:  # noqa: A001 - ps.open(dir) reads as open a results directory
@@ -1105,14 +1124,15 @@ class Tuning:
 def tune(scenario: Scenario | PathLike, vary: Mapping[str, Any] | Sequence[str] | str,
          objective: str | Sequence[str] | Mapping[str, Any], *, constraints: Sequence[str] = (),
          trials: int = 40, games: int = 5000, recheck_games: int | None = None, seed: int | None = None,
-         threads: int | None = None, out: PathLike | None = None, force: bool = False, cluster=None,
-         progress: Progress = True) -> Tuning:
+         threads: int | None = None, out: PathLike | None = None, force: bool = False, resume: bool = False,
+         cluster=None, progress: Progress = True) -> Tuning:
     """Search the ranges for the values that optimise ``objective`` (optuna TPE; NSGA-II and
     a Pareto front for two), promising trials get more games, the winner is re-checked on
     fresh seeds and written as best.toml (docs/sensitivity.md).
 
     ``objective``: ``"METRIC=min|max|VALUE"``, a list of two, or ``{metric: goal}``;
-    ``constraints``: ``"METRIC<=X"`` / ``"METRIC>=X"``.  ``progress`` may be ``f(what, done, total)``.
+    ``constraints``: ``"METRIC<=X"`` / ``"METRIC>=X"``.  ``resume`` finishes an interrupted
+    tuning in ``out`` where the library supports it.  ``progress`` may be ``f(what, done, total)``.
 
     Example:
         >>> t = ps.tune(s, {"rules.ship.life_points": (1, 12)}, "first_player_win_rate=0.5",
@@ -1144,7 +1164,7 @@ def tune(scenario: Scenario | PathLike, vary: Mapping[str, Any] | Sequence[str] 
         else:
             cb = None
         res = tn.tune(base, base_path, extra, factors, objs, cons, trials, games, dest, threads=threads, force=force,
-                      recheck_games=recheck_games, progress=cb, cluster=cl)
+                      recheck_games=recheck_games, progress=cb, cluster=cl, **({"resume": True} if resume else {}))
     return Tuning(res.history, res.best_values, res.recheck, res.pareto, list(res.files), dest, res)
 
 

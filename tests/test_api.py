@@ -304,3 +304,25 @@ def test_in_memory_run_is_not_slower_than_the_run_to_parquet(tmp_path):
         _cli("run", PP, "--games", 10_000, "-o", tmp_path / f"d{i}", "--quiet")
         disk.append(time.perf_counter() - t)
     assert min(mem) <= 1.5 * min(disk), (mem, disk)
+
+
+def test_an_interrupted_run_resumes_to_the_uninterrupted_games(tmp_path):
+    s = _scenario()
+
+    def stop_after_first_chunk(done, total):
+        if done >= 1000:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        ps.run(s, games=2500, seed=5, out=tmp_path / "r", progress=stop_after_first_chunk)
+    assert 0 < results.read_manifest(tmp_path / "r")["chunks_done"] < 3
+    resumed = ps.run(ps.load(PP, "rules.squid.escape_total=11"), seed=5, out=tmp_path / "r", resume=True,
+                     progress=False)  # games and chunk size from the run, as --resume takes them
+    assert resumed.n_games == 2500 and results.verify(tmp_path / "r") == []
+    assert_frame_equal(ps.open(tmp_path / "r").seats, ps.run(s, games=2500, seed=5, progress=False).seats)
+
+
+def test_trace_without_a_run_is_game_k_of_the_run():
+    s = ps.load(PP)
+    assert ps.trace(s, 7, seed=3) == ps.run(s, games=10, seed=3, progress=False).trace(7)
+    assert ps.trace(s, 7, seed=3) != ps.trace(s, 7, seed=4)
