@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 from pandas.testing import assert_frame_equal
@@ -138,6 +139,10 @@ def test_in_memory_run_equals_the_clis_parquet_and_metrics(cli_run):
     assert r.out is None and r.n_games == 2500
     assert_frame_equal(r.games, results.read_games(cli_run))
     assert_frame_equal(r.seats, results.read_seats(cli_run))
+    from results_hash import table_hash  # the engine's identity harness: values, types, metadata
+
+    for kind in ("games", "seats"):
+        assert table_hash(r.arrow(kind)) == table_hash(pq.read_table(cli_run / kind)), kind
     stored = results.read_summary(cli_run)["metrics"]
     got = r.metrics.set_index("metric")
     assert list(got.index) == list(stored)
@@ -326,3 +331,15 @@ def test_trace_without_a_run_is_game_k_of_the_run():
     s = ps.load(PP)
     assert ps.trace(s, 7, seed=3) == ps.run(s, games=10, seed=3, progress=False).trace(7)
     assert ps.trace(s, 7, seed=3) != ps.trace(s, 7, seed=4)
+
+
+def test_progress_bar_by_default_and_none_with_false(capsys):
+    s = ps.load(PP)
+    ps.run(s, games=3000, progress=False)
+    assert capsys.readouterr().err == ""
+    ps.run(s, games=3000)
+    err = capsys.readouterr().err  # tqdm's bar on stderr (a widget in Jupyter), cleared at the end
+    assert "Pirate's Peak" in err and "/3000" in err and "games/s" in err
+    seen = []
+    ps.run(s, games=3000, progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (3000, 3000) and seen == sorted(seen)
