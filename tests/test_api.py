@@ -343,3 +343,10 @@ def test_progress_bar_by_default_and_none_with_false(capsys):
     seen = []
     ps.run(s, games=3000, progress=lambda done, total: seen.append((done, total)))
     assert seen[-1] == (3000, 3000) and seen == sorted(seen)
+
+
+def test_in_memory_run_on_a_local_cluster_plays_the_same_games():
+    pytest.importorskip("distributed")
+    s = ps.load(PP)
+    on_cluster = ps.run(s, games=3000, seed=9, cluster="local:2", progress=False)
+    assert_frame_equal(on_cluster.seats, ps.run(s, games=3000, seed=9, progress=False).seats)
