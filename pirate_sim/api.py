@@ -546,6 +546,7 @@ class Results:
                 metrics.resolve([name], list(est))
             except KeyError as exc:
                 raise APIError(f"metric: {exc.args[0]}") from None
+            raise APIError(f"metric {name!r}: one metric's name, not a pattern (r.metrics lists them all)")
         return est[name]
 
     def summary(self) -> _Text:

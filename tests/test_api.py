@@ -350,3 +350,13 @@ def test_in_memory_run_on_a_local_cluster_plays_the_same_games():
     s = ps.load(PP)
     on_cluster = ps.run(s, games=3000, seed=9, cluster="local:2", progress=False)
     assert_frame_equal(on_cluster.seats, ps.run(s, games=3000, seed=9, progress=False).seats)
+
+
+def test_one_metric_by_name():
+    r = ps.run(ps.load(PP), games=2000, progress=False)
+    e = r.metric("length.mean")
+    assert e.lo <= e.value <= e.hi and e.n == 2000
+    with pytest.raises(ps.APIError, match="did you mean"):
+        r.metric("length.maen")
+    with pytest.raises(ps.APIError, match="not a pattern"):
+        r.metric("win_rate.*")
