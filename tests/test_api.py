@@ -225,15 +225,19 @@ def test_compare_equals_the_clis(tmp_path):
     out = _cli("compare", PP, "--set", "rules.squid.escape_total=11", "--games", 3000, "--seed", 2,
                "--format", "json", "--quiet")
     ref = json.loads(out)
-    c = ps.compare(PP, set={"rules.squid.escape_total": 11}, games=3000, seed=2, progress=False,
-                   out=tmp_path / "cmp")
+    c = ps.compare(PP, set={"rules.squid.escape_total": 11}, games=3000, seed=2, progress=False)
     assert c.result.games == ref["games"] == 3000
     got = c.table.set_index("metric")
     for row in ref["rows"]:
         for k in ("value_a", "value_b", "diff", "lo", "hi", "p_holm"):
             assert got.loc[row["metric"], k] == pytest.approx(row[k], nan_ok=True, rel=1e-9), (row["metric"], k)
-    assert {p.name for p in c.files} >= {"compare.json", "compare.parquet", "compare.pdf"}
-    assert all(p.exists() for p in c.files)
+    assert c.files == []
+    few = ps.compare(PP, set={"rules.squid.escape_total": 11}, games=3000, seed=2, progress=False,
+                     metrics=["win_rate.seat*", "length.mean"], out=tmp_path / "cmp")  # a few charts: fast
+    assert list(few.table["metric"]) == ["win_rate.seat0", "win_rate.seat1", "length.mean"]
+    assert {p.name for p in few.files} >= {"compare.json", "compare.parquet", "compare.pdf"}
+    assert all(p.exists() for p in few.files)
+    assert json.loads((tmp_path / "cmp" / "compare.json").read_text())["games"] == 3000
     assert c.significant == [r["metric"] for r in ref["rows"] if r["significant_holm"]]
     assert "rules.squid.escape_total=11" in c.b.overrides
 
