@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from contextlib import nullcontext
 from pathlib import Path
 
 import click
@@ -50,8 +49,7 @@ def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_
       pirate-sim compare scenarios/pirates_peak/default.toml --set rules.squid.escape_total=11
       pirate-sim compare a.toml b.toml --games 200000 --metrics 'win_rate.*' -o results/a-vs-b
     """
-    from .. import results
-    from ..analysis import compare as cmp
+    from .. import api, results
 
     if scenario_b is None and not overrides:
         fail("compare needs a second scenario B.toml or at least one --set KEY=VALUE for the variant")
@@ -67,20 +65,16 @@ def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_
         results.refuse_overlap(out_dir, [scenario_a, scenario_b])  # whatever --force says
     say_compiling(a.game, quiet)
     # the output is checked (and staged) before any game is played, and put in place whole at the end
-    with results.staged_dir(Path(out_dir), force) if out_dir else nullcontext() as stage:
-        with open_cluster(cluster_address, [a, b]) as cl, progress(quiet) as prog:
-            task = prog.add_task("compare", total=n)
-            res = cmp.compare(a, b, n, threads, list(metric_patterns) or None,
-                              progress=lambda d, t: prog.update(task, completed=d, total=t), cluster=cl)
-        label_b = " ".join(overrides) if scenario_b is None else b.source
-        print_compare(res, a.source, label_b, fmt)
-        warn_truncated([("A", res.acc_a), ("B", res.acc_b)])
-        if out_dir:
-            with err_console.status("compare: writing charts", spinner="dots") as status:
-                files = cmp.write_outputs(res, stage, force=True,
-                                          progress=lambda text: status.update(f"compare: {esc(text)}"))
+    with open_cluster(cluster_address, [a, b]) as cl, progress(quiet) as prog:
+        task = prog.add_task("compare", total=n)
+        done = api.compare(a, b, games=n, threads=threads, metrics=list(metric_patterns) or None, out=out_dir,
+                           force=force, cluster=cl, progress=lambda d, t: prog.update(task, completed=d, total=t),
+                           chart_progress=lambda text: prog.update(task, description=f"compare: {esc(text)}"))
+    label_b = " ".join(overrides) if scenario_b is None else b.source
+    print_compare(done.result, a.source, label_b, fmt)
+    warn_truncated([("A", done.result.acc_a), ("B", done.result.acc_b)])
     if out_dir:
-        print_written([Path(out_dir) / f.relative_to(stage) for f in files], out_dir)
+        print_written(done.files, out_dir)
 
 
 def warn_truncated(named_accumulators) -> None:
@@ -208,7 +202,7 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
       pirate-sim sweep my.toml --vary 'rules.wind.weights=[1,1,1,1,1,1];[3,1,1,1,1,1]' -o results/wind
       pirate-sim sweep my.toml --vary rules.a=1,2,3 -o results/grid --resume
     """
-    from .. import metrics
+    from .. import api, metrics
     from .. import scenario as scen
     from ..analysis import sweep as sw
     from ..runner import RunError
@@ -245,9 +239,9 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
             def charts_cb(text):
                 prog.update(task, description=f"sweep charts: {text}")
 
-            res = sw.sweep(points, axes, out, threads=threads, resume=resume, force=force,
-                           chart_metrics=chart_metrics, progress=cb, base_source=scenario_path,
-                           base_overrides=list(overrides), chart_progress=charts_cb, cluster=cl)
+            res = api.sweep(api.load(scenario_path, *overrides), list(varies), games=games, seed=seed, out=out,
+                            threads=threads, metrics=chart_metrics, resume=resume, force=force, cluster=cl,
+                            progress=cb, chart_progress=charts_cb).result
     except (sw.SweepError, RunError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:
@@ -318,7 +312,7 @@ def check_cmd(spec_path, baseline_path, update_baseline, max_games, seed, thread
       pirate-sim check spec.toml --baseline balance-baseline.json --update-baseline
       pirate-sim check spec.toml --baseline balance-baseline.json
     """
-    from .. import results
+    from .. import api, results
     from .. import scenario as scen
     from ..analysis import check as ck
 
@@ -343,21 +337,15 @@ def check_cmd(spec_path, baseline_path, update_baseline, max_games, seed, thread
             prog.update(task, completed=done, total=tot, description=f"check {name}")
 
         if update_baseline:
-            data = ck.update_baseline(spec, Path(baseline_path), threads, max_games, progress=cb, cluster=cl)
+            data = api.check(spec_path, baseline=baseline_path, update_baseline=True, max_games=max_games, seed=seed,
+                             threads=threads, cluster=cl, progress=cb).result
             prog.stop()
             for name, d in data["scenarios"].items():
                 console.print(f"baseline {esc(name)}: {d['games']:,} games, {len(d['metrics'])} metrics, hash {d['hash']}")
             console.print(f"wrote {esc(baseline_path)}")
             return
-        extra = []
-        if baseline_path:
-            try:
-                extra = ck.baseline_bounds(spec, Path(baseline_path))
-            except scen.ScenarioError as exc:
-                prog.stop()
-                fail(str(exc))
-        res = ck.run_check(spec, extra, max_games, threads, progress=cb, cluster=cl)
-    ck.write_outputs(res, jp, xp)
+        res = api.check(spec_path, baseline=baseline_path, max_games=max_games, seed=seed, threads=threads,
+                        json=jp, junit=xp, cluster=cl, progress=cb).result  # writes the verdict files
     t = Table(title=f"{esc(spec.title)}: per-interval confidence {100 * res.per_interval_confidence:.4g}% "
                     f"({100 * spec.confidence:g}% overall), looks at {', '.join(f'{x:,}' for x in res.looks)} games",
               title_justify="left")

@@ -147,17 +147,6 @@ def progress(quiet: bool):
                     disable=quiet, transient=True)
 
 
-def fmt_value(v: float, name: str) -> str:
-    """A metric value as the summary prints it (proportions in %)."""
-    if v != v:  # nan
-        return "-"
-    from ..metrics import is_proportion
-
-    if is_proportion(name):
-        return f"{100 * v:.2f}%"
-    return f"{v:.3f}" if abs(v) < 100 else f"{v:.1f}"
-
-
 def fmt_metric(v: float, name: str, diff: bool = False) -> str:
     """A metric value or difference as compare and sweep print it."""
     from ..metrics import is_proportion

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
-from rich.table import Table
 
-from .common import (EXIT_INTERRUPTED, cluster_option, console, default_out_dir, err_console, esc, fail, fmt_value,
-                     load_scenario, make_console, open_cluster, progress, quiet_option, say_compiling, set_option,
+from .common import (EXIT_INTERRUPTED, cluster_option, console, default_out_dir, err_console, esc, fail, load_scenario, open_cluster, progress, quiet_option, say_compiling, set_option,
                      shell_command, threads_option)
 
 LONG_RUN_S = 60  # print a time and disk estimate for runs whose rest takes longer than this
@@ -18,36 +15,20 @@ MAX_GAME_INDEX = 2**63 - 1  # game indices are int64 in the kernels and the Parq
 
 def print_summary(acc, title: str = "", save_to: Path | None = None) -> None:
     """The summary table on the terminal (and as plain text in ``save_to``)."""
-    from .. import metrics
-    from ..metrics import summary_rows
+    from ..summary import summary_table, summary_text
+    from ..metrics import truncation_warning
 
-    est = metrics.compute(acc)
-    t = Table(title=esc(title) if title else None, title_justify="left")
-    t.add_column("metric")
-    t.add_column("value", justify="right")
-    t.add_column("95% CI", justify="right")
-    for name, label in summary_rows(acc.game, est):
-        e = est[name]
-        t.add_row(esc(label), fmt_value(e.value, name), f"{fmt_value(e.lo, name)} .. {fmt_value(e.hi, name)}")
-    never = metrics.never_happened(est)
-    never_line = f"never happened in {acc.n:,} games: " + ", ".join(never) if never else ""
-    truncated = metrics.truncation_warning(acc)
+    t, never_line = summary_table(acc, title)
+    truncated = truncation_warning(acc)
     console.print(t)
     if never_line:
         console.print(esc(never_line), style="dim")
     if truncated:
         err_console.print(f"[bold yellow]warning:[/] {esc(truncated)}", soft_wrap=True)
     if save_to is not None:
-        rec = make_console(record=True, width=100, file=open(os.devnull, "w"))
-        rec.print(t)
-        if never_line:
-            rec.print(esc(never_line))
-        if truncated:
-            rec.print(f"warning: {esc(truncated)}")
-        rec.print(metrics.games_needed_note(acc))
         from ..results import atomic_write_text
 
-        atomic_write_text(save_to, rec.export_text())
+        atomic_write_text(save_to, summary_text(acc, title))
 
 
 
@@ -76,7 +57,7 @@ def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, for
       pirate-sim run scenarios/pirates_peak/default.toml -o results/pp --resume
       pirate-sim run scenarios/pirates_peak/default.toml -n 10000000 -o results/big --cluster local:2
     """
-    from .. import runner
+    from .. import api, runner
 
     if resume:
         scenario_path, overrides, seed, games, precision = _resume_arguments(
@@ -101,15 +82,14 @@ def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, for
                                        f"--resume continues", soft_wrap=True, markup=False)
 
             try:
-                res = runner.run(s, out, threads=threads, resume=resume, force=force,
-                                 progress=lambda done, tot: prog.update(task, completed=done, total=tot),
-                                 stop_when=stop, options={"precision": precision} if precision else {},
-                                 on_estimate=estimate, cluster=cl)
+                res = api.run(s, out=out, threads=threads, resume=resume, force=force,
+                              progress=lambda done, tot: prog.update(task, completed=done, total=tot),
+                              precision=precision, on_estimate=estimate, cluster=cl).run_result
             except KeyboardInterrupt:
                 prog.stop()
                 fail(f"interrupted; completed chunks are saved in {out}. Finish with: "
                      + shell_command("pirate-sim", "run", scenario_path, "-o", out, "--resume"), code=EXIT_INTERRUPTED)
-    print_summary(res.accumulator, f"{s.title}: {res.games:,} games, seed {s.seed}", save_to=out / "summary.txt")
+    print_summary(res.accumulator, f"{s.title}: {res.games:,} games, seed {s.seed}")  # api.run wrote summary.txt
     if precision:
         console.print(f"precision target {precision}: reached after {res.games:,} games"
                       if stop(res.accumulator) else f"precision target {precision} NOT reached in {res.games:,} games")
@@ -171,8 +151,9 @@ def trace_cmd(scenario_path, game_index, seed, overrides):
     s = load_scenario(scenario_path, overrides, seed)
     click.echo(f"{s.game.title} (rules v{s.game.version}): game {game_index} of seed {s.seed}, "
                f"scenario {s.source}" + (f" with {' '.join(overrides)}" if overrides else ""))
-    for line in s.game.trace(s.compile(), s.seed, game_index):
-        click.echo(line)
+    from .. import api
+
+    click.echo(api.trace(s, game_index))
 
 
 COMMANDS = (run_cmd, trace_cmd)

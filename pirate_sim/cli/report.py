@@ -25,17 +25,12 @@ def report_cmd(results_dir, out_dir, force):
     Example:
       pirate-sim report results/pp -o reports/pp
     """
-    from .. import results
-    from ..report import build_report
+    from .. import api
 
     rd = Path(results_dir)
     out = Path(out_dir) if out_dir else rd / "report"
-    results.refuse_overlap(out, [], runs=[rd])  # whatever --force says
-    with results.lock_dir(rd, reader=True):
-        results.check_run(rd)
-        with results.staged_dir(out, force) as stage, \
-                err_console.status("report: reading the run", spinner="dots") as status:
-            _pdf, pngs = build_report(rd, stage, progress=lambda text: status.update(f"report: {esc(text)}"))
+    with err_console.status("report: reading the run", spinner="dots") as status:
+        _pdf, *pngs = api.write_report(rd, out, force=force, progress=lambda text: status.update(f"report: {esc(text)}"))
     console.print(f"wrote {esc(out / 'report.pdf')}")
     console.print(f"and {len(pngs)} charts: {esc(', '.join(p.name for p in pngs))} in {esc(out)}", soft_wrap=True)
 

@@ -72,6 +72,7 @@ def sensitivity_cmd(scenario_path, varies, metric_patterns, method, points, game
       pirate-sim sensitivity my.toml --vary rules.a=0:1 --vary rules.b=1:6 --method sobol --points 128 -n 5000
       pirate-sim sensitivity my.toml --vary rules.a=0:1 --vary rules.b=1:6 -o results/sa --resume
     """
+    from .. import api
     from ..analysis import sensitivity as sa
     from ..analysis import space
     from ..analysis.sweep import GridError
@@ -97,8 +98,9 @@ def sensitivity_cmd(scenario_path, varies, metric_patterns, method, points, game
                 prog.update(task, completed=i * games + done, total=n_cfg * games,
                             description=f"sensitivity {cid} ({i + 1}/{n_cfg})")
 
-            res = sa.sensitivity(base, scenario_path, extra, factors, names, method, n_points, games, out,
-                                 threads=threads, resume=resume, force=force, progress=cb, cluster=cl)
+            res = api.sensitivity(api.load(scenario_path, *overrides), list(varies), metrics=names, method=method,
+                                  points=n_points, games=games, seed=seed, threads=threads, out=out, resume=resume,
+                                  force=force, cluster=cl, progress=cb).result
     except sa.SensitivityError as exc:
         fail(str(exc))
     except KeyboardInterrupt:
@@ -182,6 +184,7 @@ def tune_cmd(scenario_path, varies, objectives, constraints, trials, games, rech
       pirate-sim tune my.toml --vary seats.0.dig_repeats=1:4 --objective win_rate.seat0=max
       pirate-sim tune my.toml --vary rules.a=1:6 --objective seat_balance=min -o results/t --resume
     """
+    from .. import api
     from ..analysis import space
     from ..analysis import tune as tn
     from ..analysis.sweep import GridError
@@ -190,7 +193,8 @@ def tune_cmd(scenario_path, varies, objectives, constraints, trials, games, rech
     available = space.metric_names(base)
     try:
         objs = [tn.parse_objective(o, available) for o in objectives]
-        cons = [tn.parse_constraint(c, available) for c in constraints]
+        for c in constraints:  # each checked before anything is written (api.tune parses them again)
+            tn.parse_constraint(c, available)
         if len(objs) > 2:
             raise GridError("--objective: give one (TPE) or two (NSGA-II, Pareto front)")
     except GridError as exc:
@@ -207,8 +211,10 @@ def tune_cmd(scenario_path, varies, objectives, constraints, trials, games, rech
             prog.update(task, completed=done, total=tot, description=f"tune: {what}")
 
         try:
-            res = tn.tune(base, scenario_path, extra, factors, objs, cons, trials, games, out, threads=threads,
-                          force=force, recheck_games=recheck_games, progress=cb, cluster=cl, resume=resume)
+            res = api.tune(api.load(scenario_path, *overrides), list(varies), list(objectives),
+                           constraints=list(constraints), trials=trials, games=games, recheck_games=recheck_games,
+                           seed=seed, threads=threads, out=out, force=force, resume=resume, cluster=cl,
+                           progress=cb).result
         except tn.TuneError as exc:
             prog.stop()
             fail(str(exc))
