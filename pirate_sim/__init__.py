@@ -17,7 +17,7 @@ import sys
 import types
 from typing import TYPE_CHECKING
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 _API = ("Scenario", "Results", "Comparison", "Sweep", "Check", "Sensitivity", "Tuning", "APIError",
         "ScenarioError", "UserError",

@@ -113,7 +113,7 @@ def _source_digest() -> str:
 def code_identity(game: str | None = None) -> dict[str, str]:
     """What must be equal on client and workers: the package version and sources, and
     the rules VERSION of the game being played."""
-    from . import __version__
+    from ._version import __version__
 
     ident = {"pirate_sim": __version__, "sources": _source_digest()}
     if game is not None:

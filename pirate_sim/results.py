@@ -443,7 +443,7 @@ def _read_library_versions() -> dict[str, str]:
 
     import numba
 
-    from . import __version__
+    from ._version import __version__
 
     return {
         "pirate_sim": __version__,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from .. import __version__
+from .._version import __version__
 from .common import CommandGroup
 
 
