@@ -18,7 +18,7 @@ def _pct(e: dict) -> tuple[str, str]:
 def _duration(seconds: float) -> str:
     from .play import _duration as d
 
-    return d(seconds)
+    return "under a second" if seconds < 1 else d(seconds)
 
 
 def _common(f):
@@ -68,7 +68,7 @@ def _play(kind, scenario_path, out_dir, base, matches, st, analyse, threads, res
         est = plan.estimate(scenarios, threads, out)
         console.print(f"{kind}: {len(matches)} matches, {est.games:,} games: about {_duration(est.seconds)} on "
                       f"{'this machine' if threads is None else f'{threads} threads'} and "
-                      f"{runner.human_bytes(est.bytes)} of disk ({runner.human_bytes(est.free or 0)} free)")
+                      f"{runner.human_bytes(est.bytes)} of disk ({runner.human_bytes(est.free or 0)} free)", soft_wrap=True)
         return None
     with open_cluster(cluster_address, scenarios) as cl:
         with progress(quiet) as prog:
