@@ -126,7 +126,7 @@ def test_bootstrap_intervals_of_the_equilibrium_cover_the_truth():
     hits = {"mix": [], "first": []}
     for seed in range(100, 140):
         b = base("rps", 2, seed=seed, seats=["rock", "paper"], rules={"beats": NOISY_RPS})
-        ms, st = tournament.build(b, tournament.settings(games=500, bootstrap=200))
+        ms, st = tournament.build(b, tournament.settings(games=500, bootstrap=150))
         scs = [plan.match_scenario(b, m) for m in ms]
         meta = plan._new_meta("tournament", b, ms, scs, st)
         s = tournament.analyse(meta, {m.id: plan.play_outcomes(x) for m, x in zip(ms, scs)})

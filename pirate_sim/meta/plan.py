@@ -47,7 +47,8 @@ MATCHES = "matches"
 SUMMARY = "summary.json"
 PROBE_GAMES = 4  # games of each match first timed before the start (the estimate) ...
 PROBE_SECONDS = 0.05  # ... doubled until a timing is this long (a kernel call's fixed cost is then small)
-PARTS_PER_MATCH = 8  # a match's games in this many chunks: a kill -9 costs at most one
+PARTS_PER_MATCH = 8  # a match's games in up to this many chunks: a kill -9 costs at most one ...
+MIN_CHUNK = 1000  # ... of at least this many games (each part costs a few fsyncs: 0.1 s of a 0.5 s match)
 
 
 class MetaError(UserError, RuntimeError):
@@ -74,7 +75,7 @@ def seat_of(base: Scenario, strategy: str, **params) -> dict:
 
 
 def chunk_size(games: int) -> int:
-    return max(1, math.ceil(games / PARTS_PER_MATCH))
+    return max(1, min(games, max(MIN_CHUNK, math.ceil(games / PARTS_PER_MATCH))))
 
 
 def match_scenario(base: Scenario, m: Match) -> Scenario:

@@ -122,19 +122,21 @@ def replicator(payoff: np.ndarray, fair: float, steps: int = REPLICATOR_STEPS, r
     """Time-averaged discrete replicator dynamics (multiplicative weights) of the population
     game whose payoff to strategy i in a population mix x is sum_j x_j payoff[..., i, j]
     (a seat's win rate against a field drawn from x, linearised over the one-among-a-field
-    match-ups), from the uniform mix; payoffs measured relative to the fair share.  Works
+    match-ups), from the uniform mix, averaged over the second half of the steps; payoffs
+    measured relative to the fair share.  Works
     on a stack ``[..., m, m]`` of matrices at once (the bootstrap)."""
     p = (np.asarray(payoff, np.float64) - fair) / max(fair, 1e-9)
     m = p.shape[-1]
     x = np.full(p.shape[:-1], 1.0 / m)
     avg = np.zeros_like(x)
-    for _ in range(steps):
+    for t in range(steps):
         f = np.einsum("...ij,...j->...i", p, x)
         f -= np.einsum("...i,...i->...", x, f)[..., None]
         x = x * np.exp(rate * f / math.sqrt(steps))
         x /= x.sum(axis=-1, keepdims=True)
-        avg += x
-    return avg / steps
+        if 2 * t >= steps:  # the second half only: the way from the uniform start is not the rest point
+            avg += x
+    return avg / (steps - (steps + 1) // 2)
 
 
 # ----------------------------------------------------------------------- ratings
