@@ -199,3 +199,18 @@ def test_check_gates_meta_metrics(tmp_path):
                     '[[bound]]\nmetric = "skill.trace"\nmax = 1\n')
     r = cli("check", spec, "-o", tmp_path / "gate2", "-q")
     assert r.exit_code == 2 and "skill.trace" in r.output, "rps has no search: no skill metrics to gate"
+
+
+def test_the_estimate_is_near_the_play_it_predicts(tmp_path):
+    """Time within a factor 4 (a loaded 2-core machine times the probe), disk within 2."""
+    b = scen.from_dict({"game": "luck", "run": {"seed": 1}, "seats": [{"strategy": "random"}] * 2})
+    b.seats[0] = {"strategy": "search", **{p.key: p.default for p in b.game.strategy("search").params},
+                  "budget": 20000}
+    matches, st = tournament.build(b, tournament.settings(["random", "search"], 1200, 20))
+    seen = []
+    plan.execute(tmp_path / "e", "tournament", b, matches, st, tournament.analyse, on_estimate=seen.append)
+    est, meta = seen[0], plan.read_meta(tmp_path / "e")
+    played = meta["timings"]["play_seconds"]
+    assert est.games == 3 * 1200 and 0.25 <= est.seconds / played <= 4, (est, played)
+    written = sum(p.stat().st_size for p in (tmp_path / "e" / plan.MATCHES).rglob("*.parquet"))
+    assert 0.5 <= est.bytes / written <= 2, (est.bytes, written)

@@ -46,7 +46,8 @@ META_FORMAT = "pirate-sim-meta/1"
 MATCHES = "matches"
 SUMMARY = "summary.json"
 PROBE_GAMES = 4  # games of each match first timed before the start (the estimate) ...
-PROBE_SECONDS = 0.05  # ... doubled until a timing is this long (a kernel call's fixed cost is then small)
+PROBE_SECONDS = 0.05  # ... doubled until a timing is this long, then twice as many timed (fixed and per-game cost)
+PROBE_REPEATS = 3  # a short timing is repeated and the fastest kept
 PARTS_PER_MATCH = 8  # a match's games in up to this many chunks: a kill -9 costs at most one ...
 MIN_CHUNK = 1000  # ... of at least this many games (each part costs a few fsyncs: 0.1 s of a 0.5 s match)
 
@@ -116,7 +117,8 @@ class Estimate:
 def estimate(scenarios: list[Scenario], threads: int | None = None, out: Path | None = None) -> Estimate:
     """Time and disk of playing every scenario in full, from a probe of each (after one game
     to compile the kernel): ``PROBE_GAMES`` games, doubled until they take
-    ``PROBE_SECONDS``; seconds per game times games.  Parquet bytes: a fixed cost per part
+    ``PROBE_SECONDS``, then twice as many: a fixed cost per kernel call (one per chunk) plus
+    a cost per game.  Parquet bytes: a fixed cost per part
     plus a cost per game (parts of 1 and of the probe's games written to memory)."""
     if not scenarios:
         return Estimate(0.0, 0, 0, 0, _free(out))
@@ -130,23 +132,36 @@ def estimate(scenarios: list[Scenario], threads: int | None = None, out: Path | 
         if s.game.name not in warmed:
             s.game.play(compiled, s.seed, 0, 1)
             warmed.add(s.game.name)
-        n = min(PROBE_GAMES, s.run["games"])
+        games, parts = s.run["games"], runner.n_chunks(s.run["games"], s.run["chunk_size"])
+        n = min(PROBE_GAMES, games)
         while True:
-            t0 = time.perf_counter()
-            out_g, out_s = s.game.play(compiled, s.seed, 0, n)
-            took = time.perf_counter() - t0
-            if took >= PROBE_SECONDS or n >= s.run["games"]:
+            out_g, out_s, took = _timed(s, compiled, n)
+            if took >= PROBE_SECONDS or n >= games:
                 break
-            n = min(2 * n, s.run["games"])
-        seconds += took / n * s.run["games"]
+            n = min(2 * n, games)
+        if n >= games:
+            seconds += took  # the probe played it all
+        else:  # a kernel call's fixed cost (threads starting) apart from the cost per game: n and 2n games timed,
+            m = min(2 * n, games)  # the fastest of PROBE_REPEATS timings of each where they are short (load spikes)
+            reps = PROBE_REPEATS if took < 4 * PROBE_SECONDS else 1
+            took = min([took] + [_timed(s, compiled, n)[2] for _ in range(reps - 1)])
+            took_m = min(_timed(s, compiled, m)[2] for _ in range(reps))
+            per_game = max((took_m - took) / (m - n), 0.0)
+            fixed = max(took - n * per_game, 0.0)
+            seconds += parts * fixed + games * (per_game if per_game > 0 else took / n)
         if per_game_bytes is None:
             one = _parquet_bytes(s, compiled, out_g[:1], out_s[:1])
             many = _parquet_bytes(s, compiled, out_g, out_s) if n > 1 else one
             per_game_bytes = max((many - one) / max(n - 1, 1), 0.0)
             part_bytes = one
-        parts = runner.n_chunks(s.run["games"], s.run["chunk_size"])
-        nbytes += parts * part_bytes + s.run["games"] * per_game_bytes
+        nbytes += parts * part_bytes + games * per_game_bytes
     return Estimate(seconds, int(nbytes), sum(s.run["games"] for s in scenarios), len(scenarios), _free(out))
+
+
+def _timed(s: Scenario, compiled, n: int):
+    t0 = time.perf_counter()
+    out_g, out_s = s.game.play(compiled, s.seed, 0, n)
+    return out_g, out_s, time.perf_counter() - t0
 
 
 def _free(out: Path | None) -> int | None:

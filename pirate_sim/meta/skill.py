@@ -145,7 +145,8 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
                    f"(skill trace {trace.value:.2f} [{trace.lo:.2f}, {trace.hi:.2f}])")
     else:
         verdict = (f"skill depth {depth_point} of {len(steps)} steps [{depth.lo:.0f}, {depth.hi:.0f}]: the stronger "
-                   f"level beats the weaker at least {100 * thr:.0f}% of the time at {depth_point} steps; skill trace "
+                   f"level beats the weaker at least {100 * thr:.0f}% of the time at {depth_point} "
+                   f"step{'s' if depth_point != 1 else ''}; skill trace "
                    f"{trace.value:.2f} [{trace.lo:.2f}, {trace.hi:.2f}]")
     return {
         "kind": "skill", "game": meta["game"], "n_seats": n, "fair_share": fair, "beat_threshold": thr,
