@@ -28,6 +28,7 @@ from .checks import PNG_DPI  # noqa: E402
 
 LETTER = (8.5, 11.0)
 COVER_LINE = 92  # characters of 9-point monospace across the page
+TITLE_LINE = 60  # characters of the 16-point bold title across the page
 
 
 def _est(d: dict) -> Estimate:
@@ -36,8 +37,10 @@ def _est(d: dict) -> Estimate:
 
 def _text_page(title: str, lines: list[str]):
     fig = plt.figure(figsize=LETTER)
-    fig.text(0.06, 0.95, title, fontsize=16, weight="bold")
-    y = 0.91
+    heads = textwrap.wrap(title, TITLE_LINE)
+    for i, head in enumerate(heads):
+        fig.text(0.06, 0.95 - 0.03 * i, head, fontsize=16, weight="bold")
+    y = 0.91 - 0.03 * (len(heads) - 1)
     for line in lines:
         for part in textwrap.wrap(line, COVER_LINE) or [""]:
             fig.text(0.06, y, part, fontsize=9, family="monospace")
@@ -148,8 +151,8 @@ def _tournament_cover(meta, s):
     lines += ["", f"Balance when every seat plays the equilibrium mix ({b['method']}):"]
     for key in ("first_player_win_rate", "first_player_advantage", "seat_balance"):
         e = b[key]
-        lines.append(f"  {key:<24s} {100 * e['value']:+6.1f}{'%' if 'rate' in key else ' pts'}  "
-                     f"[{100 * e['lo']:.1f}, {100 * e['hi']:.1f}]")
+        v = f"{100 * e['value']:6.1f}%" if "rate" in key else f"{100 * e['value']:+6.1f} points"
+        lines.append(f"  {key:<24s} {v}  [{100 * e['lo']:.1f}, {100 * e['hi']:.1f}]")
     lines += ["", "How to read this report: docs/meta.md; definitions: docs/metrics.md."]
     return _text_page(f"{meta['title']}: strategy tournament", lines)
 
@@ -161,14 +164,17 @@ def _heatmap(meta, s):
     fig = plt.figure(figsize=LETTER)
     ax = fig.add_axes((0.2, 0.35, 0.68, 0.55))
     fair = 100 * s["fair_share"]
-    span = max(fair, 100 - fair)
-    im = ax.imshow(mat, cmap="RdBu_r", vmin=fair - span, vmax=fair + span)
+    from matplotlib.colors import TwoSlopeNorm
+
+    # the colour scale is the win rate's own range, 0-100%, white at the fair share
+    im = ax.imshow(mat, cmap="RdBu_r", norm=TwoSlopeNorm(vcenter=fair, vmin=0, vmax=100))
     size = 8 if m <= 6 else (6 if m <= 9 else 5)
     for i in range(m):
         for j in range(m):
             e = s["matrix_ci"][i][j]
             text = "mirror" if e is None else f"{100 * e['value']:.0f}%\n[{100 * e['lo']:.0f}, {100 * e['hi']:.0f}]"
-            shade = abs(mat[i, j] - fair) > 0.6 * span
+            shade = (mat[i, j] - fair) / (100 - fair if mat[i, j] > fair else fair) > 0.6 or \
+                (fair - mat[i, j]) / fair > 0.6
             ax.text(j, i, text, ha="center", va="center", fontsize=size, color="white" if shade else "black")
     ax.set_xticks(range(m), names, rotation=30, ha="right")
     ax.set_yticks(range(m), names)
@@ -177,7 +183,9 @@ def _heatmap(meta, s):
     ax.set_title("Win rate of the row strategy against the column one (95% CI)" if s["n_seats"] == 2 else
                  f"Win rate of one row seat among a field of the column (fair {fair:.0f}%)", fontsize=11)
     cax = fig.add_axes((0.9, 0.35, 0.025, 0.55))
-    fig.colorbar(im, cax=cax).set_label("win rate (%)")
+    bar = fig.colorbar(im, cax=cax)
+    bar.set_label(f"win rate (%); white: the fair share {fair:.0f}%")
+    bar.set_ticks(sorted({0, 20, 40, 60, 80, 100, round(fair)}))
     fig.text(0.06, 0.25, textwrap.fill("Verdict: " + s["verdict"], 100), fontsize=9)
     footnote(fig, f"{s['games_per_match']:,} games per match, seats rotating, every match on the same games' dice. "
                   "The diagonal is the mirror match (fair share by symmetry).")
@@ -191,7 +199,7 @@ def _mix_and_ratings(meta, s):
     a1.set_ylim(0, max(a1.get_ylim()[1], 100))
     a1.set_ylabel("weight in the equilibrium mix (%)")
     a1.set_xlabel("strategy")
-    a1.set_title(f"Equilibrium mix: {s['equilibrium']['method']} (95% bootstrap CI)", fontsize=10)
+    a1.set_title(textwrap.fill(f"Equilibrium mix: {s['equilibrium']['method']} (95% bootstrap CI)", 90), fontsize=10)
     ci_bars(a2, names, [_est(d) for d in s["ratings"]["elo"]], colour=COLOURS[2], pct=False, fmt="{:+.0f}")
     a2.axhline(0, color="black", lw=0.8)
     lo = min(e["lo"] for e in s["ratings"]["elo"])
