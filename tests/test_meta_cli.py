@@ -89,7 +89,7 @@ def test_estimate_only_writes_nothing(tmp_path):
     s = write(tmp_path, "best_move", ["random", "random"])
     out = tmp_path / "est"
     r = cli("skill", s, "-o", out, "-k", "2", "-n", "100", "--estimate")
-    assert r.exit_code == 0 and "skill: 8 matches" in r.output and "of disk" in r.output
+    assert r.exit_code == 0 and "skill: 8 matches" in r.output and "of disk" in r.output and "most of it: " in r.output
     assert not out.exists()
 
 

@@ -18,7 +18,7 @@ def _pct(e: dict) -> tuple[str, str]:
 def _duration(seconds: float) -> str:
     from .play import _duration as d
 
-    return "under a second" if seconds < 1 else d(seconds)
+    return "under a second" if seconds < 1 else "about " + d(seconds)
 
 
 def _common(f):
@@ -66,19 +66,21 @@ def _play(kind, scenario_path, out_dir, base, matches, st, analyse, threads, res
     scenarios = [plan.match_scenario(base, m) for m in matches]
     if estimate_only:
         est = plan.estimate(scenarios, threads, out)
-        console.print(f"{kind}: {len(matches)} matches, {est.games:,} games: about {_duration(est.seconds)} on "
+        console.print(f"{kind}: {len(matches)} matches, {est.games:,} games: {_duration(est.seconds)} on "
                       f"{'this machine' if threads is None else f'{threads} threads'} and "
-                      f"{runner.human_bytes(est.bytes)} of disk ({runner.human_bytes(est.free or 0)} free)", soft_wrap=True)
+                      f"{runner.human_bytes(est.bytes)} of disk ({runner.human_bytes(est.free or 0)} free); {est.why()}",
+                      soft_wrap=True)
         return None
     with open_cluster(cluster_address, scenarios) as cl:
         with progress(quiet) as prog:
             task = prog.add_task(kind, total=sum(m.games for m in matches))
 
             def on_estimate(est):
-                prog.console.print(f"estimate: {est.matches} matches left, {est.games:,} games: about "
+                prog.console.print(f"estimate: {est.matches} matches left, {est.games:,} games: "
                                    f"{_duration(est.seconds)} (timed on this machine's threads) and "
                                    f"{runner.human_bytes(est.bytes)} of disk ({runner.human_bytes(est.free or 0)} "
-                                   "free); Ctrl-C stops, --resume continues", soft_wrap=True, markup=False)
+                                   f"free); {est.why()}; Ctrl-C stops, --resume continues", soft_wrap=True,
+                                   markup=False)
 
             try:
                 return plan.execute(out, kind, base, matches, st, analyse, threads=threads, resume=resume, force=force,

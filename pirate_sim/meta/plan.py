@@ -112,6 +112,14 @@ class Estimate:
     games: int  # games still to play
     matches: int
     free: int | None = None  # bytes free where the directory goes
+    per_match: list = field(default_factory=list)  # (match scenario's title, seconds), costliest first
+
+    def why(self, top: int = 3) -> str:
+        """Where the time goes: the costliest matches and their shares of it."""
+        if not self.per_match or self.seconds <= 0:
+            return ""
+        return "most of it: " + ", ".join(f"{t.rpartition(': ')[2]} {100 * x / self.seconds:.0f}%"
+                                          for t, x in self.per_match[:top])
 
 
 def estimate(scenarios: list[Scenario], threads: int | None = None, out: Path | None = None) -> Estimate:
@@ -125,6 +133,7 @@ def estimate(scenarios: list[Scenario], threads: int | None = None, out: Path | 
     runner.set_threads(threads)
     warmed = set()
     seconds = 0.0
+    per = []
     nbytes = 0.0
     per_game_bytes = part_bytes = None
     for s in scenarios:
@@ -140,7 +149,7 @@ def estimate(scenarios: list[Scenario], threads: int | None = None, out: Path | 
                 break
             n = min(2 * n, games)
         if n >= games:
-            seconds += took  # the probe played it all
+            cost = took  # the probe played it all
         else:  # a kernel call's fixed cost (threads starting) apart from the cost per game: n and 2n games timed,
             m = min(2 * n, games)  # the fastest of PROBE_REPEATS timings of each where they are short (load spikes)
             reps = PROBE_REPEATS if took < 4 * PROBE_SECONDS else 1
@@ -148,14 +157,17 @@ def estimate(scenarios: list[Scenario], threads: int | None = None, out: Path | 
             took_m = min(_timed(s, compiled, m)[2] for _ in range(reps))
             per_game = max((took_m - took) / (m - n), 0.0)
             fixed = max(took - n * per_game, 0.0)
-            seconds += parts * fixed + games * (per_game if per_game > 0 else took / n)
+            cost = parts * fixed + games * (per_game if per_game > 0 else took / n)
+        seconds += cost
+        per.append((s.title, cost))
         if per_game_bytes is None:
             one = _parquet_bytes(s, compiled, out_g[:1], out_s[:1])
             many = _parquet_bytes(s, compiled, out_g, out_s) if n > 1 else one
             per_game_bytes = max((many - one) / max(n - 1, 1), 0.0)
             part_bytes = one
         nbytes += parts * part_bytes + games * per_game_bytes
-    return Estimate(seconds, int(nbytes), sum(s.run["games"] for s in scenarios), len(scenarios), _free(out))
+    return Estimate(seconds, int(nbytes), sum(s.run["games"] for s in scenarios), len(scenarios), _free(out),
+                    sorted(per, key=lambda t: -t[1]))
 
 
 def _timed(s: Scenario, compiled, n: int):
