@@ -755,14 +755,20 @@ def write_report(results_dir: PathLike | Results, out: PathLike | None = None, *
         return results_dir.report(out if out is not None else _out_dir(None, "report"), force=force,
                                   progress=progress)
     from . import results
-    from .report import build_report
+    from .meta.plan import is_meta_dir
 
     rd = Path(results_dir)
+    meta = is_meta_dir(rd)
+    if meta:  # a skill ladder or tournament directory: its own pages (report/meta.py)
+        from .report.meta import build_report
+    else:
+        from .report import build_report
     dest = Path(out) if out is not None else rd / "report"
     say = progress if callable(progress) else None
     results.refuse_overlap(dest, [], runs=[rd])  # never over the run it reads, whatever force says
     with results.lock_dir(rd, reader=True):
-        results.check_run(rd)
+        if not meta:
+            results.check_run(rd)
         with results.staged_dir(dest, force) as stage:
             pdf, pngs = build_report(rd, stage, progress=say)
     return [dest / pdf.relative_to(stage)] + [dest / p.relative_to(stage) for p in pngs]

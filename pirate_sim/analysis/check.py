@@ -160,8 +160,10 @@ def _check_keys(source: str, where: str, table: dict, allowed) -> None:
 
 
 def available_metrics(s: Scenario) -> list[str]:
+    from ..meta import gate  # meta-game metrics (tournament, skill ladder): pirate_sim/meta/gate.py
+
     acc = Accumulator(s.game, s.compile().strategy_names)
-    return metrics.metric_names(acc)
+    return metrics.metric_names(acc) + gate.metric_names(s)
 
 
 def load_spec(path: str | Path, seed: int | None = None) -> Spec:
@@ -426,6 +428,11 @@ def run_check(spec: Spec, extra_bounds: list[Bound] = (), max_games: int | None 
     for sc in spec.scenarios:
         mine = [b for b in bounds if b.scenario == sc.name]
         s = sc.scenario
+        from ..meta import gate  # bounds on meta-game metrics are played by the meta-game's own looks
+
+        gate.decide(s, [b for b in mine if gate.is_meta_metric(b.metric)], looks, conf_each, threads, cluster,
+                    progress, sc.name)
+        mine = [b for b in mine if not gate.is_meta_metric(b.metric)]
         compiled = s.compile()
         acc = Accumulator(s.game, compiled.strategy_names, rotates(s.rules))
         t0 = time.perf_counter()

@@ -26,9 +26,9 @@ def main():
 
 
 def _register() -> None:
-    from . import analysis, bench, catalog, play, report, tuning
+    from . import analysis, bench, catalog, meta, play, report, tuning
 
-    for module in (catalog, play, report, bench, analysis, tuning):
+    for module in (catalog, play, report, bench, analysis, tuning, meta):
         for command in module.COMMANDS:
             main.add_command(command)
 

@@ -48,6 +48,21 @@ def verify_cmd(results_dir):
     from .. import results
 
     rd = Path(results_dir)
+    from ..meta import plan
+
+    if plan.is_meta_dir(rd):  # a skill ladder or tournament: its plan, then every match's run
+        with results.lock_dir(rd, reader=True):
+            problems = plan.verify(rd)
+        for p in problems:
+            click.echo(f"damaged: {p}", err=True)
+        if problems:
+            click.echo(f"{rd}: {len(problems)} problems; finish or repair it with its command and --resume", err=True)
+            sys.exit(1)
+        meta = plan.read_meta(rd)
+        done = sum(m["done"] for m in meta["matches"])
+        console.print(f"ok: {esc(rd)}: {meta['kind']}, {done}/{len(meta['matches'])} matches intact"
+                      + ("" if meta.get("complete") else " (unfinished)"))
+        return
     if not results.is_results_dir(rd):
         raise results.ResultsError(f"{rd}: not a pirate-sim results directory (no {results.MANIFEST})")
     with results.lock_dir(rd, reader=True):

@@ -1,0 +1,248 @@
+"""The meta-game: skill (the skill ladder) and tournament (which strategy dominates)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.table import Table
+
+from .common import (EXIT_INTERRUPTED, cluster_option, console, esc, fail, load_scenario, open_cluster, out_console,
+                     progress, quiet_option, say_compiling, set_option, shell_command, threads_option)
+
+
+def _pct(e: dict) -> tuple[str, str]:
+    return f"{100 * e['value']:.1f}%", f"{100 * e['lo']:.1f} .. {100 * e['hi']:.1f}"
+
+
+def _duration(seconds: float) -> str:
+    from .play import _duration as d
+
+    return "under a second" if seconds < 1 else "about " + d(seconds)
+
+
+def _common(f):
+    for deco in reversed((
+        click.argument("scenario_path", metavar="SCENARIO", type=click.Path(dir_okay=False)),
+        click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), required=True,
+                     help="Output directory (a plan, one run directory per match, the summary)."),
+        click.option("--seed", type=click.IntRange(min=0), help="Master seed (default: the scenario's run.seed)."),
+        set_option,
+        click.option("--bootstrap", type=click.IntRange(min=20), default=None,
+                     help="Bootstrap replicates behind the intervals of derived figures (default 500)."),
+        click.option("--resume", is_flag=True, help="Finish an interrupted run of the same plan in -o DIR (settings "
+                     "come from its meta.json)."),
+        click.option("--force", is_flag=True, help="Replace an existing output directory."),
+        click.option("--estimate", "estimate_only", is_flag=True,
+                     help="Print the time and disk estimate and stop (nothing is written)."),
+        threads_option, quiet_option, cluster_option,
+    )):
+        f = deco(f)
+    return f
+
+
+def _stored(out_dir, resume, kind):
+    """--resume: the plan's own settings and --set values (meta.json)."""
+    from ..meta import plan
+
+    if not resume:
+        return None
+    out = Path(out_dir)
+    if not plan.is_meta_dir(out):
+        fail(f"{out}: no {kind} to resume (no {plan.META}); start it without --resume")
+    meta = plan.read_meta(out)
+    if meta["kind"] != kind:
+        fail(f"{out}: holds a {meta['kind']}, not a {kind}")
+    return meta
+
+
+def _play(kind, scenario_path, out_dir, base, matches, st, analyse, threads, resume, force, quiet, cluster_address,
+          estimate_only, resume_words):
+    from .. import runner
+    from ..meta import plan
+
+    out = Path(out_dir)
+    say_compiling(base.game, quiet)
+    scenarios = [plan.match_scenario(base, m) for m in matches]
+    if estimate_only:
+        est = plan.estimate(scenarios, threads, out)
+        console.print(f"{kind}: {len(matches)} matches, {est.games:,} games: {_duration(est.seconds)} on "
+                      f"{'this machine' if threads is None else f'{threads} threads'} and "
+                      f"{runner.human_bytes(est.bytes)} of disk ({runner.human_bytes(est.free or 0)} free); {est.why()}",
+                      soft_wrap=True)
+        return None
+    with open_cluster(cluster_address, scenarios) as cl:
+        with progress(quiet) as prog:
+            task = prog.add_task(kind, total=sum(m.games for m in matches))
+
+            def on_estimate(est):
+                prog.console.print(f"estimate: {est.matches} matches left, {est.games:,} games: "
+                                   f"{_duration(est.seconds)} (timed on this machine's threads) and "
+                                   f"{runner.human_bytes(est.bytes)} of disk ({runner.human_bytes(est.free or 0)} "
+                                   f"free); {est.why()}; Ctrl-C stops, --resume continues", soft_wrap=True,
+                                   markup=False)
+
+            try:
+                return plan.execute(out, kind, base, matches, st, analyse, threads=threads, resume=resume, force=force,
+                                    cluster=cl, on_estimate=on_estimate,
+                                    progress=lambda d, t, label: prog.update(task, completed=d, total=t,
+                                                                             description=esc(label)))
+            except KeyboardInterrupt:
+                prog.stop()
+                fail(f"interrupted; finished matches and chunks are saved in {out}. Finish with: "
+                     + shell_command("pirate-sim", kind, scenario_path, "-o", out, "--resume", *resume_words),
+                     code=EXIT_INTERRUPTED)
+
+
+@click.command("skill")
+@_common
+@click.option("--base-budget", "-b", type=click.IntRange(min=1), default=None,
+              help="B: rollouts per decision of the weakest level (default 8).")
+@click.option("--steps", "-k", type=click.IntRange(min=1, max=20), default=None,
+              help="K: doublings; step i plays search at B*2^i against B*2^(i-1) (default 6).")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=None,
+              help="Games per step, rounded up to a multiple of the seats (default 1068: +-3 points at 50%).")
+@click.option("--place-games", type=click.IntRange(min=1), default=None,
+              help="Games of each scripted strategy against each level (default 268: +-6 points).")
+@click.option("--place", default=None, metavar="A,B,...",
+              help="Scripted strategies to place on the ladder (default: every one; 'none' for none).")
+@click.option("--beat", type=click.FloatRange(0.5, 1.0, min_open=True, max_open=True), default=None,
+              help="Two-seat win rate that counts as the stronger level beating the weaker (default 0.6).")
+def skill_cmd(scenario_path, out_dir, seed, overrides, bootstrap, resume, force, estimate_only, threads, quiet,
+              cluster_address, base_budget, steps, games, place_games, place, beat):
+    """The skill ladder: does playing better win more, or is the game a dice-fest?
+
+    Step i plays `search` at B*2^i rollouts per decision against `search` at B*2^(i-1)
+    (one strong seat among weak ones in games of three or more), seats rotating, every step
+    on the same games' dice; then each scripted strategy plays one seat among `search` at
+    every level, which says what budget it is worth.  Prints every step's win rate with its
+    95% interval, the skill trace (Ludii's), the skill depth and the verdict; time and disk
+    are estimated before it starts.  Definitions: docs/metrics.md; reading: docs/meta.md.
+
+    \b
+    Example:
+      pirate-sim skill scenarios/pirateer/two_players.toml -o results/skill --estimate
+      pirate-sim skill scenarios/pirateer/two_players.toml -o results/skill
+      pirate-sim skill scenarios/pirateer/two_players.toml -o results/skill --resume
+      pirate-sim skill scenarios/pirates_peak/default.toml -b 4 -k 4 -n 400 -o results/pp-skill --cluster local:2
+      pirate-sim report results/skill
+    """
+    from ..meta import skill
+
+    meta = _stored(out_dir, resume, "skill")
+    if meta is not None:
+        base = load_scenario(scenario_path, meta["overrides"])
+        st = meta["settings"]
+    else:
+        base = load_scenario(scenario_path, overrides, seed)
+        places = None if place is None else ([] if place.strip() == "none" else
+                                             [p.strip() for p in place.split(",") if p.strip()])
+        d = skill.settings()
+        st = skill.settings(base_budget or d["base_budget"], steps or d["steps"], games or d["games"],
+                            place_games or d["place_games"], places, beat or d["beat"], bootstrap or d["bootstrap"])
+    matches, st = skill.build(base, st)
+    summary = _play("skill", scenario_path, out_dir, base, matches, st, skill.analyse, threads, resume, force, quiet,
+                    cluster_address, estimate_only, [])
+    if summary is not None:
+        print_skill(summary, out_dir)
+
+
+def print_skill(summary: dict, out_dir) -> None:
+    con = out_console()
+    t = Table(title=f"skill ladder: the stronger search's win rate (fair share {100 * summary['fair_share']:.0f}%, "
+                    f"'beats' at {100 * summary['beat_threshold']:.0f}%)", title_justify="left")
+    for col in ("step", "budgets", "games", "win rate", "95% CI", "beats"):
+        t.add_column(col, justify="right")
+    for s in summary["steps"]:
+        v, ci = _pct(s["win_rate"])
+        t.add_row(str(s["step"]), f"{s['strong_budget']} vs {s['weak_budget']}", f"{s['games']:,}", v, ci,
+                  "yes" if s["beats"] else "no")
+    con.print(t)
+    tr, dp = summary["skill_trace"], summary["skill_depth"]
+    con.print(f"skill trace (Ludii) {tr['value']:.3f} [{tr['lo']:.3f}, {tr['hi']:.3f}]; skill depth "
+                  f"{dp['value']:.0f} [{dp['lo']:.0f}, {dp['hi']:.0f}] (certain {dp['certain']}, possible "
+                  f"{dp['possible']})")
+    for p in summary["placements"]:
+        con.print(f"{esc(p['strategy'])}: {esc(p['text'])}")
+    con.print(f"verdict: {esc(summary['verdict'])}")
+    con.print(f"results: {esc(out_dir)}  (report: pirate-sim report {esc(out_dir)})")
+
+
+@click.command("tournament")
+@_common
+@click.option("--strategies", "-s", default=None, metavar="A,B,...",
+              help="Strategies of the round robin (default: every registered one, search included), each with "
+                   "the scenario's settings for it.")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=None,
+              help="Games per match, rounded up to a multiple of the seats (default 1068: +-3 points at 50%).")
+def tournament_cmd(scenario_path, out_dir, seed, overrides, bootstrap, resume, force, estimate_only, threads, quiet,
+                   cluster_address, strategies, games):
+    """Round robin of strategies: is there one strategy everyone should play?
+
+    Two seats: every pair and mirror; more seats: one strategy among a field of another,
+    for every ordered pair (and mirrors); seats rotate, every match on the same games'
+    dice.  Prints the win-rate matrix, Bradley-Terry ratings (Elo scale), the meta-game's
+    equilibrium mix (Nash by linear programming for two seats, replicator dynamics for
+    more) with bootstrap intervals, balance when every seat plays that mix, and a verdict.
+
+    \b
+    Example:
+      pirate-sim tournament scenarios/pirates_peak/default.toml -o results/pp-meta
+      pirate-sim tournament scenarios/pirates_peak/default.toml -s digger,racer,gunner -n 4000 -o results/pp-meta
+      pirate-sim tournament scenarios/pirates_cove/default.toml -o results/cove-meta --estimate
+      pirate-sim report results/pp-meta
+    """
+    from ..meta import tournament
+
+    meta = _stored(out_dir, resume, "tournament")
+    if meta is not None:
+        base = load_scenario(scenario_path, meta["overrides"])
+        st = meta["settings"]
+    else:
+        base = load_scenario(scenario_path, overrides, seed)
+        names = None if strategies is None else [x.strip() for x in strategies.split(",") if x.strip()]
+        d = tournament.settings()
+        st = tournament.settings(names, games or d["games"], bootstrap or d["bootstrap"])
+    matches, st = tournament.build(base, st)
+    summary = _play("tournament", scenario_path, out_dir, base, matches, st, tournament.analyse, threads, resume,
+                    force, quiet, cluster_address, estimate_only, [])
+    if summary is not None:
+        print_tournament(summary, out_dir)
+
+
+def print_tournament(summary: dict, out_dir) -> None:
+    con = out_console()
+    names = summary["strategies"]
+    two = summary["n_seats"] == 2
+    t = Table(title=("win rate of the row strategy against the column one" if two else
+                     f"win rate of one row strategy among a field of the column one (fair share "
+                     f"{100 * summary['fair_share']:.0f}%)") + f", {summary['games_per_match']:,} games each",
+              title_justify="left")
+    t.add_column("")
+    for n in names:
+        t.add_column(esc(n), justify="right")
+    for i, a in enumerate(names):
+        row = []
+        for j in range(len(names)):
+            e = summary["matrix_ci"][i][j]
+            row.append("mirror" if e is None else f"{100 * e['value']:.0f}% [{100 * e['lo']:.0f}, {100 * e['hi']:.0f}]")
+        t.add_row(esc(a), *row)
+    con.print(t)
+    eq = summary["equilibrium"]
+    mix = ", ".join(f"{esc(n)} {100 * e['value']:.0f}% [{100 * e['lo']:.0f}, {100 * e['hi']:.0f}]"
+                    for n, e in zip(names, eq["mix"]) if e["hi"] > 0.005)
+    con.print(f"equilibrium ({esc(eq['method'])}): {mix}; support {eq['support']['value']:.0f} "
+                  f"[{eq['support']['lo']:.0f}, {eq['support']['hi']:.0f}]", soft_wrap=True)
+    elo = sorted(zip(names, summary["ratings"]["elo"]), key=lambda x: -x[1]["value"])
+    con.print("ratings (Elo scale): " + ", ".join(f"{esc(n)} {e['value']:+.0f} [{e['lo']:+.0f}, {e['hi']:+.0f}]"
+                                                      for n, e in elo), soft_wrap=True)
+    b = summary["balance"]
+    fp, sb = b["first_player_win_rate"], b["seat_balance"]
+    con.print(f"at the equilibrium mix ({esc(b['method'])}): first player wins {100 * fp['value']:.1f}% "
+                  f"[{100 * fp['lo']:.1f}, {100 * fp['hi']:.1f}] of decided games, seat balance "
+                  f"{100 * sb['value']:.1f} points [{100 * sb['lo']:.1f}, {100 * sb['hi']:.1f}]")
+    con.print(f"verdict: {esc(summary['verdict'])}")
+    con.print(f"results: {esc(out_dir)}  (report: pirate-sim report {esc(out_dir)})")
+
+
+COMMANDS = (skill_cmd, tournament_cmd)

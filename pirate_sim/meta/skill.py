@@ -1,0 +1,158 @@
+"""The skill ladder: ``search`` at budget B*2^i against ``search`` at B*2^(i-1), i = 1..K.
+
+Each step is one match (plan.Match): the strong player in entry 0, the weak one in every
+other seat (one strong seat among weak ones in games of three or more), seats rotating,
+every step on the same games' dice.  Then each scripted strategy plays one seat among
+``search`` at every level B*2^j, j = 0..K, which places it on the ladder: the budget at
+which it wins exactly its fair share.  Definitions: docs/metrics.md ("Skill ladder").
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import stats
+from ..scenario import Scenario
+from . import plan
+from . import stats as mstats
+from .plan import Match, MetaError
+
+BASE_BUDGET = 8  # B: the weakest level's rollouts per decision (issue 21's example, as in Ludii's doubling)
+STEPS = 6  # K: doublings; the strongest level plays B * 2^K = 512 rollouts per decision
+GAMES = 1068  # per step: a 95% interval of +-3 points at a 50% win rate (1.96^2 / 4 / 0.03^2)
+PLACE_GAMES = 268  # per scripted strategy and level: +-6 points at 50%
+SEARCH = "search"
+
+
+def round_up(games: int, n_seats: int) -> int:
+    """Games rounded up to a multiple of the seats: every player in every seat equally often."""
+    return int(math.ceil(games / n_seats) * n_seats)
+
+
+def scripted(base: Scenario) -> list[str]:
+    return [s.name for s in base.game.strategies if s.name != SEARCH]
+
+
+def budgets(base_budget: int, steps: int) -> list[int]:
+    return [base_budget * 2 ** i for i in range(steps + 1)]
+
+
+def settings(base_budget: int = BASE_BUDGET, steps: int = STEPS, games: int = GAMES, place_games: int = PLACE_GAMES,
+             place: list[str] | None = None, beat: float = mstats.BEAT_TWO_SEATS,
+             bootstrap: int = mstats.BOOTSTRAP) -> dict:
+    return {"base_budget": int(base_budget), "steps": int(steps), "games": int(games), "place_games": int(place_games),
+            "place": place, "beat": float(beat), "bootstrap": int(bootstrap)}
+
+
+def build(base: Scenario, st: dict) -> tuple[list[Match], dict]:
+    """The ladder's matches; ``st`` from :func:`settings` (``place`` None: every scripted
+    strategy).  MetaError when the game has no ``search`` strategy."""
+    names = [s.name for s in base.game.strategies]
+    if SEARCH not in names:
+        raise MetaError(f"{base.source}: {base.game.title} has no '{SEARCH}' strategy; the skill ladder plays "
+                        f"'{SEARCH}' at doubling budgets (its strategies: {', '.join(names)})")
+    place = scripted(base) if st["place"] is None else list(st["place"])
+    for p in place:
+        if p not in names or p == SEARCH:
+            raise MetaError(f"--place: unknown scripted strategy {p!r}; {base.game.title} has "
+                            f"{', '.join(scripted(base))}")
+    st = {**st, "place": place}
+    n = base.n_seats
+    b = budgets(st["base_budget"], st["steps"])
+    matches = []
+    for i in range(1, st["steps"] + 1):
+        strong, weak = plan.seat_of(base, SEARCH, budget=b[i]), plan.seat_of(base, SEARCH, budget=b[i - 1])
+        matches.append(Match(f"step-{i:02d}", "step", f"search {b[i]} vs {b[i - 1]}", [strong] + [weak] * (n - 1),
+                             round_up(st["games"], n), {"step": i, "strong": b[i], "weak": b[i - 1]}))
+    for name in place:
+        for j, bj in enumerate(b):
+            matches.append(Match(f"place-{name}-{j:02d}", "place", f"{name} vs search {bj}",
+                                 [plan.seat_of(base, name)] + [plan.seat_of(base, SEARCH, budget=bj)] * (n - 1),
+                                 round_up(st["place_games"], n), {"strategy": name, "level": j, "budget": bj}))
+    return matches, st
+
+
+def _crossing(x: np.ndarray, p: np.ndarray, fair: float) -> tuple[float, str]:
+    """Where the curve p(x) (a scripted strategy's win rate against search at log2 budget x)
+    first falls to the fair share, linearly interpolated; ("below" / "above" the ladder)."""
+    if p[0] <= fair:
+        return x[0], "below"
+    for j in range(1, len(p)):
+        if p[j] <= fair:
+            t = (p[j - 1] - fair) / (p[j - 1] - p[j])
+            return x[j - 1] + t * (x[j] - x[j - 1]), ""
+    return x[-1], "above"
+
+
+def placement(levels: list[int], ests: list, fair: float) -> dict:
+    """The budget a scripted strategy is worth, with the interval from its win rates' bounds."""
+    x = np.log2(np.array(levels, np.float64))
+    p = np.array([e.value for e in ests])
+    lo_curve = np.array([e.lo for e in ests])
+    hi_curve = np.array([e.hi for e in ests])
+    v, where = _crossing(x, p, fair)
+    lo, where_lo = _crossing(x, lo_curve, fair)
+    hi, where_hi = _crossing(x, hi_curve, fair)
+    if where == "below":
+        text = f"worth less than {levels[0]} rollouts (loses to the weakest level)"
+    elif where == "above":
+        text = f"worth more than {levels[-1]} rollouts (beats the strongest level)"
+    else:
+        text = (f"worth about {2 ** v:.0f} rollouts [{'<' if where_lo == 'below' else ''}{2 ** lo:.0f}, "
+                f"{'>' if where_hi == 'above' else ''}{2 ** hi:.0f}]")
+    return {"budget": 2 ** v, "lo": 2 ** lo, "hi": 2 ** hi, "below": where == "below", "above": where == "above",
+            "lo_open": where_lo == "below", "hi_open": where_hi == "above", "text": text}
+
+
+def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) -> dict:
+    """Summary figures of a played ladder (JSON-able): every step's win rate, the skill
+    trace and depth with bootstrap intervals, the scripted strategies' places."""
+    n = int(meta["n_seats"])
+    st = meta["settings"]
+    fair = 1.0 / n
+    thr = mstats.beat_threshold(n, st["beat"])
+    steps = sorted((m for m in meta["matches"] if m["role"] == "step"), key=lambda m: m["info"]["step"])
+    scores = np.stack([mstats.focal_scores(outcomes[m["id"]].winner, outcomes[m["id"]].game, n) for m in steps])
+    g = scores.shape[1]
+    ests = [mstats.win_rate(s, confidence) for s in scores]
+    rates = scores.mean(axis=1)
+    util = mstats.utility(rates, n)
+    w = mstats.bootstrap_counts(g, st["bootstrap"], int(meta["seed"]) % 2**32)
+    rates_b = w @ scores.T / g  # [replicates, steps]
+    trace_b = np.array([mstats.skill_trace(mstats.utility(r, n)) for r in rates_b])
+    depth_b = (rates_b >= thr).sum(axis=1)
+    trace = mstats.percentile_ci(trace_b, mstats.skill_trace(util), confidence, g, "bootstrap percentile")
+    depth_point = int((rates >= thr).sum())
+    depth = mstats.percentile_ci(depth_b, depth_point, confidence, g, "bootstrap percentile")
+    certain = int(sum(e.lo >= thr for e in ests))
+    possible = int(sum(e.hi >= thr for e in ests))
+    out_steps = [{"step": m["info"]["step"], "strong_budget": m["info"]["strong"], "weak_budget": m["info"]["weak"],
+                  "games": int(g), "win_rate": e.as_dict(), "utility": float(u), "beats": bool(e.value >= thr)}
+                 for m, e, u in zip(steps, ests, util)]
+    places = []
+    levels = budgets(st["base_budget"], st["steps"])
+    for name in st["place"]:
+        ms = sorted((m for m in meta["matches"] if m["role"] == "place" and m["info"]["strategy"] == name),
+                    key=lambda m: m["info"]["level"])
+        pe = [mstats.win_rate(mstats.focal_scores(outcomes[m["id"]].winner, outcomes[m["id"]].game, n), confidence)
+              for m in ms]
+        places.append({"strategy": name, "levels": levels, "win_rates": [e.as_dict() for e in pe],
+                       **placement(levels, pe, fair)})
+    if possible == 0:
+        verdict = (f"no step beats its weaker level {100 * thr:.0f}% of the time: playing better barely wins more "
+                   f"(skill trace {trace.value:.2f} [{trace.lo:.2f}, {trace.hi:.2f}])")
+    else:
+        verdict = (f"skill depth {depth_point} of {len(steps)} steps [{depth.lo:.0f}, {depth.hi:.0f}]: the stronger "
+                   f"level beats the weaker at least {100 * thr:.0f}% of the time at {depth_point} "
+                   f"step{'s' if depth_point != 1 else ''}; skill trace "
+                   f"{trace.value:.2f} [{trace.lo:.2f}, {trace.hi:.2f}]")
+    return {
+        "kind": "skill", "game": meta["game"], "n_seats": n, "fair_share": fair, "beat_threshold": thr,
+        "confidence": confidence, "settings": st, "steps": out_steps,
+        "skill_trace": trace.as_dict(), "skill_depth": {**depth.as_dict(), "certain": certain, "possible": possible},
+        "placements": places, "verdict": verdict,
+        "metrics": {"skill.trace": trace.as_dict(), "skill.depth": depth.as_dict(),
+                    **{f"skill.step{s['step']}.win_rate": s["win_rate"] for s in out_steps}},
+    }

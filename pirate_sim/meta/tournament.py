@@ -1,0 +1,202 @@
+"""The strategy tournament: a round robin of strategies, its win-rate matrix, ratings,
+the meta-game's equilibrium, dominance, and balance when every seat plays that mix.
+
+Two seats: one match per pair (and per mirror), seats rotating.  Three or more seats:
+one match per ordered pair "one X among a field of Y" (and per mirror), seats rotating,
+so every seating of that mix is played equally often; this is the documented sample of
+the mixes the seat count allows (the one-mutant-among-residents match-up that the
+meta-game analyses of TAG and OpenSpiel's alpha-rank are built on), not every mix.
+Every match plays the same games' dice (common random numbers).  Definitions:
+docs/metrics.md ("Strategy tournament").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import stats
+from ..scenario import Scenario
+from . import plan
+from . import stats as mstats
+from .plan import Match, MetaError
+from .skill import GAMES, round_up
+
+
+def settings(strategies: list[str] | None = None, games: int = GAMES, bootstrap: int = mstats.BOOTSTRAP) -> dict:
+    return {"strategies": strategies, "games": int(games), "bootstrap": int(bootstrap)}
+
+
+def build(base: Scenario, st: dict) -> tuple[list[Match], dict]:
+    names = [s.name for s in base.game.strategies]
+    chosen = names if st["strategies"] is None else list(st["strategies"])
+    for c in chosen:
+        if c not in names:
+            raise MetaError(f"--strategies: unknown strategy {c!r}; {base.game.title} has {', '.join(names)}")
+    if len(set(chosen)) != len(chosen):
+        raise MetaError("--strategies: a strategy is listed twice")
+    if len(chosen) < 2:
+        raise MetaError("--strategies: a tournament needs at least two strategies")
+    st = {**st, "strategies": chosen}
+    n = base.n_seats
+    g = round_up(st["games"], n)
+    seat = {c: plan.seat_of(base, c) for c in chosen}
+    matches = []
+    for i, a in enumerate(chosen):
+        for j, b in enumerate(chosen):
+            if n == 2 and j < i:
+                continue
+            label = f"{a} mirror" if i == j else (f"{a} vs {b}" if n == 2 else f"one {a} among {b}")
+            matches.append(Match(f"pair-{i:02d}-{j:02d}", "pair", label, [seat[a]] + [seat[b]] * (n - 1), g,
+                                 {"focal": a, "field": b, "i": i, "j": j}))
+    return matches, st
+
+
+def _cells(meta: dict, m: int, n: int) -> list[tuple[int, int, int, str]]:
+    """(p, q, match index, which games) of each seating the balance figures weigh: two seats
+    (p at seat 0, q at seat 1) from the even / odd games of a pair; more seats one cell per
+    match, (focal, field)."""
+    out = []
+    for idx, rec in enumerate(meta["matches"]):
+        i, j = rec["info"]["i"], rec["info"]["j"]
+        if n == 2 and i != j:
+            out += [(i, j, idx, "even"), (j, i, idx, "odd")]
+        else:
+            out.append((i, j, idx, "all"))
+    return out
+
+
+def _equilibria(mats: np.ndarray, n: int) -> np.ndarray:
+    """The meta-game's equilibrium mix of each matrix of a stack ``[k, m, m]``."""
+    if n == 2:
+        return np.stack([mstats.nash_symmetric_zero_sum(2 * mt - 1) for mt in mats])
+    return mstats.replicator(mats, 1.0 / n)
+
+
+def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) -> dict:
+    n = int(meta["n_seats"])
+    st = meta["settings"]
+    names = st["strategies"]
+    m = len(names)
+    fair = 1.0 / n
+    recs = meta["matches"]
+    g = recs[0]["games"]
+    oc = [outcomes[r["id"]] for r in recs]
+    scores = np.stack([mstats.focal_scores(o.winner, o.game, n) for o in oc])  # [matches, games]
+    w = mstats.bootstrap_counts(g, st["bootstrap"], int(meta["seed"]) % 2**32)
+    means = np.vstack([scores.mean(axis=1)[None, :], w @ scores.T / g])  # row 0: the estimate, then replicates
+
+    def matrix(row: np.ndarray) -> np.ndarray:
+        mat = np.full((m, m), fair)
+        for idx, r in enumerate(recs):
+            i, j = r["info"]["i"], r["info"]["j"]
+            if i != j:
+                mat[i, j] = row[idx]
+                if n == 2:
+                    mat[j, i] = 1 - row[idx]
+        return mat
+
+    mats = np.stack([matrix(row) for row in means])  # [1 + replicates, m, m]
+    # win-rate matrix with Wilson intervals, and simultaneous ones for dominance
+    succ = np.zeros((m, m))
+    cnt = np.zeros((m, m))
+    for idx, r in enumerate(recs):
+        i, j = r["info"]["i"], r["info"]["j"]
+        if i != j:
+            succ[i, j], cnt[i, j] = scores[idx].sum(), g
+            if n == 2:
+                succ[j, i], cnt[j, i] = g - scores[idx].sum(), g
+    cells = m * (m - 1) // (2 if n == 2 else 1)
+    lo_s, hi_s = mstats.simultaneous_wilson(succ, cnt, cells, confidence)
+    cell_ests = [[None if i == j else stats.wilson(succ[i, j], cnt[i, j], confidence).as_dict() for j in range(m)]
+                 for i in range(m)]
+    off = ~np.eye(m, dtype=bool)
+    worst = np.array([mats[0][i][off[i]].min() for i in range(m)])
+    worst_lo = np.array([lo_s[i][off[i]].min() for i in range(m)])
+    worst_hi = np.array([hi_s[i][off[i]].min() for i in range(m)])
+    best = int(np.argmax(worst))
+    max_win = stats.Estimate(worst[best], worst_lo.max(), worst_hi.max(), g, "simultaneous Wilson (Bonferroni)")
+    dominant = [names[i] for i in range(m) if worst_lo[i] > fair]
+    if dominant:
+        i = names.index(dominant[0])
+        verdict = (f"{names[i]} wins against every other strategy (worst case {100 * worst[i]:.0f}% "
+                   f"[{100 * worst_lo[i]:.0f}, {100 * worst_hi[i]:.0f}])")
+    else:
+        verdict = (f"no strategy dominates (best worst case: {names[best]} {100 * worst[best]:.0f}% "
+                   f"[{100 * worst_lo[best]:.0f}, {100 * worst_hi[best]:.0f}] against a fair share of "
+                   f"{100 * fair:.0f}%)")
+    # equilibrium of the meta-game, and its bootstrap
+    mixes = _equilibria(mats, n)
+    support = (mixes > mstats.SUPPORT_MIN_WEIGHT).sum(axis=1)
+    mix_est = [mstats.percentile_ci(mixes[1:, k], mixes[0, k], confidence, g) for k in range(m)]
+    support_est = mstats.percentile_ci(support[1:], support[0], confidence, g)
+    # ratings (Bradley-Terry; Luce's model for more seats)
+    comp = np.zeros((len(recs), m))
+    wins_g = np.zeros((len(recs), m, g))
+    dec_g = np.zeros((len(recs), g))
+    for idx, (r, o) in enumerate(zip(recs, oc)):
+        i, j = r["info"]["i"], r["info"]["j"]
+        comp[idx, i] += 1
+        comp[idx, j] += n - 1
+        focal_seat = o.game % n
+        wins_g[idx, i] += o.winner == focal_seat
+        wins_g[idx, j] += (o.winner >= 0) & (o.winner != focal_seat)
+        dec_g[idx] = o.winner >= 0
+    wins = np.concatenate([wins_g.sum(axis=2)[None], np.einsum("bg,msg->bms", w, wins_g)])
+    dec = np.concatenate([dec_g.sum(axis=1)[None], w @ dec_g.T])
+    elo = mstats.luce_ratings(comp, wins, dec)
+    elo_est = [mstats.percentile_ci(elo[1:, k], elo[0, k], confidence, g) for k in range(m)]
+    balance = _balance(meta, oc, n, mixes, w, g, confidence)
+    return {
+        "kind": "tournament", "game": meta["game"], "n_seats": n, "fair_share": fair, "confidence": confidence,
+        "settings": st, "strategies": names, "games_per_match": g,
+        "design": "pairs and mirrors, seats rotating" if n == 2 else
+        "one strategy among a field of another (every ordered pair) and mirrors, seats rotating",
+        "matrix": mats[0].tolist(), "matrix_ci": cell_ests,
+        "matrix_simultaneous": {"lo": lo_s.tolist(), "hi": hi_s.tolist(), "cells": cells},
+        "worst_case": [{"strategy": names[i], "value": float(worst[i]), "lo": float(worst_lo[i]),
+                        "hi": float(worst_hi[i])} for i in range(m)],
+        "dominant": dominant, "verdict": verdict,
+        "equilibrium": {"method": "Nash mix of the symmetric zero-sum meta-game (linear programming)" if n == 2 else
+                        "time-averaged replicator dynamics of the one-among-a-field population game",
+                        "mix": [e.as_dict() for e in mix_est], "support": support_est.as_dict(),
+                        "support_min_weight": mstats.SUPPORT_MIN_WEIGHT},
+        "ratings": {"method": "Bradley-Terry" if n == 2 else "Luce (Bradley-Terry for more seats)",
+                    "scale": "Elo points (400 log10 strength), mean 0", "elo": [e.as_dict() for e in elo_est]},
+        "balance": balance,
+        "metrics": {
+            "dominance.max_win_rate": max_win.as_dict(),
+            "equilibrium.support": support_est.as_dict(),
+            **{f"equilibrium.weight.{names[k]}": mix_est[k].as_dict() for k in range(m)},
+            **{f"rating.{names[k]}": elo_est[k].as_dict() for k in range(m)},
+            **{f"equilibrium.{k}": v for k, v in balance.items() if isinstance(v, dict) and "value" in v},
+        },
+    }
+
+
+def _balance(meta: dict, oc: list, n: int, mixes: np.ndarray, w: np.ndarray, g: int, confidence: float) -> dict:
+    """First-player advantage and seat balance when every seat plays the equilibrium mix:
+    each seating weighed by the mix's chance of it (exact for two seats; for more, the
+    one-among-a-field matches weighed by x_focal * x_field: an approximation)."""
+    reps = np.vstack([np.ones((1, g)), w])  # row 0: every game once
+    seat_rate = np.zeros((reps.shape[0], n))
+    fp_num = np.zeros(reps.shape[0])
+    fp_den = np.zeros(reps.shape[0])
+    for p, q, idx, which in _cells(meta, mixes.shape[1], n):
+        o = oc[idx]
+        mask = np.ones(g) if which == "all" else ((o.game % 2 == 0) if which == "even" else (o.game % 2 == 1)) * 1.0
+        rw = reps * mask[None, :]
+        tot = np.maximum(rw.sum(axis=1), 1e-12)
+        weight = mixes[:, p] * mixes[:, q]
+        for s in range(n):
+            seat_rate[:, s] += weight * (rw @ (o.winner == s)) / tot
+        fp_num += weight * (rw @ (o.winner == o.first_seat)) / tot
+        fp_den += weight * (rw @ (o.winner >= 0)) / tot
+    fp = fp_num / np.maximum(fp_den, 1e-12)
+    gap = seat_rate.max(axis=1) - seat_rate.min(axis=1)
+    out = {"method": "exact mixture of the seatings" if n == 2 else "one-among-a-field approximation"}
+    out["first_player_win_rate"] = mstats.percentile_ci(fp[1:], fp[0], confidence, g).as_dict()
+    out["first_player_advantage"] = mstats.percentile_ci(fp[1:] - 1 / n, fp[0] - 1 / n, confidence, g).as_dict()
+    out["seat_balance"] = mstats.percentile_ci(gap[1:], gap[0], confidence, g).as_dict()
+    for s in range(n):
+        out[f"win_rate.seat{s}"] = mstats.percentile_ci(seat_rate[1:, s], seat_rate[0, s], confidence, g).as_dict()
+    return out
