@@ -31,7 +31,7 @@ from ...seating import entries_of_seats
 from ...stats import Estimate, mean_ci, proportion_diff, wilson
 from . import rules as R
 from ..base import N_STD_GAME_COLUMNS
-from .game import FAME_SOURCES, SECTIONS, decode_round
+from .columns import FAME_SOURCES, SECTIONS, decode_round
 
 PAGE = (11.0, 8.5)  # inches: a landscape US Letter page, like the other games' pages
 SIDE_GAMES = 3000  # games per player count in the players page's side simulation
@@ -318,16 +318,15 @@ def players_data(rules: dict, seats: list[dict], seed: int, n_games: int = SIDE_
     """Side simulation per player count: win rate per strategy (pooled over its seats),
     mean fame by source and fights per game.  Strategies rotate over the seats."""
     from ...scenario import from_dict, nest
-    from .game import GAME
 
     rows = []
     nested = nest(dict(rules, strategy_seating="rotate"))
-    col = GAME.seat_column_index
     for n in counts:
         line_up = [dict(seats[i % len(seats)]) for i in range(n)]
         s = from_dict({"game": "pirates_cove", "run": {"seed": int(seed), "games": int(n_games)},
                        "rules": nested, "seats": line_up}, source="<report side simulation>")
         compiled = s.compile()
+        col = s.game.seat_column_index
         out_g, out_s = s.game.play(compiled, s.seed, 0, int(n_games))
         entry = entries_of_seats(np.arange(n_games), n, True)
         names = np.array(compiled.strategy_names)[entry]  # [games, seats]
