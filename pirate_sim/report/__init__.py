@@ -421,13 +421,10 @@ def game_report_module(game: Game):
 
 
 def event_notes(ctx: ReportContext) -> dict[str, str]:
-    """Event name -> what its number means, where a bar alone would mislead: every gold amount's
-    column description, and the game's own notes (its report module's ``event_notes(ctx)``)."""
-    docs = {c.name: c.doc for c in ctx.game.seat_columns}
-    out = {k[7:]: docs.get(k[7:], "") for k in ctx.est if k.startswith("events.") and "gold" in k}
+    """Event name -> what its number means, where a bar alone would mislead: the game's own
+    notes (its report module's ``event_notes(ctx)``, e.g. Pirate's Peak's unpaid gold)."""
     mod = game_report_module(ctx.game)
-    if mod is not None and hasattr(mod, "event_notes"):
-        out.update(mod.event_notes(ctx))
+    out = dict(mod.event_notes(ctx)) if mod is not None and hasattr(mod, "event_notes") else {}
     return {k: v for k, v in out.items() if v}
 
 
@@ -477,7 +474,7 @@ def _events(ctx: ReportContext):
     lines += [f"{k}: {v}." for k, v in notes.items() if f"events.{k}" in ctx.est and k not in never]
     if never:
         lines.append("Never happened in this run: " + ", ".join(never) + ".")
-    text = "\n".join(w for line in lines for w in textwrap.wrap(line, 170))
+    text = "\n".join(textwrap.wrap(" ".join(lines), 190))
     if text:
         footnote(fig, text)
     n_lines = text.count("\n") + 1 if text else 0
