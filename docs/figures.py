@@ -24,7 +24,7 @@ from pathlib import Path
 
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = ("README.md", "docs/sensitivity.md")  # where figures are quoted (relative to the repository)
+FILES = ("README.md", "docs/sensitivity.md", "docs/rules/pirates_cove.md")  # where figures are quoted (relative to the repository)
 MARKER = re.compile(r"<!-- fig:([a-z0-9_.]+) -->(.*?)<!-- /fig -->", re.S)
 CHUNK = 50_000  # games per play call (memory stays small)
 
@@ -41,7 +41,7 @@ class Run:
 # the documented runs every figure comes from (the seed is each scenario's own)
 RUNS = {
     "peak": Run("scenarios/pirates_peak/default.toml", 200_000, 20261129),
-    "cove": Run("scenarios/pirates_cove/default.toml", 40_000, 20261129),
+    "cove": Run("scenarios/pirates_cove/default.toml", 20_000, 20261129),
     "pirateer": Run("scenarios/pirateer/default.toml", 10_000, 20261130),
     "ice": Run("scenarios/ice_pirates/default.toml", 40_000, 20261129),
 }
@@ -89,7 +89,9 @@ def headline_table(results: dict) -> str:
     return "\n".join(rows)
 
 
-FIGURE_NAMES = ("peak.first_player", "peak.first_player_ci", "peak.length", "peak.games", "defaults.table")
+FIGURE_NAMES = ("peak.first_player", "peak.first_player_ci", "peak.length", "peak.games", "defaults.table",
+                "cove.games", "cove.fighter", "cove.crowd_avoider", "cove.treasure_hunter", "cove.random",
+                "cove.tie_combat", "cove.fame", "cove.hunter_flights")
 
 
 def figures() -> dict[str, str]:
@@ -104,6 +106,21 @@ def figures() -> dict[str, str]:
         "peak.games": f"{RUNS['peak'].games:,}",
         "defaults.table": "\n" + headline_table(results) + "\n",
     }
+    cove = results["cove"][0]
+    f = cove["win_rate.fighter"]
+    out.update({
+        "cove.games": f"{RUNS['cove'].games:,}",
+        "cove.fighter": f"{100 * f.value:.0f}% (95% CI {100 * f.lo:.1f}-{100 * f.hi:.1f}%)",
+        "cove.crowd_avoider": f"{100 * cove['win_rate.crowd_avoider'].value:.0f}%",
+        "cove.treasure_hunter": f"{100 * cove['win_rate.treasure_hunter'].value:.0f}%",
+        "cove.random": f"{100 * cove['win_rate.random'].value:.1f}%",
+        "cove.tie_combat": f"{100 * cove['end.tie_combat'].value:.1f}%",
+        "cove.fame": ", ".join(f"{label} {cove[f'events.{k}'].value:.1f}" for k, label in (
+            ("fame_combat", "combat +1s"), ("fame_treasure", "Treasure cards"), ("fame_cards", "Fame cards"),
+            ("fame_chests", "buried chests"), ("fame_gold", "buried gold"), ("fame_black", "black ships")))
+        + f", mutinies -{cove['events.fame_lost_mutiny'].value:.1f}",
+        "cove.hunter_flights": f"{cove['seat0.flights'].value:.1f} flights in {cove['seat0.fights'].value:.1f} fights",
+    })
     assert tuple(out) == FIGURE_NAMES
     return out
 
