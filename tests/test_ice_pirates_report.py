@@ -128,3 +128,30 @@ def test_pages_over_parts_equal_the_whole_columns(run_dir):
         took = seats[r["name"]].to_numpy() >= 1
         assert (r["k_took"], r["n_took"]) == (int(won[took].sum()), int(took.sum()))
         assert (r["k_not"], r["n_not"]) == (int(won[~took].sum()), int((~took).sum()))
+
+
+def test_mirror_counters_are_one_bar_and_progress_is_defined(run_dir):
+    """A raid made is a raid suffered, a swashbuckle spends a chip: one bar each, named "a = b";
+    the score page says what "progress" is and gives its margin with digits that differ."""
+    ctx = report.report_context(run_dir, quick=True)
+    assert ("raids_made", "raids_suffered") in ctx.mirrors
+    assert ("swashbuckles", "crew_spent_swashbuckling") in ctx.mirrors
+    groups, _ = report.event_groups(ctx.game, ctx.est, ctx.mirrors)
+    shown = [k for _u, ks in groups for k in ks]
+    assert "events.raids_made" in shown and "events.raids_suffered" not in shown
+    assert "events.crew_spent_swashbuckling" not in shown
+    labels = [lab for lab, _v, _c in report.cover_rows(ctx)]
+    assert "events.raids_suffered" not in labels and not [x for x in labels if x.endswith(": raids_suffered")]
+    fig = report._scores(ctx)
+    try:
+        texts = " ".join(t.get_text() for t in fig.texts).replace("\n", " ")
+        doc = next(c.doc for c in GAME.seat_columns if c.name == "progress")
+        assert " ".join(doc.split()) in " ".join(texts.split())
+        assert "every winner has 4" in texts
+        m = ctx.est["winning_margin"]
+        title = fig.axes[1].get_title()
+        assert report.margin_text(m) in title
+        lo, hi = report.margin_text(m).split("[")[1].rstrip("]").split("..")
+        assert lo != hi
+    finally:
+        plt.close(fig)

@@ -72,3 +72,17 @@ def test_players_page_without_any_player_count_says_why():
     fig = rep.draw_players([{"players": n, "error": "rules.x: not a parameter"} for n in (2, 3, 4)])
     assert page_problems(fig) == []
     plt.close(fig)
+
+
+def test_captures_made_and_suffered_are_one_counter(tmp_path):
+    from pirate_sim import report, runner, scenario
+
+    s = scenario.load("scenarios/pirateer/default.toml", ["run.games=200"])
+    runner.run(s, tmp_path / "run")
+    ctx = report.report_context(tmp_path / "run", quick=True)
+    assert ("captures_made", "captures_suffered") in ctx.mirrors
+
+
+def test_players_rules_drop_a_harbor_list_of_another_count():
+    assert rep.players_rules({"harbors": [1, 2, 3, 4]}, 2)["harbors"] == []
+    assert rep.players_rules({"harbors": [1, 3]}, 2)["harbors"] == [1, 3]

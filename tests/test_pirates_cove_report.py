@@ -2,6 +2,7 @@
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 import pytest
 
 from pirate_sim import report, runner, scenario
@@ -68,8 +69,8 @@ def test_pages_over_parts_equal_the_whole_columns(run_dir):
     sec = CR.sections_data(ctx.parts("seats"))
     t = sec["crew"]
     assert int(t["n"].sum()) == len(seats)
-    for lv, row in t.iterrows():
-        m = seats["setup_crew"] == lv
+    for (strategy, lv), row in t.iterrows():  # within one strategy: a level beside the same strategy's others
+        m = (seats["setup_crew"] == lv) & (seats["strategy"] == strategy)
         assert (row["n"], row["wins"]) == (int(m.sum()), int(seats["won"][m].astype(bool).sum()))
     rows = CR.tavern_data(ctx.parts("seats"))
     fame_row = [r for r in rows if r["group"] == "fame"][0]
@@ -77,6 +78,28 @@ def test_pages_over_parts_equal_the_whole_columns(run_dir):
     assert all(r["n_held"] + r["n_not"] == len(seats) for r in rows)
     navy = CR.navy_data(ctx.parts("seats"))
     assert int(navy["navy_fights"].sum()) == int(seats["navy_fights"].sum())
+
+
+def test_what_cannot_vary_is_not_shown_as_an_estimate(run_dir):
+    """12 rounds: every game lasts 12 x 4 turns and none can be truncated (no turn cap)."""
+    ctx = report.report_context(run_dir, quick=True)
+    rows = {label: (value, ci) for label, value, ci in report.cover_rows(ctx)}
+    assert rows["game length"] == ("48 turns", "every game (fixed)")
+    assert not [k for k in rows if k.startswith(("game length,", "truncated"))]
+    assert report._length(ctx) is None  # no one-bar length page
+
+
+def test_royal_navy_other_is_said_in_numbers(run_dir):
+    t = CR.navy_data(report.ReportContext(run_dir, {}, GAME, None, {}, {}).parts("seats"))
+    fig = CR.draw_navy(t)
+    try:
+        texts = [x.get_text() for x in fig.axes[0].texts]
+        other = (t["navy_fights"] - t["navy_wins"] - t["navy_losses"]).clip(lower=0)
+        for o, f in zip(other, t["navy_fights"]):
+            if f:
+                assert any(x.startswith(f"other: {int(o):,} of {int(f):,}") for x in texts)
+    finally:
+        plt.close(fig)
 
 
 def test_players_data_side_simulation():
@@ -90,3 +113,20 @@ def test_players_data_side_simulation():
     assert set(rows[0]["win"]) == {"treasure_hunter", "fighter", "crowd_avoider"}
     fig = CR.draw_players(rows, 60)
     plt.close(fig)
+
+
+def test_section_levels_are_read_within_one_strategy():
+    """A strategy that always buys the same level is not drawn (it would only say which strategy
+    sits at that level); the page is dropped when no strategy varies any section."""
+    idx = pd.MultiIndex.from_tuples([("fighter", 4), ("random", 2), ("random", 3)], names=["strategy", "setup_hull"])
+    t = pd.DataFrame({"n": [100, 50, 50], "wins": [80, 5, 10]}, index=idx)
+    assert CR.varying_strategies(t) == (["random"], {"fighter": 4})
+    fig = CR.draw_sections({"hull": t}, 4)
+    try:
+        ax = fig.axes[0]
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == ["random"]
+        assert "fighter 4" in ax.get_title()
+    finally:
+        plt.close(fig)
+    only_fixed = t.loc[["fighter"]]
+    assert CR.draw_sections({"hull": only_fixed}, 4) is None

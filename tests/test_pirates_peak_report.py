@@ -220,3 +220,36 @@ def test_whirlpool_censoring_aware_estimates_map_the_per_roll_interval():
     assert spit.value == pytest.approx((5 / 6) ** 5) and rolls.value == pytest.approx((1 - (5 / 6) ** 5) * 6)
     assert spit.lo == pytest.approx(0.82**5) and spit.hi == pytest.approx(0.85**5)
     assert rolls.lo == pytest.approx((1 - 0.82**5) / 0.18) and rolls.hi == pytest.approx((1 - 0.85**5) / 0.15)
+
+
+@pytest.fixture(scope="module")
+def mirror_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("pp_default") / "run"
+    runner.run(scenario.load("scenarios/pirates_peak/default.toml", ["run.games=400", "run.chunk_size=100"]), out)
+    return out
+
+
+def test_fixed_treasure_choice_is_one_panel_not_half_an_empty_frame(mirror_run):
+    import matplotlib.pyplot as plt
+
+    ctx = report.report_context(mirror_run, quick=True)
+    data = PR.treasure_data(ctx.parts("seats"), list(scenario.load(mirror_run / SCENARIO).seats))
+    assert PR.fixed_picks(data)  # the digger always takes the same treasure in each Peak order
+    fig = PR.draw_treasure(data)
+    try:
+        assert len(fig.axes) == 1 and tuple(fig.get_size_inches()) == PR.PAGE
+        title = fig._suptitle.get_text().replace("\n", " ")
+        assert "fixed choice" in title and "always golden cutlass" in title
+    finally:
+        plt.close(fig)
+
+
+def test_unpaid_gold_says_the_box_ran_dry(mirror_run):
+    ctx = report.report_context(mirror_run, quick=True)
+    games = ctx.games(["supply_dry_turn"])
+    note = report.event_notes(ctx)["unpaid_gold"]
+    dry = (games["supply_dry_turn"] > 0).mean()
+    assert "ran dry in" in note and f"{100 * dry:.1f}%" in note
+    vals = np.sort(games.loc[games["supply_dry_turn"] > 0, "supply_dry_turn"].to_numpy())
+    d = PR.supply_dry_data(ctx.parts("games"))
+    assert d["median_turn"] == vals[(len(vals) - 1) // 2]  # the lower middle value of an even count

@@ -8,6 +8,7 @@ taken from GAME_MODULES, so a new game inherits the checks with its first bundle
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -15,7 +16,7 @@ import pytest
 
 from pirate_sim import runner, scenario
 from pirate_sim.games import GAME_MODULES, get_game
-from pirate_sim.report import report_context, report_pages
+from pirate_sim.report import PAGE, report_context, report_pages
 from pirate_sim.report.checks import EXACT_Z_LIMIT, comparisons, page_problems
 
 GAMES = 2000  # small runs: the exact comparisons' intervals widen to match
@@ -39,14 +40,32 @@ def play(game: str, path: Path | None, out: Path, games: int = GAMES):
     return out
 
 
-def check_pages(pages) -> tuple[list[str], int]:
+def check_pages(pages, pdf_path: Path | None = None) -> tuple[list[str], int]:
+    """Every page's problems; with ``pdf_path``, the pages are also written to that PDF and
+    each must be landscape US Letter there (792 x 612 points), the report's one page size."""
+    from matplotlib.backends.backend_pdf import PdfPages
+
     problems, n_exact = [], 0
-    for name, fig in pages:
-        try:
-            problems += [f"{name}: {p}" for p in page_problems(fig)]
-            n_exact += len(comparisons(fig))
-        finally:
-            plt.close(fig)
+    pdf = PdfPages(pdf_path) if pdf_path else None
+    try:
+        for name, fig in pages:
+            try:
+                problems += [f"{name}: {p}" for p in page_problems(fig)]
+                n_exact += len(comparisons(fig))
+                if pdf is not None:
+                    pdf.savefig(fig)
+                    if tuple(fig.get_size_inches()) != PAGE:
+                        problems.append(f"{name}: page is {tuple(fig.get_size_inches())} in, not {PAGE}")
+            finally:
+                plt.close(fig)
+    finally:
+        if pdf is not None:
+            pdf.close()
+    if pdf_path:
+        boxes = re.findall(rb"/MediaBox \[ *([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) *\]", pdf_path.read_bytes())
+        sizes = {tuple(float(x) for x in b) for b in boxes}
+        if sizes != {(0.0, 0.0, 792.0, 612.0)}:
+            problems.append(f"PDF page sizes {sorted(sizes)}, not only landscape US Letter (0, 0, 792, 612)")
     return problems, n_exact
 
 
@@ -62,8 +81,8 @@ def test_every_page_of_the_default_scenario_passes(game, tmp_path):
             names.append(name)
             yield name, fig
 
-    problems, _ = check_pages(pages())
-    assert names and names[0] == "00_cover"
+    problems, _ = check_pages(pages(), tmp_path / "report.pdf")
+    assert names and names[0] == "00_cover" and "08_players_strength" in names
     assert not problems, "\n".join(problems)
 
 
@@ -82,7 +101,7 @@ def test_pages_of_a_rotated_seating_pass(game, tmp_path):
     else:  # a game without bundled scenarios (the toy game): its default seats
         s = scenario.from_dict({"game": game}, overrides=rotate)
     runner.run(s, tmp_path / "run")
-    problems, _ = check_pages(report_pages(report_context(tmp_path / "run", quick=True)))
+    problems, _ = check_pages(report_pages(report_context(tmp_path / "run", quick=True)), tmp_path / "r.pdf")
     assert not problems, "\n".join(problems)
 
 

@@ -7,13 +7,21 @@ number is an estimate, its 95% confidence interval.
 Pages read the run's Parquet parts one at a time through ``ctx.parts(...)`` and keep
 only exact aggregates (see :mod:`pirate_sim.report.parts`), so the report's memory stays
 flat however many games the run played.
+
+Every page is landscape US Letter (:data:`PAGE`, 11 x 8.5 in, 792 x 612 points in the PDF).
+The cover names the players the numbers come from and one sentence per headline number
+(:mod:`pirate_sim.report.reading`); it points to a tournament when one is given
+(``build_report(..., tournament=DIR)``) or named in the run's :data:`TOURNAMENT_FILE`
+(one line: the tournament directory, relative to the run or absolute).  Every report has
+the "how strong are the players" page (:mod:`pirate_sim.report.players`), played when the
+report is made, ``search`` included once the game registers it.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..plotting import setup as _setup_matplotlib
@@ -34,7 +42,8 @@ from .checks import PNG_DPI  # noqa: E402
 from .parts import Counts, Parts  # noqa: E402
 from .tables import summary_rows  # noqa: E402
 
-FIGSIZE = (8.5, 5.5)  # inches: readable on a screen and on a PDF page
+PAGE = (11.0, 8.5)  # inches: every report page is landscape US Letter (792 x 612 points)
+FIGSIZE = PAGE
 COLOURS = ("#1f4e79", "#c0504d", "#9bbb59", "#8064a2", "#4bacc6", "#f79646")
 
 
@@ -49,6 +58,9 @@ class ReportContext:
     est: dict[str, Estimate]
     rules: dict
     quick: bool = False  # tests: pages keep their own side computations small (e.g. a side simulation)
+    tournament: Path | None = None  # a tournament directory the cover points to (see tournament_dir)
+    mirrors: list = field(default_factory=list)  # event pairs equal in every game (reading.mirror_pairs)
+    scenario_seats: list | None = None  # the scenario's [[seats]] entries, parameters included
 
     def parts(self, kind: str) -> Parts:
         """The ``"games"`` or ``"seats"`` table to aggregate part by part (what pages use)."""
@@ -104,46 +116,127 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-COVER_LINE = 92  # characters of 9-point monospace that fit across the cover page
+COVER_LINE = 84  # characters of 8-point monospace that fit across the cover's left column
+COVER_STEP = 0.0205  # figure height per 8-point line on the landscape cover
+TOURNAMENT_FILE = "tournament.txt"  # in a results directory: one line, the tournament directory to cite
+
+
+def tournament_dir(results_dir: Path, given: Path | None = None) -> Path | None:
+    """The tournament directory the cover points to: ``given``, else the one named in the run's
+    :data:`TOURNAMENT_FILE` (relative to the run), else None.  A named directory that does not
+    exist is an error naming the file."""
+    if given is not None:
+        path, source = Path(given), "--tournament"
+    else:
+        f = Path(results_dir) / TOURNAMENT_FILE
+        if not f.exists():
+            return None
+        text = f.read_text().strip()
+        if not text:
+            raise results.ResultsError(f"{f}: empty; write the tournament directory on its one line")
+        path, source = (Path(results_dir) / text) if not Path(text).is_absolute() else Path(text), str(f)
+    if not path.is_dir():
+        raise results.ResultsError(f"{source}: tournament directory {path} does not exist")
+    return path
+
+
+def players_note(ctx: "ReportContext") -> str:
+    """Which players the numbers come from, and where a tournament of them is."""
+    m = ctx.manifest
+    seats = ", ".join(f"{i}: {s}" for i, s in enumerate(m.get("seats", [])))
+    how = ("strategies rotate over the seats game by game" if ctx.rules.get("strategy_seating") == "rotate"
+           else "each strategy keeps its seat")
+    line = (f"Players: every number below comes from these seats' strategies, with the scenario's settings "
+            f"({how}): {seats}.  ")
+    if ctx.tournament is not None:
+        line += f"A tournament of the strategies was run: {ctx.tournament} (its report ranks them)."
+    else:
+        line += ("No tournament was run for this report; the 'how strong are the players' page plays "
+                 "the strategies head to head.")
+    return line
+
+
+def cover_rows(ctx: "ReportContext") -> list[tuple[str, str, str]]:
+    """(label, value, interval) of the cover's key figures: shares in %, differences of shares in
+    points, a fixed length once without an interval, mirror counters once ("a = b")."""
+    from . import reading
+
+    fixed = reading.fixed_length(ctx.acc)
+    mirrors = {b: a for a, b in ctx.mirrors}
+    merged = {a: f"{a}{reading.SUMMARY_SEP}{b}" for a, b in ctx.mirrors}
+    out = []
+    for name, label in summary_rows(ctx.game, ctx.est):
+        e = ctx.est[name]
+        if name.startswith("length.") and fixed is not None:
+            if name == "length.mean":
+                out.append(("game length", f"{fixed} turns", "every game (fixed)"))
+            continue
+        if name == "truncation_rate" and not reading.can_truncate(ctx.game):
+            continue
+        if name.startswith("events.") and name[7:] in mirrors:
+            continue
+        if name.startswith("events.") and name[7:] in merged:
+            label = f"per game: {merged[name[7:]]}"
+        if name in ("first_player_advantage", "seat_balance"):
+            out.append((label, f"{100 * e.value:+.2f} pts", f"[{100 * e.lo:+.2f} .. {100 * e.hi:+.2f}]"))
+        elif metrics.is_proportion(name):
+            out.append((label, f"{100 * e.value:.2f}%", f"[{100 * e.lo:.2f}% .. {100 * e.hi:.2f}%]"))
+        else:
+            out.append((label, f"{e.value:.2f}", f"[{e.lo:.2f} .. {e.hi:.2f}]"))
+    return out
 
 
 def _cover(ctx: ReportContext):
+    from . import reading
+
     m = ctx.manifest
-    fig = plt.figure(figsize=(8.5, 11))
-    fig.text(0.06, 0.95, f"{ctx.game.title}: balance report", fontsize=18, weight="bold")
+    fig = plt.figure(figsize=PAGE)
+    fig.text(0.04, 0.94, f"{ctx.game.title}: balance report", fontsize=18, weight="bold")
     v = m.get("versions", {})
-    lines = [
+    info = [
         f"Scenario: {m.get('title', '')}",
         f"File: {m.get('scenario_source', '')}",
         f"Overrides: {', '.join(m.get('overrides') or []) or 'none'}",
         f"Seed {m['seed']}   games {m['games']:,}   scenario hash {m['scenario_hash']}",
         f"Rules version {m['rules_version']}   pirate-sim {v.get('pirate_sim', '?')}   "
         f"numba {v.get('numba', '?')}   numpy {v.get('numpy', '?')}   Python {v.get('python', '?')}",
-        "Seats: " + ", ".join(f"{i}: {s}" for i, s in enumerate(m.get("seats", []))),
+        players_note(ctx),
         positions_note(ctx),
         f"Generated {_dt.datetime.now().strftime('%Y-%m-%d %H:%M')}",
     ]
-    for i, line in enumerate(lines):
-        fig.text(0.06, 0.91 - 0.022 * i, _clip(line, COVER_LINE), fontsize=9, family="monospace")
-    rows, never = summary_rows(ctx.game, ctx.est), metrics.never_happened(ctx.est)
-    y = 0.71
-    fig.text(0.06, y + 0.02, "Key figures (95% confidence intervals)", fontsize=12, weight="bold")
-    for name, label in rows[:COVER_ROWS]:
-        e = ctx.est[name]
-        pct = metrics.is_proportion(name)
-        f = (lambda x: f"{100 * x:6.2f}%") if pct else (lambda x: f"{x:8.2f}")
-        fig.text(0.06, y, f"{label:<44s} {f(e.value)}   [{f(e.lo)} .. {f(e.hi)}]", fontsize=8.5, family="monospace")
-        y -= 0.0205
+    lines = [w for line in info for w in (textwrap.wrap(line, COVER_LINE, subsequent_indent="  ") or [""])]
+    y = 0.89
+    for line in lines:  # every line whole: wrapped, never cut
+        fig.text(0.04, y, line, fontsize=8, family="monospace")
+        y -= COVER_STEP
+    y -= 0.015
+    fig.text(0.04, y, "What the headline numbers say (95% intervals)", fontsize=11, weight="bold")
+    y -= 0.03
+    first = first_seat_varies(ctx)
+    for sentence in reading.verdicts(ctx.game, ctx.acc, ctx.est, ctx.rules, first):
+        for i, line in enumerate(textwrap.wrap(sentence, 92)):
+            fig.text(0.04 + (0.012 if i else 0), y, ("- " if not i else "") + line, fontsize=8.5)
+            y -= 0.024
+        y -= 0.006
+    rows = cover_rows(ctx)
+    never = metrics.never_happened(ctx.est)
+    x = 0.55
+    y = 0.89
+    fig.text(x, y + 0.005, "Key figures (95% confidence intervals)", fontsize=11, weight="bold")
+    y -= 0.03
+    for label, value, ci in rows[:COVER_ROWS]:
+        fig.text(x, y, f"{_clip(label, 40):<40s} {value:>10s}  {ci}", fontsize=7.5, family="monospace")
+        y -= 0.0195
     if never:
-        lines = textwrap.wrap("Never happened in this run: " + ", ".join(never), COVER_LINE)
+        lines = textwrap.wrap("Never happened in this run: " + ", ".join(never), 76)
         for i, line in enumerate(lines[:NEVER_LINES]):  # every name, not one clipped line
             last = i == NEVER_LINES - 1 and len(lines) > NEVER_LINES
-            fig.text(0.06, y - 0.01 - 0.0205 * i, _clip(line + (" ..." if last else ""), COVER_LINE),
-                     fontsize=8.5, family="monospace")
+            fig.text(x, y - 0.01 - 0.0195 * i, _clip(line + (" ..." if last else ""), 76),
+                     fontsize=7.5, family="monospace")
     return fig
 
 
-COVER_ROWS = 30  # key-figure rows that fit under the cover's header
+COVER_ROWS = 36  # key-figure rows that fit in the cover's right column
 NEVER_LINES = 4  # lines for the events that never happened, below the key figures
 
 
@@ -244,6 +337,10 @@ LENGTH_SHOWN = (0.1, 99.9)  # percentiles of game length the x axis spans (a few
 
 
 def _length(ctx: ReportContext):
+    from .reading import fixed_length
+
+    if fixed_length(ctx.acc) is not None:
+        return None  # every game lasted the same: the cover says so in one line, no one-bar page
     fig, ax = plt.subplots(figsize=FIGSIZE)
     h = ctx.acc.turns_hist
     x = np.arange(h.size)
@@ -293,14 +390,16 @@ EVENT_TIERS = ((10.0, "frequent: 10 or more per game"), (1.0, "common: 1 to 10 p
                (0.0, "rare: below 1 per game"))
 
 
-def event_groups(game: Game, est: dict[str, Estimate]) -> tuple[list[tuple[str, list[str]]], list[str]]:
+def event_groups(game: Game, est: dict[str, Estimate],
+                 mirrors: list[tuple[str, str]] = ()) -> tuple[list[tuple[str, list[str]]], list[str]]:
     """Event metrics split into panels of one kind each, and the events that never happened.
 
     Gold amounts are not counts; counts are split by :data:`EVENT_TIERS`, each with its
-    own x scale.
+    own x scale.  Of a mirror pair (equal in every game) only the first is listed.
     """
     never = metrics.never_happened(est)
-    keys = [k for k in est if k.startswith("events.") and k[7:] not in never]
+    second = {f"events.{b}" for _a, b in mirrors}
+    keys = [k for k in est if k.startswith("events.") and k[7:] not in never and k not in second]
     gold = [k for k in keys if "gold" in k]
     counts = [k for k in keys if k not in gold]
     groups = [("gold per game", gold)]
@@ -311,23 +410,76 @@ def event_groups(game: Game, est: dict[str, Estimate]) -> tuple[list[tuple[str, 
     return [(unit, ks) for unit, ks in groups if ks], never
 
 
+def game_report_module(game: Game):
+    """The game's own report module (``pirate_sim.games.<game>.report``), or None."""
+    import importlib
+
+    try:
+        return importlib.import_module(type(game).__module__.rsplit(".", 1)[0] + ".report")
+    except ImportError:
+        return None
+
+
+def event_notes(ctx: ReportContext) -> dict[str, str]:
+    """Event name -> what its number means, where a bar alone would mislead: the game's own
+    notes (its report module's ``event_notes(ctx)``, e.g. Pirate's Peak's unpaid gold)."""
+    mod = game_report_module(ctx.game)
+    out = dict(mod.event_notes(ctx)) if mod is not None and hasattr(mod, "event_notes") else {}
+    return {k: v for k, v in out.items() if v}
+
+
+EVENT_ROWS_PER_COLUMN = 16  # bars a landscape column of event panels holds at a readable size
+
+
 def _events(ctx: ReportContext):
-    groups, never = event_groups(ctx.game, ctx.est)
+    from .reading import SUMMARY_SEP
+
+    groups, never = event_groups(ctx.game, ctx.est, ctx.mirrors)
     if not groups:
         return None
+    merged = {a: f"{a}{SUMMARY_SEP.rstrip()}\n{b}" for a, b in ctx.mirrors}  # two lines: the panel keeps its width
+    notes = event_notes(ctx)
     sizes = [len(ks) for _, ks in groups]
-    fig, axes = plt.subplots(len(groups), 1, figsize=(8.5, 11), squeeze=False,
-                             gridspec_kw={"height_ratios": [s + 1.5 for s in sizes]})
-    for ax, (unit, ks) in zip(axes[:, 0], groups):
-        ci_bars(ax, [k[7:] for k in ks], [ctx.est[k] for k in ks], horizontal=True, pct=False, colour=COLOURS[3],
-                fmt="{:.3g}")
-        ax.set(xlabel=unit, ylabel="gold moved" if unit.startswith("gold") else "event")
-        ax.set_xlim(0, ax.get_xlim()[1] * 1.15)  # room for the value labels
-        ax.tick_params(axis="y", labelsize=7.5 if len(ks) > 12 else 9)
+    # one column of panels, or two when the bars would not fit: the largest panels first, each to
+    # the shorter column (panels keep their order within a column), the shorter one padded at the bottom
+    weight = [sz + 1.5 for sz in sizes]
+    cols = [list(range(len(groups)))]
+    if sum(weight) > EVENT_ROWS_PER_COLUMN + 4 and len(groups) > 1:
+        cols = [[], []]
+        for i in sorted(range(len(groups)), key=lambda i: -weight[i]):
+            min(cols, key=lambda c: sum(weight[j] for j in c)).append(i)
+        cols = [sorted(c) for c in cols]
+    tallest = max(sum(weight[i] for i in c) for c in cols)
+    fig = plt.figure(figsize=PAGE, layout="constrained")
+    outer = fig.add_gridspec(1, len(cols))
+    for c, idx in enumerate(cols):
+        ratios = [weight[i] for i in idx]
+        filler = tallest - sum(ratios)
+        inner = outer[0, c].subgridspec(len(idx) + (filler > 0.5), 1,
+                                        height_ratios=ratios + ([filler] if filler > 0.5 else []))
+        for r, i in enumerate(idx):
+            unit, ks = groups[i]
+            ax = fig.add_subplot(inner[r, 0])
+            labels = [merged.get(k[7:], k[7:]) for k in ks]
+            ci_bars(ax, labels, [ctx.est[k] for k in ks], horizontal=True, pct=False, colour=COLOURS[3],
+                    fmt="{:.3g}")
+            ax.set(xlabel=unit, ylabel="gold moved" if unit.startswith("gold") else "event")
+            ax.set_xlim(0, ax.get_xlim()[1] * 1.15)  # room for the value labels
+            ax.tick_params(axis="y", labelsize=7 if len(ks) > 10 else 8.5)
     fig.suptitle(f"Event rates: mean per game ({seats_together(ctx.acc.n_seats)}, 95% CI)")
+    lines = []
+    if ctx.mirrors:
+        lines.append("One bar for each pair of counters equal in every game of this run (by construction): "
+                     + "; ".join(f"{a} = {b}" for a, b in ctx.mirrors) + ".")
+    lines += [f"{k}: {v}." for k, v in notes.items() if f"events.{k}" in ctx.est and k not in never]
     if never:
-        footnote(fig, _wrap("Never happened in this run: " + ", ".join(never) + ".", 150))
-    fig.tight_layout(rect=(0, 0.03 if never else 0, 1, 1))
+        lines.append("Never happened in this run: " + ", ".join(never) + ".")
+    text = "\n".join(textwrap.wrap(" ".join(lines), 190))
+    if text:
+        footnote(fig, text)
+    n_lines = text.count("\n") + 1 if text else 0
+    # the layout engine makes room for the labels, however long; the notes keep the bottom strip
+    fig.get_layout_engine().set(rect=(0, 0.02 + 0.017 * n_lines, 1, 0.95), w_pad=0.08, h_pad=0.08)
     return fig
 
 
@@ -369,20 +521,42 @@ def _scores(ctx: ReportContext):
                label=f"seat {i}" + ("" if ctx.rules.get("strategy_seating") == "rotate"
                                     else f" ({ctx.acc.strategy_names[i]})") + f", mean {h.mean():.1f}")
     name = col.replace("_", " ")
-    title = (name if name.startswith("final") else f"final {name}").capitalize() + " by seat"
+    title = f"{name.capitalize()} by seat (defined below)"
     xlabel = f"{name} (middle 99% of seat-games shown)"
     a1.set(title=title, xlabel=xlabel, ylabel="share of games")
     a1.legend(fontsize=7)
     for won, c in ((True, COLOURS[2]), (False, COLOURS[1])):
         h = d["won"][won]
         h.hist(a2, d["bins"], histtype="step", lw=1.5, color=c, density=True,
-               label=f"{'winners' if won else 'others'}, mean {h.mean():.1f}")
+               label=f"{'winners' if won else 'others'}, mean {h.mean():.2f}")
     m = ctx.est.get("winning_margin")
-    a2.set(title="Winners vs others" + (f"\n(margin {m.value:.1f} [{m.lo:.1f}..{m.hi:.1f}])" if m else ""),
+    a2.set(title="Winners vs others" + (f"\n(winning margin {margin_text(m)})" if m else ""),
            xlabel=xlabel, ylabel="share of seat-games")
     a2.legend(fontsize=7)
-    fig.tight_layout()
+    doc = next((c.doc for c in ctx.game.seat_columns if c.name == col), "")
+    note = f"{name}: {doc}." if doc else ""
+    winners = d["won"][True]
+    if m is not None:
+        note += (" Winning margin: the winner's " + name + " minus the best other seat's, per game")
+        if winners.n and len(winners.values) == 1:  # e.g. every Ice Pirates winner holds the treasure (4)
+            v = int(winners.values[0])
+            note += (f"; every winner has {v}, so the margin is {v} minus the runner-up's {name} "
+                     f"(runner-up's mean {v - m.value:.2f})")
+        note += "."
+    wrapped = _wrap(note, 170)
+    if wrapped:
+        footnote(fig, wrapped)
+    fig.tight_layout(rect=(0, 0.035 + 0.017 * wrapped.count("\n") if wrapped else 0, 1, 1))
     return fig
+
+
+def margin_text(e: Estimate) -> str:
+    """``value [lo..hi]`` with as many decimals as it takes for the interval's ends to differ."""
+    for digits in range(1, 5):
+        f = f"{{:.{digits}f}}"
+        if f.format(e.lo) != f.format(e.hi) or e.lo == e.hi:
+            return f"{f.format(e.value)} [{f.format(e.lo)}..{f.format(e.hi)}]"
+    return f"{e.value:.4f} [{e.lo:.4f}..{e.hi:.4f}]"
 
 
 def _categoricals(ctx: ReportContext):
@@ -405,7 +579,7 @@ def _categoricals(ctx: ReportContext):
     return figs
 
 
-def report_context(results_dir: Path, quick: bool = False) -> ReportContext:
+def report_context(results_dir: Path, quick: bool = False, tournament: Path | None = None) -> ReportContext:
     """Everything the pages read, from a finished results directory."""
     from ..scenario import load
 
@@ -413,8 +587,13 @@ def report_context(results_dir: Path, quick: bool = False) -> ReportContext:
     man = results.read_manifest(results_dir)
     game = get_game(man["game"])
     acc = Accumulator.from_json(game, results.read_summary(results_dir)["accumulator"])
+    from .reading import mirror_pairs
+
     s = load(results_dir / results.SCENARIO)
-    return ReportContext(results_dir, man, game, acc, metrics.compute(acc), s.rules, quick)
+    ctx = ReportContext(results_dir, man, game, acc, metrics.compute(acc), s.rules, quick,
+                        tournament_dir(results_dir, tournament), scenario_seats=list(s.seats))
+    ctx.mirrors = mirror_pairs(acc, ctx.parts("seats"))
+    return ctx
 
 
 GENERIC_PAGES = (("00_cover", _cover), ("01_win_rates", _win_rates), ("02_first_player", _first_player),
@@ -436,17 +615,24 @@ def report_pages(ctx: ReportContext, progress=None):
             yield name, fig
     say("win rate by category")
     yield from ((f"07_{n}", f) for n, f in _categoricals(ctx))
+    say("how strong are the players (games played now)")
+    from .players import players_page
+
+    yield "08_players_strength", players_page(ctx)
     say(f"{ctx.game.title} pages")
     yield from ((f"10_{n}", f) for n, f in ctx.game.report_figures(ctx))
 
 
-def build_report(results_dir: Path, out_dir: Path, progress=None) -> tuple[Path, list[Path]]:
+def build_report(results_dir: Path, out_dir: Path, progress=None, tournament: Path | None = None,
+                 quick: bool = False) -> tuple[Path, list[Path]]:
     """Write every chart as PNG and all of them, cover first, into report.pdf.
 
     ``progress(text)`` (optional) hears each step: the page being drawn, then each file written.
+    ``tournament``: a tournament directory for the cover to point to (default: the one named
+    in the run's :data:`TOURNAMENT_FILE`, if any).  ``quick``: small side computations (tests).
     """
     results_dir, out_dir = Path(results_dir), Path(out_dir)
-    ctx = report_context(results_dir)
+    ctx = report_context(results_dir, quick, tournament)
     out_dir.mkdir(parents=True, exist_ok=True)
     say = progress or (lambda text: None)
     pngs = []

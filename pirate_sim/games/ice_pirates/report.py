@@ -29,6 +29,8 @@ from ...report.parts import Parts, tally
 from ...stats import Estimate, proportion_diff, wilson
 from . import rules as R
 
+PAGE = (11.0, 8.5)  # inches: every report page is landscape US Letter
+
 SIDE_GAMES = 4000  # games per player count in the players page's side simulation
 QUICK_SIDE_GAMES = 200  # the same in tests' quick reports (ReportContext.quick)
 SIDE_PLAYERS = (2, 3, 4, 5, 6)
@@ -72,7 +74,7 @@ def draw_bay_visits(data: dict, rules: dict):
     from matplotlib import cm, colors
     from matplotlib.patches import RegularPolygon
 
-    fig, ax = plt.subplots(figsize=(10.0, 7.8))
+    fig, ax = plt.subplots(figsize=PAGE)
     vals = data["mean"]
     finite = vals[np.isfinite(vals)]
     vmax = float(finite.max()) if finite.size and finite.max() > 0 else 1.0
@@ -168,7 +170,7 @@ def draw_upgrade_value(rows: list[dict], n_seats: int):
 
     from ...report import COLOURS
 
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11.0, 6.5), gridspec_kw={"width_ratios": [1.6, 1]})
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=PAGE, gridspec_kw={"width_ratios": [1.6, 1]})
     pos = np.arange(len(rows))
     w = 0.38
     for off, key, nkey, colour, lab in ((-w / 2, "took", "n_took", COLOURS[0], "took it"),
@@ -242,7 +244,7 @@ def raid_odds_data(game, rules: dict, samples: int = RAID_SAMPLES, seed: int = 0
 def draw_raid_odds(data: dict, rules: dict):
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(2, 2, figsize=(8.5, 10.0), constrained_layout=True)
+    fig, axes = plt.subplots(2, 2, figsize=PAGE, constrained_layout=True)
     im = None
     for i, mode in enumerate(RAID_MODES):
         for j, (cannon, ctitle) in enumerate((("no cannon", "no Cannon"),
@@ -325,7 +327,7 @@ def draw_players(rows: list[dict], n_games: int = SIDE_GAMES, rules: dict | None
 
     from ...report import COLOURS
 
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11.0, 6.5), gridspec_kw={"width_ratios": [1, 1.7]})
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=PAGE, gridspec_kw={"width_ratios": [1, 1.7]})
     ok = [r for r in rows if "error" not in r]
     xs = [r["players"] for r in ok]
     lens = [r["length"] for r in ok]

@@ -267,6 +267,14 @@ def draw_players(rows: list[dict]):
     return fig
 
 
+def players_rules(rules: dict, n: int) -> dict:
+    """The rules for the 'how strong are the players' page's ``n`` seats: a harbor list made
+    for another player count gives way to the rulebook's seating for ``n``."""
+    if len(rules.get("harbors") or []) not in (0, n):
+        rules = dict(rules, harbors=[])
+    return rules
+
+
 # ------------------------------------------------------------------ the hook
 def report_figures(game, ctx) -> list:
     from ...results import SCENARIO

@@ -11,6 +11,7 @@ from ...seating import first_player_code, rotates
 from ..base import Column, Compiled, Game, OddsRow, Ratio
 from . import kernel as K
 from . import rules as R
+from .columns import FAME_SOURCES, SECTIONS, decode_round  # noqa: F401 - report.py reads them from columns
 from .strategies import STRATEGIES, seat_tables
 
 CoveParams = namedtuple("CoveParams", [
@@ -21,9 +22,6 @@ CoveParams = namedtuple("CoveParams", [
     "black_start1", "black_start2", "black_at_start", "navy_hull", "navy_sails", "navy_cannons", "navy_crew",
     "navy_fame", "first_player", "rotate",
 ])
-
-SECTIONS = R.SECTION_NAMES
-FAME_SOURCES = ("fame_chests", "fame_gold", "fame_combat", "fame_black", "fame_treasure", "fame_cards")
 
 SEAT_COLUMNS = (
     Column("fame", "int16", "final fame (the track plus Fame cards; mutiny losses taken off)", counter=False),
@@ -87,14 +85,6 @@ GAME_COLUMNS = (
                  "3(i-1)+2 = ships on island i (1-6), bit 18+(i-1) = a fight on island i "
                  "(decode with pirates_cove.game.decode_round)", counter=False) for r in range(1, R.ROUNDS + 1))
 assert len(GAME_COLUMNS) == K.N_GAME_EXTRA
-
-
-def decode_round(code) -> tuple[np.ndarray, np.ndarray]:
-    """(ships [..., 6], contested [..., 6]) from round_NN codes (int or array)."""
-    c = np.asarray(code, np.int64)
-    ships = np.stack([(c >> (3 * i)) & 7 for i in range(6)], axis=-1)
-    contested = np.stack([(c >> (18 + i)) & 1 for i in range(6)], axis=-1)
-    return ships, contested
 
 
 def _section_table(r: dict) -> np.ndarray:

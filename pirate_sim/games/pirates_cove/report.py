@@ -7,8 +7,9 @@ and a *drawing* function:
   for all seat-games and for winners.
 * ``pirates_cove_islands``: island x round heat maps of player ships per game and of the
   share of games with a fight there (from the ``round_NN`` columns).
-* ``pirates_cove_sections``: win rate against each section's level after set-up spending
-  (Wilson intervals).  Association, not causation.
+* ``pirates_cove_sections``: win rate against each section's level after set-up spending,
+  within each strategy that varies it (Wilson intervals); no page when none does.
+  Association, not causation.
 * ``pirates_cove_tavern``: win rate of seat-games that ever held a card of each Tavern
   group against those that did not (Newcombe difference).  Association, not causation.
 * ``pirates_cove_royal_navy``: Royal Navy fights per game, how they ended (crippled the
@@ -31,7 +32,7 @@ from ...seating import entries_of_seats
 from ...stats import Estimate, mean_ci, proportion_diff, wilson
 from . import rules as R
 from ..base import N_STD_GAME_COLUMNS
-from .game import FAME_SOURCES, SECTIONS, decode_round
+from .columns import FAME_SOURCES, SECTIONS, decode_round
 
 PAGE = (11.0, 8.5)  # inches: a landscape US Letter page, like the other games' pages
 SIDE_GAMES = 3000  # games per player count in the players page's side simulation
@@ -157,43 +158,81 @@ def draw_islands(data: dict):
 # ------------------------------------------------------------------ 3. section levels
 
 def sections_data(seats) -> dict[str, pd.DataFrame]:
-    """Per section: seat-games and wins by the level after set-up spending."""
+    """Per section: seat-games and wins by (strategy, level after set-up spending).
+
+    Within one strategy: across strategies the level mostly says which strategy sits there
+    (a fighter buys Cannons and wins more), which is not the value of the level."""
     out = {}
     for k in SECTIONS:
         col = f"setup_{k}"
-        t = Parts.of(seats).fold(lambda d, c=col: tally(d.assign(w=d["won"].astype(np.int64)), [c], ["w"]),
-                                 [col, "won"])
+        t = Parts.of(seats).fold(
+            lambda d, c=col: tally(d.assign(w=d["won"].astype(np.int64)), ["strategy", c], ["w"]),
+            ["strategy", col, "won"])
         out[k] = t.rename(columns={"w": "wins"})
     return out
 
 
+def varying_strategies(t: pd.DataFrame) -> tuple[list[str], dict[str, int]]:
+    """Of a section's tally: the strategies that chose more than one level, and the fixed level of the others."""
+    varied, fixed = [], {}
+    for name in dict.fromkeys(str(x) for x in t.index.get_level_values("strategy")):
+        lv = t[t.index.get_level_values("strategy") == name].index.get_level_values(1)
+        if len(lv) > 1:
+            varied.append(name)
+        elif len(lv):
+            fixed[name] = int(lv[0])
+    return varied, fixed
+
+
 def draw_sections(data: dict, n_seats: int):
+    """Win rate by level within each strategy that varies it; None when no strategy varies any
+    section (a strategy that always buys the same level says nothing about the level's value)."""
     import matplotlib.pyplot as plt
 
     from ...report import footnote
 
+    if not any(varying_strategies(t)[0] for t in data.values()):
+        return None
     colours = _colours()
     fig, axes = plt.subplots(2, 2, figsize=PAGE, sharey=True)
-    for j, (ax, (k, t)) in enumerate(zip(axes.ravel(), data.items())):
-        lv = np.asarray(t.index, float)
-        ests = [wilson(int(w), int(n)) for w, n in zip(t["wins"], t["n"])]
-        ax.errorbar(lv, [100 * e.value for e in ests],
-                    yerr=[[100 * (e.value - e.lo) for e in ests], [100 * (e.hi - e.value) for e in ests]],
-                    fmt="o-", capsize=3, color=colours[j % len(colours)])
+    names = list(dict.fromkeys(str(x) for t in data.values() for x in t.index.get_level_values("strategy")))
+    top = 100 / n_seats
+    for ax, (k, t) in zip(axes.ravel(), data.items()):
+        varied, fixed = varying_strategies(t)
+        levels = sorted({int(x) for x in t[t.index.get_level_values("strategy").isin(varied)].index
+                         .get_level_values(1)})
+        for j, name in enumerate(names):
+            if name not in varied:
+                continue
+            sub = t[t.index.get_level_values("strategy") == name]
+            lv = np.asarray(sub.index.get_level_values(1), float)
+            ests = [wilson(int(w), int(n)) for w, n in zip(sub["wins"], sub["n"])]
+            top = max([top] + [100 * e.hi for e in ests])
+            off = (j - (len(names) - 1) / 2) * 0.06  # side by side: whiskers of one level do not hide each other
+            ax.errorbar(lv + off, [100 * e.value for e in ests],
+                        yerr=[[100 * (e.value - e.lo) for e in ests], [100 * (e.hi - e.value) for e in ests]],
+                        fmt="o-", capsize=3, color=colours[j % len(colours)], label=name, ms=4)
         ax.axhline(100 / n_seats, ls="--", color="grey", lw=1)
-        ax.set_xticks(lv, [f"{int(x)}\nn={int(n):,}" for x, n in zip(lv, t["n"])], fontsize=8)
-        ax.set(title=k.capitalize(), xlabel="level after set-up (n = seat-games)")
-        ax.set_ylim(-3, 103)  # a rate of 0% or 100% stays visible on the frame
-        if len(lv):
-            ax.set_xlim(lv.min() - 0.4, lv.max() + 0.4)
         ax.grid(alpha=0.3)
-        if not len(t):
-            explain_empty(ax, "no seat-game recorded this section")
+        still = ", ".join(f"{nm} {lv}" for nm, lv in fixed.items())
+        ax.set_title(f"{k.capitalize()}" + (f"\n(always the same level: {still})" if still else ""), fontsize=9.5)
+        if varied:
+            ax.set_xticks(levels, [str(x) for x in levels])
+            ax.set_xlim(min(levels) - 0.5, max(levels) + 0.5)
+            ax.set_xlabel("level after set-up spending")
+            ax.legend(fontsize=7.5, loc="upper right")
+        else:
+            ax.set_xticks([])
+            explain_empty(ax, "every strategy always buys the same level here:\nno level to compare with another")
+    axes[0, 0].set_ylim(-0.03 * top, min(103.0, top * 1.25))  # shared: 0 to the highest whisker, 0% visible
     for ax in axes[:, 0]:
         ax.set_ylabel("seat-games won (%)")
-    fig.suptitle("Value of a section's level: win rate by level after set-up spending (95% CI)")
-    footnote(fig, f"Dashed: fair share 1/{n_seats}.  " + NOTE_ASSOC)
-    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    fig.suptitle("Value of a section's level within each strategy: win rate by level after set-up (95% CI)")
+    footnote(fig, "Only strategies whose level varies are drawn, each against its own other levels (across strategies "
+                  "the level would say which strategy sits there).\n"
+                  f"Dashed: fair share 1/{n_seats}.  Still association, not causation: a strategy's level follows "
+                  "its situation.")
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
     return fig
 
 
@@ -285,7 +324,11 @@ def draw_navy(t: pd.DataFrame):
                            (other, colours[4], "other (someone else ended it)")):
         a1.bar(pos, v / np.maximum(n, 1), 0.6, bottom=b, color=colour, label=lab)
         b += v / np.maximum(n, 1)
-    a1.set_ylim(0, max(float(b.max()) if len(b) else 0.0, 0.1) * 1.2)  # room for the legend above the bars
+    for p, top, o, f in zip(pos, b, other, fights):  # the thin "other" segment, said in numbers
+        if f:
+            a1.text(p, top, f"other: {int(o):,} of {int(f):,}\nfights ({100 * o / f:.1f}%)", ha="center",
+                    va="bottom", fontsize=7.5, color=colours[4] if o else "grey")
+    a1.set_ylim(0, max(float(b.max()) if len(b) else 0.0, 0.1) * 1.3)  # room for the legend above the bars
     a1.set_xticks(pos, [f"{x}\n(n={int(k):,})" for x, k in zip(names, n)])
     a1.set(title="Royal Navy fights per seat-game and how they ended", ylabel="fights per seat-game",
            xlabel="strategy (n = seat-games)")
@@ -318,16 +361,15 @@ def players_data(rules: dict, seats: list[dict], seed: int, n_games: int = SIDE_
     """Side simulation per player count: win rate per strategy (pooled over its seats),
     mean fame by source and fights per game.  Strategies rotate over the seats."""
     from ...scenario import from_dict, nest
-    from .game import GAME
 
     rows = []
     nested = nest(dict(rules, strategy_seating="rotate"))
-    col = GAME.seat_column_index
     for n in counts:
         line_up = [dict(seats[i % len(seats)]) for i in range(n)]
         s = from_dict({"game": "pirates_cove", "run": {"seed": int(seed), "games": int(n_games)},
                        "rules": nested, "seats": line_up}, source="<report side simulation>")
         compiled = s.compile()
+        col = s.game.seat_column_index
         out_g, out_s = s.game.play(compiled, s.seed, 0, int(n_games))
         entry = entries_of_seats(np.arange(n_games), n, True)
         names = np.array(compiled.strategy_names)[entry]  # [games, seats]
@@ -407,6 +449,7 @@ def report_figures(game, ctx) -> list:
         ("pirates_cove_tavern", draw_tavern(tavern_data(seats_parts), n)),
         ("pirates_cove_royal_navy", draw_navy(navy_data(seats_parts))),
     ]
+    figs = [(name, f) for name, f in figs if f is not None]  # sections: none when no strategy varies a level
     seed = int(ctx.manifest.get("seed", 0))
     seats = load(ctx.results_dir / SCENARIO).seats
     figs.append(("pirates_cove_players", draw_players(players_data(ctx.rules, seats, seed, SIDE_GAMES), SIDE_GAMES)))

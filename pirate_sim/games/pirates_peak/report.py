@@ -10,9 +10,9 @@ Each page is a pure *data* function (tested on its own) and a *drawing* function
   Ghost Ship summons and fights per seat-game.
 * ``pirates_peak_treasure``: which Peak treasure each seat takes when first / second to
   the Peak, and the win rate by treasure x Peak order.
-* ``pirates_peak_players``: how strong are the players: every bundled strategy against
-  every other (share of the points, 95% CI) and the first-player win rate by pairing,
-  played at report time with the run's rules (see ``players_data``).
+
+"How strong are the players" is the generic page of every report
+(:mod:`pirate_sim.report.players`, which generalises ``pairings.py``).
 
 What the squid counters mean (kernel ``turn_steps_nb``): every attempt rolls
 ``squid.dice`` dice; ``squid_escapes`` counts attempts whose total reaches
@@ -27,6 +27,7 @@ P(total >= min(escape_total, instant_total)) exactly, whatever the sacrifice pol
 from __future__ import annotations
 
 import math
+import textwrap
 from fractions import Fraction
 from typing import Any
 
@@ -652,22 +653,22 @@ def draw_treasure(data: dict):
 
     from ...report import COLOURS
 
-    from ...report.checks import explain_empty
-
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(PAGE[0], 6.5), gridspec_kw={"width_ratios": [1.25, 1]})
     groups = [(i, name, o, oname) for i, name in data["seats"] for o, oname in ORDERS[:2]]
     fixed = fixed_picks(data)
     if len(fixed) == len([g for g in groups if data["picks"][(g[0], g[2])]["n"]]):
         # every seat always takes the same treasure in each Peak order: a strategy's fixed choice,
-        # which bars of 100% would only restate
-        a1.set_xticks([])
-        a1.set_yticks([])
-        explain_empty(a1, "Which treasure is taken: a fixed choice of each strategy\n\n" + "\n".join(
-            f"seat {i} {name}, {oname} to the Peak: always {fixed[(i, o)].replace('_', ' ')}"
-            for i, name, o, oname in groups if (i, o) in fixed))
-        a1.set_title("Which treasure is taken")
-        _treasure_wins(fig, a2, data)
+        # which bars of 100% (or a panel of text) would only restate: one panel, the choice said above it
+        fig, a2 = plt.subplots(figsize=PAGE)
+        choices = {}
+        for i, name, o, oname in groups:
+            if (i, o) in fixed:
+                choices.setdefault((name, oname), set()).add(fixed[(i, o)].replace("_", " "))
+        said = "; ".join(f"{name} {oname} to the Peak: always {', '.join(sorted(v))}"
+                         for (name, oname), v in choices.items())
+        _treasure_wins(fig, a2, data, subtitle="Which treasure is taken is each strategy's fixed choice: "
+                       + said)
         return fig
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=PAGE, gridspec_kw={"width_ratios": [1.25, 1]})
     pos = np.arange(len(groups))
     w = 0.8 / len(TREASURES)
     for k, t in enumerate(TREASURES):
@@ -714,7 +715,7 @@ def fixed_picks(data: dict) -> dict[tuple[int, int], str]:
     return out
 
 
-def _treasure_wins(fig, a2, data):
+def _treasure_wins(fig, a2, data, subtitle: str = ""):
     """The win rate by treasure x Peak order panel, the page's title and note."""
     from ...report import COLOURS
 
@@ -748,7 +749,8 @@ def _treasure_wins(fig, a2, data):
     ar = data["arrivals"]
     fig.suptitle(
         f"Pirate's Peak treasures ({data['n_seat_games']:,} seat-games: {ar[1]:,} first arrivals, "
-        f"{ar[2]:,} second, {ar[0]:,} never reached the Peak)",
+        f"{ar[2]:,} second, {ar[0]:,} never reached the Peak)"
+        + ("\n" + "\n".join(textwrap.wrap(subtitle, 140)) if subtitle else ""),
         fontsize=11,
     )
     footnote(
@@ -756,7 +758,7 @@ def _treasure_wins(fig, a2, data):
         "Association, not causation: who gets to the Peak first and what they take depend "
         "on the strategy.",
     )
-    fig.tight_layout(rect=(0, 0.03, 1, 0.95))
+    fig.tight_layout(rect=(0, 0.03, 1, 0.95 - (0.035 if subtitle else 0)))
 
 
 # ------------------------------------------------------------------ the hook
@@ -782,61 +784,34 @@ def report_figures(game, ctx) -> list:
         ("pirates_peak_squid", draw_squid(squid_data(parts, ctx.rules, seats))),
         ("pirates_peak_traps", draw_traps(traps_data(parts, ctx.rules, seats))),
         ("pirates_peak_treasure", draw_treasure(treasure_data(parts, seats))),
-        ("pirates_peak_players", draw_players(players_data(game, ctx.rules))),
-    ]
+    ]  # how strong are the players: the generic page of every report (pirate_sim/report/players.py)
 
 
-# ------------------------------------------------------------------ how strong are the players
-
-PLAYERS_GAMES = 2000  # games per seating of each pair at report time: ~60k games, 1-2 s
+# ------------------------------------------------------------------ notes for the generic pages
 
 
-def players_data(game, rules: dict, games: int = PLAYERS_GAMES) -> dict[str, Any]:
-    """Every bundled strategy (default settings) against every other, with the run's rules.
+def supply_dry_data(games) -> dict[str, Any]:
+    """Games whose box of gold ran dry (``supply_dry_turn`` > 0) and the median turn it first did
+    (the lower middle one of an even count)."""
+    t = Parts.of(games).tally(["supply_dry_turn"])
+    dry = t[t.index > 0]
+    n, k = int(t["n"].sum()), int(dry["n"].sum())
+    median = None
+    if k:
+        c = np.cumsum(dry["n"].to_numpy())
+        median = int(dry.index[np.searchsorted(c, (k + 1) // 2 if k % 2 else k // 2)])
+    return {"games": n, "dry": wilson(k, n), "dry_games": k, "median_turn": median}
 
-    Played when the report is made rather than stored: the table then always belongs to
-    the rules of the run it sits beside (a designer's variant gets its own), and a few
-    thousand games per pairing take a second or two.  The 20,000-game tables of the
-    rules page come from the same code (``python -m pirate_sim.games.pirates_peak.pairings``).
-    """
-    from .pairings import pairing_table
 
-    names = [s.name for s in game.strategies]
-    return {"names": names, "games": games, "table": pairing_table(game, _full_rules(rules), names, games)}
-
-
-def draw_players(data: dict):
-    import matplotlib.pyplot as plt
-
-    from ...report import ci_bars
-    from .pairings import share
-
-    names = data["names"]
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=PAGE, gridspec_kw={"width_ratios": [1.1, 1]})
-    m = np.array([[share(data["table"], r, c).value for c in names] for r in names]) * 100
-    a1.imshow(m, cmap="RdBu", vmin=0, vmax=100)
-    for i, r in enumerate(names):
-        for j, c in enumerate(names):
-            e = share(data["table"], r, c)
-            text = "50" if i == j else f"{100 * e.value:.1f}\n±{100 * (e.hi - e.value):.1f}"
-            a1.text(j, i, text, ha="center", va="center", fontsize=8,
-                    color="white" if abs(m[i, j] - 50) > 30 else "black")
-    labels = [n.replace("_", "\n") for n in names]
-    a1.set_xticks(range(len(names)), labels, fontsize=8)
-    a1.set_yticks(range(len(names)), labels, fontsize=8)
-    a1.set(title="Row's share of the points against column\n(%, 95% CI)", xlabel="opponent", ylabel="player")
-    pairs = data["table"]
-    ci_bars(a2, [f"{p.a} vs {p.b}" for p in pairs], [p.first_wins for p in pairs], horizontal=True)
-    a2.axvline(50, color="grey", ls="--", lw=1)
-    a2.tick_params(axis="y", labelsize=7.5)
-    a2.set(title="First player's win rate by pairing\n(decided games, 95% CI)", xlabel="won by the first player (%)",
-           ylabel="pairing")
-    fig.suptitle("How strong are the players: every bundled strategy against every other", fontsize=11)
-    footnote(
-        fig,
-        f"Played when this report was made: {data['games']:,} games per seating of each pair, the run's "
-        "rules, each strategy's default settings (a win 1, a tie 1/2).\nThe first-player advantage "
-        "depends on the pairing.  20,000-game tables: docs/rules/pirates_peak.md.",
-    )
-    fig.tight_layout(rect=(0, 0.06, 1, 0.95))
-    return fig
+def event_notes(ctx) -> dict[str, str]:
+    """What the generic event page says beside ``unpaid_gold``: the box ran dry, how often, when."""
+    if "events.unpaid_gold" not in ctx.est or ctx.est["events.unpaid_gold"].value == 0:
+        return {}
+    d = supply_dry_data(ctx.parts("games"))
+    e = d["dry"]
+    full = _full_rules(ctx.rules)
+    when = f", first at turn {d['median_turn']} (median)" if d["median_turn"] is not None else ""
+    return {"unpaid_gold": (
+        f"gold owed to the players that the box could not pay: its {full.get('gold.supply', '?')} gold "
+        f"(gold.supply) ran dry in {100 * e.value:.1f}% [{100 * e.lo:.1f}, {100 * e.hi:.1f}] of games{when}, "
+        "so searches and sales paid less than their value from then on")}

@@ -1,0 +1,272 @@
+"""The "how strong are the players" page, for every game: each strategy against each other.
+
+Played when the report is made, with the run's rules, so the table belongs to the rules it
+sits beside.  Who plays:
+
+* every registered strategy: with the scenario's own settings where one of its seats
+  plays it (a strategy seated twice with different settings is two entries), with its
+  defaults otherwise;
+* ``search`` at its default budget, as soon as the game registers a strategy of that name
+  (it is a registered strategy like the others: nothing here names a game).
+
+How (the Pirate's Peak pairing table, generalised): in a game of ``n`` seats (2 where the
+game allows two players, else the scenario's count), entry ``a`` sits alone in one seat
+among ``n - 1`` seats of ``b``, in each seat in turn, every seating on the same seeds.
+``a``'s share: a win 1, a game without a winner ``1/n``, other games 0, so the fair share
+is ``1/n`` (for two seats: a's share of the points, a tie 1/2).  95% Wilson interval on
+the points (never zero-wide).  The first player's win rate among decided games is given
+per pairing (Wilson).
+
+Cost is bounded: :data:`PLAYERS_GAMES` games per seating for scripted pairings,
+:data:`SEARCH_GAMES` for pairings with ``search`` (slow: a Pirateer search game takes about
+a second), and every pairing with ``search`` is cut to fit :data:`TIME_LIMIT_S` seconds of
+the page, measured on a first batch; the page says how many games each pairing played.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..games.base import G_FIRST_SEAT, G_WINNER
+from ..stats import Estimate, wilson
+
+PLAYERS_GAMES = 1000  # games per seating of a pairing of scripted strategies
+SEARCH_GAMES = 40  # games per seating of a pairing with `search` (about 1 s a game in Pirateer)
+QUICK_GAMES = 24  # the same in a quick report (tests): the page's layout, not its figures
+QUICK_SEARCH_GAMES = 2
+PROBE_GAMES = 2  # games per seating timed first, to project a search pairing's cost
+TIME_LIMIT_S = 180.0  # seconds the page's games may take; search pairings are cut to fit
+SEARCH = "search"  # the searching player's registered name (pirate_sim/search.py)
+
+
+@dataclass(frozen=True)
+class Entry:
+    label: str  # what the page calls it
+    seat: dict  # {"strategy": name, **params}
+    source: str  # "scenario", "defaults" or "search defaults"
+
+
+@dataclass(frozen=True)
+class Pairing:
+    a: str
+    b: str
+    share_a: Estimate  # a's share (a win 1, no winner 1/n), a alone among b's, every seating pooled
+    first_wins: Estimate  # the first player's win rate among decided games
+    games: int  # every seating together
+    per_seating: int  # games in each seating
+    cut: bool  # fewer games than asked, by the time guard
+
+
+def players_seat_count(game, n_scenario: int) -> int:
+    """Two where the game allows two players, else the scenario's player count."""
+    return 2 if game.min_seats <= 2 else max(game.min_seats, n_scenario)
+
+
+def entries(game, seats: list[dict] | None) -> list[Entry]:
+    """The scenario's strategies with its settings, every other registered one with its defaults,
+    ``search`` (when registered) last."""
+    out: list[Entry] = []
+    named: dict[str, list[dict]] = {}
+    for seat in seats or []:
+        if seat is None:
+            continue
+        d = {k: v for k, v in dict(seat).items() if k != "name"}
+        same = named.setdefault(str(d["strategy"]), [])
+        if d not in same:
+            same.append(d)
+    for st in game.strategies:
+        if st.name == SEARCH:
+            continue
+        found = named.get(st.name)
+        if not found:
+            out.append(Entry(st.name, {"strategy": st.name}, "defaults"))
+        for i, d in enumerate(found or []):
+            out.append(Entry(st.name if len(found) == 1 else f"{st.name} ({i + 1})", d, "scenario"))
+    if any(st.name == SEARCH for st in game.strategies):
+        own = named.get(SEARCH)
+        out.append(Entry(SEARCH, own[0] if own else {"strategy": SEARCH},
+                         "scenario" if own else "search defaults"))
+    return out
+
+
+def _compile(game, rules: dict, seats: list[dict]):
+    return game.compile(rules, seats)
+
+
+def seat_count_rules(game, rules: dict, n: int) -> dict:
+    """The run's rules for ``n`` seats: the game's report module may drop what depends on the
+    scenario's own count (its ``players_rules(rules, n)``, e.g. Pirateer's harbor list)."""
+    from . import game_report_module
+
+    mod = game_report_module(game)
+    return mod.players_rules(dict(rules), n) if mod is not None and hasattr(mod, "players_rules") else dict(rules)
+
+
+def _play_pairing(game, rules: dict, a: Entry, b: Entry, n: int, games: int, seed: int, first: int = 0):
+    """Arrays (a's score, winner == first seat, decided) over every seating of a alone among b's."""
+    score, first_won, decided = [], [], []
+    for i in range(n if a.label != b.label else 1):  # a mirror: one seating is all of them
+        seats = [dict(b.seat) for _ in range(n)]
+        seats[i] = dict(a.seat)
+        g, _ = game.play(_compile(game, rules, seats), seed, first, games)
+        w = g[:, G_WINNER]
+        score.append(np.where(w == i, 1.0, np.where(w < 0, 1.0 / n, 0.0)))
+        first_won.append(w == g[:, G_FIRST_SEAT])
+        decided.append(w >= 0)
+    return np.concatenate(score), np.concatenate(first_won), np.concatenate(decided)
+
+
+def _pairing(a: Entry, b: Entry, parts: list, per_seating: int, cut: bool) -> Pairing:
+    s = np.concatenate([p[0] for p in parts])
+    fw = np.concatenate([p[1] for p in parts])
+    dec = np.concatenate([p[2] for p in parts])
+    # Wilson on the points (a tie's fraction counts as a fraction of a success): never a zero-width
+    # interval when a player never wins (the normal one would be) and exact for win-or-lose games
+    return Pairing(a.label, b.label, wilson(float(s.sum()), len(s)),
+                   wilson(int((fw & dec).sum()), int(dec.sum())), len(s), per_seating, cut)
+
+
+def players_data(game, rules: dict, seats: list[dict] | None, seed: int, n_scenario: int, quick: bool = False,
+                 games: int | None = None, search_games: int | None = None,
+                 time_limit: float = TIME_LIMIT_S, clock=time.perf_counter) -> dict[str, Any]:
+    """Every ordered pairing of :func:`entries` (for two seats, every unordered one) and mirrors."""
+    games = games or (QUICK_GAMES if quick else PLAYERS_GAMES)
+    search_games = search_games or (QUICK_SEARCH_GAMES if quick else SEARCH_GAMES)
+    rules = dict(rules)
+    if "strategy_seating" in rules:
+        rules["strategy_seating"] = "fixed"  # the seatings below place every entry themselves
+    n = players_seat_count(game, n_scenario)
+    rules = seat_count_rules(game, rules, n)
+    ents = entries(game, seats)
+    pairs = (list(itertools.combinations_with_replacement(ents, 2)) if n == 2
+             else [(a, b) for a in ents for b in ents])
+    start = clock()
+    table, slow = [], []
+    for a, b in pairs:
+        if SEARCH in (a.seat["strategy"], b.seat["strategy"]):
+            slow.append((a, b))
+            continue
+        table.append(_pairing(a, b, [_play_pairing(game, rules, a, b, n, games, seed)], games, False))
+    per_game = None
+    for a, b in slow:
+        probe = min(PROBE_GAMES, search_games)
+        t0 = clock()
+        parts = [_play_pairing(game, rules, a, b, n, probe, seed)]
+        seatings = n if a.label != b.label else 1
+        per_game = (clock() - t0) / (probe * seatings)
+        left = time_limit - (clock() - start)
+        # what the rest of this and the remaining search pairings may take, shared out evenly
+        remaining = len(slow) - slow.index((a, b))
+        afford = int(left / max(per_game * seatings * remaining, 1e-9)) + probe
+        want = min(search_games, max(probe, afford))
+        if want > probe:
+            parts.append(_play_pairing(game, rules, a, b, n, want - probe, seed, first=probe))
+        table.append(_pairing(a, b, parts, want, want < search_games))
+    return {"entries": ents, "table": table, "n_seats": n, "games": games, "search_games": search_games,
+            "seconds": clock() - start, "search_seconds_per_game": per_game, "seed": seed,
+            "time_limit": time_limit}
+
+
+def share(table: list[Pairing], row: str, col: str, n_seats: int) -> Estimate:
+    """row's share against col (two seats: either order of the stored pair, complemented)."""
+    for p in table:
+        if (p.a, p.b) == (row, col):
+            return p.share_a
+        if n_seats == 2 and (p.a, p.b) == (col, row):
+            e = p.share_a
+            return Estimate(1 - e.value, 1 - e.hi, 1 - e.lo, e.n, e.method)
+    raise KeyError((row, col))
+
+
+def games_played(table: list[Pairing], row: str, col: str) -> int:
+    for p in table:
+        if {p.a, p.b} == {row, col} and (p.a, p.b) in ((row, col), (col, row)):
+            return p.games
+    return 0
+
+
+def draw_players(data: dict):
+    import matplotlib.pyplot as plt
+
+    from . import COLOURS, PAGE, footnote
+
+    names = [e.label for e in data["entries"]]
+    n = data["n_seats"]
+    fair = 100 / n
+    table = data["table"]
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=PAGE, gridspec_kw={"width_ratios": [1.15, 1]})
+    m = np.array([[fair / 100 if r == c else share(table, r, c, n).value for c in names] for r in names]) * 100
+    from matplotlib.colors import TwoSlopeNorm
+
+    a1.imshow(m, cmap="RdBu", norm=TwoSlopeNorm(vcenter=fair, vmin=0, vmax=100))  # white at the fair share
+    for i, r in enumerate(names):
+        for j, c in enumerate(names):
+            g = next(p for p in table if (p.a, p.b) in ((r, c), (c, r)))
+            if i == j:  # a mirror: its share is the fair share by symmetry; its games give the first-player rate
+                text = f"mirror\n{g.games:,} g"
+            else:
+                e = share(table, r, c, n)
+                text = f"{100 * e.value:.1f}\n±{100 * (e.hi - e.value):.1f}\n{g.games:,} g"
+            a1.text(j, i, text, ha="center", va="center", fontsize=7 if len(names) > 5 else 8,
+                    color="white" if abs(m[i, j] - fair) / (100 - fair if m[i, j] > fair else fair) > 0.6 else "black")
+    labels = [x.replace("_", "\n") for x in names]
+    a1.set_xticks(range(len(names)), labels, fontsize=8)
+    a1.set_yticks(range(len(names)), labels, fontsize=8)
+    who = ("Row's share of the points against column" if n == 2
+           else f"Row's win share alone among {n - 1} column players")
+    a1.set(title=f"{who}\n(%, ±95% CI, g = games; fair share {fair:.0f}%)", xlabel="opponent" if n == 2
+           else "the other seats' strategy", ylabel="player")
+    ests = [p.first_wins for p in table]
+    pos = np.arange(len(table))
+    vals = np.array([e.value for e in ests]) * 100
+    err = np.clip(np.array([[e.value - e.lo for e in ests], [e.hi - e.value for e in ests]]) * 100, 0, None)
+    # points, not bars: the axis spans the rates (a bar from an axis that does not start at 0 misleads)
+    a2.errorbar(vals, pos, xerr=err, fmt="o", color=COLOURS[0], capsize=3, ms=4)
+    for p_, v, hi_ in zip(pos, vals, vals + err[1]):
+        if np.isfinite(v):
+            a2.text(hi_, p_, f" {v:.1f}%", va="center", fontsize=7.5)
+    a2.set_yticks(pos, [f"{p.a} vs {p.b}" for p in table])
+    a2.invert_yaxis()
+    a2.axvline(fair, color="grey", ls="--", lw=1)
+    finite = [(e.lo, e.hi) for e in ests if np.isfinite(e.value)]
+    lo = min([x[0] for x in finite] + [fair / 100]) * 100
+    hi = max([x[1] for x in finite] + [fair / 100]) * 100
+    pad = max(hi - lo, 2.0) * 0.08
+    a2.set_xlim(max(lo - pad, 0), min(hi + pad * 4, 100))  # the rates' own range: 49-54% look different
+    a2.tick_params(axis="y", labelsize=7 if len(table) > 12 else 8)
+    a2.grid(axis="x", alpha=0.3)
+    a2.set(title=f"First player's win rate by pairing\n(decided games, 95% CI; dashed: fair share {fair:.0f}%;\n"
+                 "the axis spans the rates, not 0-100)",
+           xlabel="won by the first player (%)", ylabel="pairing")
+    a2.title.set_fontsize(9.5)
+    fig.suptitle("How strong are the players: every strategy against every other"
+                 + (f" ({n} seats)" if n > 2 else ""), fontsize=11)
+    fig.text(0.5, 0.935, f"{sum(p.games for p in table):,} games played when this report was made, "
+             f"in {data['seconds']:.0f} s", ha="center", fontsize=9)
+    src = "; ".join(f"{e.label}: {'the scenario' if e.source == 'scenario' else 'defaults'}"
+                    for e in data["entries"])
+    has_search = any(e.seat["strategy"] == SEARCH for e in data["entries"])
+    cut = [p for p in table if p.cut]
+    lines = [f"The run's rules and seed; {data['games']:,} games per seating of each scripted pairing"
+             + (f", {data['search_games']:,} per seating with search (at its default budget)" if has_search else "")
+             + (f"; {len(cut)} search pairings cut to {min(p.per_seating for p in cut)} per seating by the "
+                f"{data['time_limit']:.0f} s guard" if cut else "")
+             + ("; every seating of the lone player, the same seeds in each." if n > 2
+                else "; both seatings, the same seeds."),
+             f"Settings: {src}.  A win 1, a game without a winner 1/{n}."
+             + ("" if has_search else "  No 'search' player is registered for this game yet.")]
+    footnote(fig, "\n".join(lines))
+    fig.tight_layout(rect=(0, 0.05, 1, 0.93))
+    return fig
+
+
+def players_page(ctx):
+    """The page for :func:`pirate_sim.report.report_pages`."""
+    data = players_data(ctx.game, ctx.rules, ctx.scenario_seats or [], int(ctx.manifest.get("seed", 0)), ctx.acc.n_seats,
+                        quick=ctx.quick)
+    return draw_players(data)
