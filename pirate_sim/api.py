@@ -743,10 +743,11 @@ def open(path: PathLike) -> Results:  # noqa: A001 - ps.open(dir) reads as open 
 
 
 def write_report(results_dir: PathLike | Results, out: PathLike | None = None, *, force: bool = False,
-           progress: Progress = False) -> list[Path]:
+                 progress: Progress = False, tournament: PathLike | None = None) -> list[Path]:
     """The report of a results directory (or Results): PNG charts and report.pdf in ``out``
     (default: RESULTS_DIR/report); returns [report.pdf, png, ...].  The run is checked
     first; the report is written aside and put in place whole (existing kept unless ``force``).
+    ``tournament``: a tournament directory (``pirate-sim tournament``) the cover points to.
 
     Example:
         >>> ps.write_report("results/pp", "reports/pp")
@@ -770,7 +771,8 @@ def write_report(results_dir: PathLike | Results, out: PathLike | None = None, *
         if not meta:
             results.check_run(rd)
         with results.staged_dir(dest, force) as stage:
-            pdf, pngs = build_report(rd, stage, progress=say)
+            pdf, pngs = (build_report(rd, stage, progress=say) if meta else
+                         build_report(rd, stage, progress=say, tournament=Path(tournament) if tournament else None))
     return [dest / pdf.relative_to(stage)] + [dest / p.relative_to(stage) for p in pngs]
 
 

@@ -15,7 +15,10 @@ from .common import console, err_console, esc
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
               help="Where to write the PNGs and the PDF (default: RESULTS_DIR/report).")
 @click.option("--force", is_flag=True, help="Replace an existing report directory (whole, or not at all).")
-def report_cmd(results_dir, out_dir, force):
+@click.option("--tournament", "tournament_dir", type=click.Path(file_okay=False),
+              help="A tournament directory (pirate-sim tournament) the cover points to (default: the one named "
+                   "in RESULTS_DIR/tournament.txt, if any).")
+def report_cmd(results_dir, out_dir, force, tournament_dir):
     """Render PNG charts and one PDF from a results directory.
 
     The run is checked first (every part against the manifest); a damaged or unfinished
@@ -24,13 +27,15 @@ def report_cmd(results_dir, out_dir, force):
     \b
     Example:
       pirate-sim report results/pp -o reports/pp
+      pirate-sim report results/pp -o reports/pp --tournament results/pp-tournament
     """
     from .. import api
 
     rd = Path(results_dir)
     out = Path(out_dir) if out_dir else rd / "report"
     with err_console.status("report: reading the run", spinner="dots") as status:
-        _pdf, *pngs = api.write_report(rd, out, force=force, progress=lambda text: status.update(f"report: {esc(text)}"))
+        _pdf, *pngs = api.write_report(rd, out, force=force, tournament=tournament_dir,
+                                         progress=lambda text: status.update(f"report: {esc(text)}"))
     console.print(f"wrote {esc(out / 'report.pdf')}")
     console.print(f"and {len(pngs)} charts: {esc(', '.join(p.name for p in pngs))} in {esc(out)}", soft_wrap=True)
 

@@ -42,9 +42,7 @@ from .checks import PNG_DPI  # noqa: E402
 from .parts import Counts, Parts  # noqa: E402
 from .tables import summary_rows  # noqa: E402
 
-PAGE = (11.0, 8.5)  # inches: every report page is landscape US Letter (792 x 612 points)
-FIGSIZE = PAGE
-COLOURS = ("#1f4e79", "#c0504d", "#9bbb59", "#8064a2", "#4bacc6", "#f79646")
+from .style import COLOURS, FIGSIZE, PAGE, footnote  # noqa: E402,F401 - re-exported for the games' pages
 
 
 @dataclass
@@ -78,11 +76,6 @@ class ReportContext:
 def read_parts(results_dir: Path, kind: str, columns: list[str]):
     """The table's parts as DataFrames of ``columns``; ``map`` keeps no part once it is handed on."""
     return map(pa.Table.to_pandas, results.iter_table(results_dir, kind, columns))
-
-
-def footnote(fig, text: str) -> None:
-    """A page's small italic note along its bottom edge (how to read it, what it is not)."""
-    fig.text(0.5, 0.01, text, ha="center", fontsize=7.5, style="italic")
 
 
 CI_LABEL_HEADROOM = 0.12  # share of the tallest whisker left above it for the printed values
@@ -410,19 +403,11 @@ def event_groups(game: Game, est: dict[str, Estimate],
     return [(unit, ks) for unit, ks in groups if ks], never
 
 
-def game_report_module(game: Game):
-    """The game's own report module (``pirate_sim.games.<game>.report``), or None."""
-    import importlib
-
-    try:
-        return importlib.import_module(type(game).__module__.rsplit(".", 1)[0] + ".report")
-    except ImportError:
-        return None
-
-
 def event_notes(ctx: ReportContext) -> dict[str, str]:
     """Event name -> what its number means, where a bar alone would mislead: the game's own
     notes (its report module's ``event_notes(ctx)``, e.g. Pirate's Peak's unpaid gold)."""
+    from .players import game_report_module
+
     mod = game_report_module(ctx.game)
     out = dict(mod.event_notes(ctx)) if mod is not None and hasattr(mod, "event_notes") else {}
     return {k: v for k, v in out.items() if v}

@@ -98,11 +98,19 @@ def _compile(game, rules: dict, seats: list[dict]):
     return game.compile(rules, seats)
 
 
+def game_report_module(game):
+    """The game's own report module (``pirate_sim.games.<game>.report``), or None."""
+    import importlib
+
+    try:
+        return importlib.import_module(type(game).__module__.rsplit(".", 1)[0] + ".report")
+    except ImportError:
+        return None
+
+
 def seat_count_rules(game, rules: dict, n: int) -> dict:
     """The run's rules for ``n`` seats: the game's report module may drop what depends on the
     scenario's own count (its ``players_rules(rules, n)``, e.g. Pirateer's harbor list)."""
-    from . import game_report_module
-
     mod = game_report_module(game)
     return mod.players_rules(dict(rules), n) if mod is not None and hasattr(mod, "players_rules") else dict(rules)
 
@@ -193,7 +201,7 @@ def games_played(table: list[Pairing], row: str, col: str) -> int:
 def draw_players(data: dict):
     import matplotlib.pyplot as plt
 
-    from . import COLOURS, PAGE, footnote
+    from .style import COLOURS, PAGE, footnote
 
     names = [e.label for e in data["entries"]]
     n = data["n_seats"]
