@@ -1178,6 +1178,124 @@ def tune(scenario: Scenario | PathLike, vary: Mapping[str, Any] | Sequence[str] 
     return Tuning(res.history, res.best_values, res.recheck, res.pareto, list(res.files), dest, res)
 
 
+@dataclass
+class MetaGame:
+    """A skill ladder or a tournament (docs/meta.md): ``summary`` (what summary.json holds:
+    every figure with its 95% interval and the verdict), ``table`` (the ladder's steps or the
+    win-rate matrix as a DataFrame), ``verdict`` (one line), ``out`` (the directory)."""
+
+    kind: str
+    summary: dict
+    out: Path
+
+    @property
+    def verdict(self) -> str:
+        return self.summary["verdict"]
+
+    @property
+    def table(self) -> "pd.DataFrame":
+        import pandas as pd
+
+        if self.kind == "skill":
+            return pd.DataFrame([{"step": st["step"], "strong_budget": st["strong_budget"],
+                                  "weak_budget": st["weak_budget"], "games": st["games"],
+                                  "win_rate": st["win_rate"]["value"], "lo": st["win_rate"]["lo"],
+                                  "hi": st["win_rate"]["hi"], "beats": st["beats"]} for st in self.summary["steps"]])
+        names = self.summary["strategies"]
+        rows = []
+        for i, a in enumerate(names):
+            for j, b in enumerate(names):
+                e = self.summary["matrix_ci"][i][j]
+                if e is not None:
+                    rows.append({"strategy": a, "against": b, "win_rate": e["value"], "lo": e["lo"], "hi": e["hi"]})
+        return pd.DataFrame(rows)
+
+    def report(self, out: PathLike | None = None, force: bool = False) -> list[Path]:
+        """The ladder or tournament pages (PNG and report.pdf), as `pirate-sim report DIR`."""
+        return write_report(self.out, out, force=force)
+
+
+def _meta_game(kind: str, scenario, out, settings, threads, resume, force, cluster, progress, on_estimate,
+               estimate_only):
+    from .meta import plan
+    from .meta import skill as sk
+    from .meta import tournament as tr
+
+    mod = sk if kind == "skill" else tr
+    dest = _out_dir(out, kind)
+    if resume:
+        if not plan.is_meta_dir(dest):
+            raise APIError(f"{dest}: no {kind} to resume (no {plan.META}); start it without resume")
+        meta = plan.read_meta(dest)
+        if meta["kind"] != kind:
+            raise APIError(f"{dest}: holds a {meta['kind']}, not a {kind}")
+        sc = _as_scenario(scenario)
+        base = Scenario(sc._raw, sc._source, list(meta["overrides"]), sc._path).engine
+        settings = meta["settings"]
+    else:
+        base = _engine(_as_scenario(scenario))
+    matches, st = mod.build(base, settings)
+    if estimate_only:
+        return plan.estimate([plan.match_scenario(base, m) for m in matches], threads, dest)
+    total = sum(m.games for m in matches)
+    with _cluster(cluster, [plan.match_scenario(base, m) for m in matches]) as cl, \
+            _progress(progress if not callable(progress) else False, kind, total) as bar:
+        def cb(done, tot, label):
+            if callable(progress):
+                progress(done, tot, label)
+            elif progress:
+                bar(done, tot)
+        summary = plan.execute(dest, kind, base, matches, st, mod.analyse, threads=threads, resume=resume,
+                               force=force, cluster=cl, on_estimate=on_estimate, progress=cb)
+    return MetaGame(kind, summary, dest)
+
+
+def skill(scenario: Scenario | PathLike, out: PathLike | None = None, *, base_budget: int | None = None,
+          steps: int | None = None, games: int | None = None, place_games: int | None = None,
+          place: Sequence[str] | None = None, beat: float | None = None, bootstrap: int | None = None,
+          threads: int | None = None, resume: bool = False, force: bool = False, cluster=None,
+          progress: Progress = True, on_estimate: Callable | None = None, estimate_only: bool = False):
+    """The skill ladder (`pirate-sim skill`): `search` at B*2^i against B*2^(i-1), i = 1..K,
+    then the scripted strategies placed on it; returns a :class:`MetaGame` (or, with
+    ``estimate_only``, the time and disk estimate, writing nothing).  Needs a game with a
+    `search` strategy.  Settings default as the command's (docs/meta.md); ``resume``
+    finishes an interrupted ladder in ``out`` with its stored settings.
+
+    Example:
+        >>> lad = ps.skill("scenarios/pirates_peak/default.toml", "results/pp-skill", steps=3, games=200)
+        >>> lad.table, lad.summary["skill_trace"], lad.verdict
+    """
+    from .meta import skill as sk
+
+    d = sk.settings()
+    st = sk.settings(base_budget or d["base_budget"], steps or d["steps"], games or d["games"],
+                     place_games or d["place_games"], None if place is None else list(place), beat or d["beat"],
+                     bootstrap or d["bootstrap"])
+    return _meta_game("skill", scenario, out, st, threads, resume, force, cluster, progress, on_estimate,
+                      estimate_only)
+
+
+def tournament(scenario: Scenario | PathLike, out: PathLike | None = None, *, strategies: Sequence[str] | None = None,
+               games: int | None = None, bootstrap: int | None = None, threads: int | None = None,
+               resume: bool = False, force: bool = False, cluster=None, progress: Progress = True,
+               on_estimate: Callable | None = None, estimate_only: bool = False):
+    """The strategy tournament (`pirate-sim tournament`): round robin of ``strategies``
+    (default every registered one), win-rate matrix, ratings, the meta-game's equilibrium
+    and a verdict, all with intervals; returns a :class:`MetaGame` (or the estimate).
+
+    Example:
+        >>> t = ps.tournament("scenarios/pirates_peak/default.toml", "results/pp-meta", games=400)
+        >>> t.verdict, t.table
+    """
+    from .meta import tournament as tr
+
+    d = tr.settings()
+    st = tr.settings(None if strategies is None else list(strategies), games or d["games"],
+                     bootstrap or d["bootstrap"])
+    return _meta_game("tournament", scenario, out, st, threads, resume, force, cluster, progress, on_estimate,
+                      estimate_only)
+
+
 def list_games() -> "pd.DataFrame":
     """The games: name, title, rules version, players, strategies (what `pirate-sim games` lists).
 
