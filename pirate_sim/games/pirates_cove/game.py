@@ -18,8 +18,8 @@ CoveParams = namedtuple("CoveParams", [
     "fame_per_loser", "mutiny_max", "mutiny_fame", "crippled_loses", "max_volleys", "chest_fame",
     "gold_per_fame", "ti_factor", "price", "max_buys", "mc_levels", "battle_dice", "volley_dice",
     "silver_dice", "trelawney_speed", "parrot_game", "cove_gold", "repair_to", "n_black", "black_start0",
-    "black_start1", "black_start2", "black_at_start", "navy_hull", "navy_sails", "navy_cannons", "navy_crew",
-    "navy_fame", "first_player", "rotate",
+    "black_start1", "black_start2", "navy_hull", "navy_sails", "navy_cannons", "navy_crew",
+    "navy_fame", "first_player", "rotate", "rounds",
 ])
 
 SECTIONS = R.SECTION_NAMES
@@ -76,16 +76,21 @@ SEAT_COLUMNS = (
 assert len(SEAT_COLUMNS) == K.N_SEAT_COLUMNS
 
 GAME_COLUMNS = (
-    Column("dice_rolled", "int32", "dice rolled: volleys, speed tie-breaks, flight rolls", counter=False),
+    Column("dice_rolled", "int32", "dice rolled in the rounds: volleys, speed tie-breaks, flight rolls (the final "
+           "combat's are tie_dice)", counter=False),
     Column("fights", "int16", "combats fought"),
     Column("volleys", "int16", "volleys fired"),
     Column("black_sunk", "int16", "black ships crippled"),
     Column("stalemates", "int16", "fights stopped at combat.max_volleys"),
     Column("reshuffles", "int16", "Tavern deck reshuffles"),
     Column("tie_combat", "int8", "1 if a final combat settled a tie for most fame", counter=False),
+    Column("tie_volleys", "int16", "volleys of the final combat (not in volleys, as it is not in fights)"),
+    Column("tie_hits", "int16", "hits of the final combat (not in the seats' hits)"),
+    Column("tie_dice", "int16", "dice of the final combat (not in dice_rolled)"),
 ) + tuple(Column(f"round_{r:02d}", "int32", f"round {r}: player ships per island and contests, bits 3(i-1).."
                  "3(i-1)+2 = ships on island i (1-6), bit 18+(i-1) = a fight on island i "
-                 "(decode with pirates_cove.game.decode_round)", counter=False) for r in range(1, R.ROUNDS + 1))
+                 "(decode with pirates_cove.game.decode_round); 0 beyond the game's rounds", counter=False)
+          for r in range(1, R.MAX_ROUNDS + 1))
 assert len(GAME_COLUMNS) == K.N_GAME_EXTRA
 
 
@@ -147,13 +152,15 @@ class PiratesCove(Game):
         if int(r["cove.repair_to"]) > int(tr[:, 1].min()):
             raise ValueError(f"cove.repair_to: {r['cove.repair_to']} is above a section's highest level "
                              f"({int(tr[:, 1].min())})")
+        rounds = int(r["rounds"])
         cards = np.zeros((R.N_CARD_ISLANDS, R.MAX_TREASURE, 4), np.int32)
         ncards = np.zeros(R.N_CARD_ISLANDS, np.int32)
         for i in range(1, 6):
             key = f"treasure.island{i}"
             stack = list(r[key])
-            if not R.ROUNDS <= len(stack) <= R.MAX_TREASURE:
-                raise ValueError(f"{key}: needs {R.ROUNDS}..{R.MAX_TREASURE} cards, got {len(stack)}")
+            if not rounds <= len(stack) <= R.MAX_TREASURE:
+                raise ValueError(f"{key}: needs {rounds}..{R.MAX_TREASURE} cards (rounds = {rounds}), "
+                                 f"got {len(stack)}")
             for j, text in enumerate(stack):
                 try:
                     cards[i - 1, j] = R.parse_reward(str(text))
@@ -198,9 +205,9 @@ class PiratesCove(Game):
             trelawney_speed=int(r["tavern.trelawney_speed"]), parrot_game=int(r["tavern.parrot_lasts"] == "game"),
             cove_gold=int(r["cove.gold"]), repair_to=int(r["cove.repair_to"]), n_black=n_black,
             black_start0=starts[0], black_start1=starts[1], black_start2=starts[2],
-            black_at_start=int(r["black.move"] == "start_of_round"),
             navy_hull=navy[0], navy_sails=navy[1], navy_cannons=navy[2], navy_crew=navy[3],
-            navy_fame=int(r["royal_navy.fame"]), first_player=first_player_code(r), rotate=rotates(r))
+            navy_fame=int(r["royal_navy.fame"]), first_player=first_player_code(r), rotate=rotates(r),
+            rounds=rounds)
         arrays = (tr, cards, ncards, np.asarray(deck, np.int32), np.asarray(legends, np.int32).reshape(-1, 5),
                   strat, sp)
         return Compiled(P, arrays, n, tuple(s["strategy"] for s in seats),

@@ -36,9 +36,9 @@ from .rules import (B_BARGE, B_CRIPPLED, B_FAME, B_ISLAND, B_LEGEND, B_SEC, BATT
                     F_TB, F_TURNS, F_UNITS, FAME, G_BLACK_SUNK, G_BURIED_CHESTS, G_BURIED_GOLD, G_CARD,
                     G_CARD_LIVE, G_CHOICE, G_DECK_N, G_DISC_N, G_END, G_EVENTS, G_FIGHT, G_FIGHTS,
                     G_FIRST, G_GAME, G_N_BLACK, G_RESHUFFLES, G_ROUND, G_ROUND_LOG, G_STALEMATES,
-                    G_SUPPLY_CHESTS, G_SUPPLY_GOLD, G_TDECK, G_TDISC, G_TIE, G_TPERM, G_VOLLEYS, G_WINNER,
+                    G_SUPPLY_CHESTS, G_SUPPLY_GOLD, G_TDECK, G_TDISC, G_TIE, G_TIE_DICE, G_TIE_HITS, G_TIE_VOLLEYS, G_TPERM, G_VOLLEYS, G_WINNER,
                     HULL, MASTERCRAFT, MAX_SEATS, MAX_TREASURE, N_CARD_ISLANDS, N_SECTIONS,
-                    ROUNDS, S_BOUGHT, S_BURIED_CHESTS, S_BURIED_GOLD, S_CARDS_WON, S_CHESTS, S_CHESTS_TAKEN,
+                    MAX_ROUNDS, S_BOUGHT, S_BURIED_CHESTS, S_BURIED_GOLD, S_CARDS_WON, S_CHESTS, S_CHESTS_TAKEN,
                     S_COVE_CARDS, S_COVE_GOLD, S_CRIPPLED, S_CRIPPLES, S_DRAWN, S_ENTRY, S_F_BLACK,
                     S_F_CARDS, S_F_CHESTS, S_F_COMBAT, S_F_GOLD, S_F_MUTINY, S_F_TREASURE, S_FAME,
                     S_FAME_CARDS, S_FIGHTS, S_FLIGHTS, S_GOLD, S_GOLD_TAKEN, S_HAND, S_HELD, S_HITS,
@@ -52,7 +52,8 @@ from .ship import (base_dice_nb, bb_nb, black_at_nb, capacity_nb, level_cost_nb,
 BLOCK = 64  # games per parallel block
 WK_SIZE = 64
 N_SEAT_COLUMNS = 63
-N_GAME_EXTRA = 7 + ROUNDS  # dice, fights, volleys, black sunk, stalemates, reshuffles, tie, round codes
+N_GAME_EXTRA = 10 + MAX_ROUNDS  # dice, fights, volleys, black sunk, stalemates, reshuffles, tie, the final
+# combat's volleys, hits and dice, round codes
 CRIPPLED_KEEPS, CRIPPLED_LOSES_CHESTS, CRIPPLED_LOSES_ALL = 0, 1, 2
 
 
@@ -281,6 +282,10 @@ def fight_setup_nb(st, ev, rng, P, island, units, n):
         st[base + F_TURNS + j] = 0
         st[base + F_BONUS + j] = 0
         st[base + F_TB + j] = 0
+    # Tie-break rolls compare like words, roll by roll: every ship's key takes a digit each
+    # round of rolls (the roll if it was still tied, 0 if not), so a ship that won outright
+    # on an earlier roll stays ahead of the re-rollers it beat; keys are then replaced by
+    # their rank among the ships of equal speed, so they never grow past 8 * 7.
     for _ in range(50):  # a guard: ties outlast 50 rolls with probability 6**-50
         tied = 0
         for j in range(n):
@@ -291,8 +296,24 @@ def fight_setup_nb(st, ev, rng, P, island, units, n):
         if tied == 0:
             break
         for j in range(n):
-            if (tied >> j) & 1:
-                st[base + F_TB + j] = st[base + F_TB + j] * 7 + roll_die_nb(rng, 6)
+            st[base + F_TB + j] = st[base + F_TB + j] * 7 + (roll_die_nb(rng, 6) if (tied >> j) & 1 else 0)
+        for j in range(n):  # dense rank among equal speeds (uses F_BONUS, zero here, as scratch)
+            r = 0
+            for i in range(n):
+                if speed_nb(st, P, units[i]) == speed_nb(st, P, units[j]) \
+                        and st[base + F_TB + i] < st[base + F_TB + j]:
+                    distinct = True
+                    for m in range(i):
+                        if speed_nb(st, P, units[m]) == speed_nb(st, P, units[j]) \
+                                and st[base + F_TB + m] == st[base + F_TB + i]:
+                            distinct = False
+                            break
+                    if distinct:
+                        r += 1
+            st[base + F_BONUS + j] = r
+        for j in range(n):
+            st[base + F_TB + j] = st[base + F_BONUS + j]
+            st[base + F_BONUS + j] = 0
     # insertion sort by (speed, tie-break) descending
     for j in range(1, n):
         u = st[base + F_UNITS + j]
@@ -545,7 +566,7 @@ def cove_nb(st, ev, rng, P, strat, sp, s):
     st[b + S_VISITS + COVE] += 1
     rep = 0
     for k in range(N_SECTIONS):
-        if st[b + S_SEC + k] < P.repair_to:
+        if st[b + S_SEC + k] == 0:  # crippled (a damaged section that still floats stays as it is)
             rep |= 1 << k
             st[b + S_SEC + k] = P.repair_to
     card = cove_card_nb(st, rng, P, strat, sp, s)
@@ -587,10 +608,8 @@ def move_black_nb(st, ev, P, legends):
 
 @njit(cache=True)
 def begin_round_nb(st, ev, P, cards, legends):
-    """Black ships sail on (if they move at the start), the top Treasure cards turn up."""
+    """The top Treasure cards turn up."""
     r = st[G_ROUND]
-    if P.black_at_start == 1 and r > 0:
-        move_black_nb(st, ev, P, legends)
     for i in range(N_CARD_ISLANDS):
         idx = st[G_TPERM + i * MAX_TREASURE + r]
         for f in range(4):
@@ -643,11 +662,7 @@ def rest_of_round_nb(st, ev, rng, P, tr, legends, strat, sp, fs, wk):
     st[G_ROUND_LOG + r] = round_code_nb(ships, contested)
     for i in range(N_CARD_ISLANDS):
         st[G_CARD_LIVE + i] = 0  # unclaimed cards are discarded
-    if P.black_at_start == 0:
-        move_black_nb(st, ev, P, legends)
-    else:
-        for b in range(st[G_N_BLACK]):
-            restore_black_nb(st, P, legends, b)
+    move_black_nb(st, ev, P, legends)
     st[G_ROUND] = r + 1
 
 
@@ -754,10 +769,24 @@ def finish_nb(st, ev, rng, P, strat, sp, wk):
         for s in range(n):
             for k in range(N_SECTIONS):
                 keep[s * N_SECTIONS + k] = st[sb_nb(s) + S_SEC + k]
-        w = fight_nb(st, ev, rng, P, strat, sp, 0, units, m, True)
+        # its volleys, hits and dice are counted apart (G_TIE_*), not in the game's own
+        # volleys / hits / dice_rolled, which count the 12 rounds' play as `fights` does
+        v0 = st[G_VOLLEYS]
+        d0 = dice_rolled_nb(rng)
+        hv = wk[52:52 + MAX_SEATS]
         for s in range(n):
+            hv[s] = st[sb_nb(s) + S_VOLLEYS] * 65536 + st[sb_nb(s) + S_HITS]
+        w = fight_nb(st, ev, rng, P, strat, sp, 0, units, m, True)
+        st[G_TIE_VOLLEYS] = st[G_VOLLEYS] - v0
+        st[G_VOLLEYS] = v0
+        st[G_TIE_DICE] = dice_rolled_nb(rng) - d0
+        for s in range(n):
+            b = sb_nb(s)
+            st[G_TIE_HITS] += st[b + S_HITS] - hv[s] % 65536
+            st[b + S_VOLLEYS] = hv[s] // 65536
+            st[b + S_HITS] = hv[s] % 65536
             for k in range(N_SECTIONS):
-                st[sb_nb(s) + S_SEC + k] = keep[s * N_SECTIONS + k]
+                st[b + S_SEC + k] = keep[s * N_SECTIONS + k]
         st[G_TIE] = 1
         st[G_WINNER] = w
         st[G_END] = END_TIE_COMBAT if w >= 0 else END_TIE_UNRESOLVED
@@ -769,17 +798,20 @@ def write_outputs_nb(st, rng, P, out_g, out_s):
     out_g[0] = st[G_WINNER]
     out_g[1] = st[G_ROUND] * P.n_seats  # turns: one seat's round each
     out_g[2] = st[G_END]
-    out_g[3] = 0  # every game is 12 rounds: never truncated
+    out_g[3] = 0  # every game is `rounds` rounds: never truncated
     out_g[4] = st[G_FIRST]
-    out_g[5] = dice_rolled_nb(rng)
+    out_g[5] = dice_rolled_nb(rng) - st[G_TIE_DICE]
     out_g[6] = st[G_FIGHTS]
     out_g[7] = st[G_VOLLEYS]
     out_g[8] = st[G_BLACK_SUNK]
     out_g[9] = st[G_STALEMATES]
     out_g[10] = st[G_RESHUFFLES]
     out_g[11] = st[G_TIE]
-    for r in range(ROUNDS):
-        out_g[12 + r] = st[G_ROUND_LOG + r]
+    out_g[12] = st[G_TIE_VOLLEYS]
+    out_g[13] = st[G_TIE_HITS]
+    out_g[14] = st[G_TIE_DICE]
+    for r in range(MAX_ROUNDS):
+        out_g[15 + r] = st[G_ROUND_LOG + r]
     for s in range(P.n_seats):
         b = sb_nb(s)
         o = out_s[s]
@@ -836,7 +868,7 @@ def play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, 
                      out_g, out_s):
     """One whole game on an already seeded ``rng`` (bulk runs and traces share it)."""
     setup_nb(st, ev, rng, P, tr, ncards, tavern, legends, strat, sp, game_index)
-    for _ in range(ROUNDS):
+    for _ in range(P.rounds):
         play_round_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk)
     finish_nb(st, ev, rng, P, strat, sp, wk)
     write_outputs_nb(st, rng, P, out_g, out_s)

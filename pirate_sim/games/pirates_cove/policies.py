@@ -21,7 +21,7 @@ from numba import njit
 from ...rng import rand_below_nb, rand_float_nb
 from .rules import (B_FAME, BATTLE, CANNONS, CREW, EVENT, F_ACTIVE, F_N, F_UNITS,
                     G_CARD, G_FIGHT, G_ROUND, G_SCRIPT, HULL, MASTERCRAFT, MAX_SEATS,
-                    N_SECTIONS, ROUNDS, S_CHESTS, S_ENTRY, S_FAME, S_GOLD, S_HAND, S_SEC, SAILS,
+                    MAX_ROUNDS, N_SECTIONS, S_CHESTS, S_ENTRY, S_FAME, S_GOLD, S_HAND, S_SEC, SAILS,
                     SC_BURY_GOLD, SC_BUYS, SC_COVE_CARD, SC_FLEE, SC_ISLANDS, SC_PLAY, SC_SECTION,
                     SC_SETUP, SC_TI_SECTION, SC_UPGRADE, TAVERN, TREASURE_ISLAND, VOLLEY)
 from .ship import (bb_nb, black_at_nb, level_cost_nb, level_nb, power_nb, room_nb, sb_nb,
@@ -98,7 +98,7 @@ def alone_value_nb(st, P, tr, s, island, code):
     public information only (``code``: whose targets decide which upgrades are wanted)."""
     b = sb_nb(s)
     gold = st[b + S_GOLD]
-    last = st[G_ROUND] >= ROUNDS - 1
+    last = st[G_ROUND] >= P.rounds - 1
     if island == TREASURE_ISLAND:
         v = float(st[b + S_CHESTS] * P.chest_fame)
         g = gold if last else gold - int(0.5 * gold)
@@ -222,7 +222,7 @@ def choose_island_nb(st, rng, P, tr, strat, sp, fs, s):
     """The secret island choice of seat ``s`` (1..6), from public information only."""
     code = code_nb(st, strat, s)
     if code == ST_SCRIPTED:
-        i = st[G_SCRIPT + SC_ISLANDS + s * ROUNDS + st[G_ROUND]]
+        i = st[G_SCRIPT + SC_ISLANDS + s * MAX_ROUNDS + st[G_ROUND]]
         if i >= 1:
             return i
         code = ST_RANDOM
@@ -374,7 +374,7 @@ def tavern_buys_nb(st, rng, P, strat, sp, s):
         afford = gold // P.price
     if code == ST_RANDOM:
         return rand_below_nb(rng, afford + 1)
-    if st[G_ROUND] >= ROUNDS - 1:
+    if st[G_ROUND] >= P.rounds - 1:
         return 0  # nothing left to play them in (Fame cards are in every deck but rare)
     want = int(par_nb(st, sp, s, SP_MAX_BUYS))
     reserve = int(par_nb(st, sp, s, SP_GOLD_RESERVE))
@@ -414,7 +414,7 @@ def treasure_upgrade_nb(st, rng, P, tr, strat, sp, s):
     reserve = 0 if code == ST_RANDOM else int(par_nb(st, sp, s, SP_GOLD_RESERVE))
     if code == ST_RANDOM and not yes_nb(rng, par_nb(st, sp, s, SP_DECIDE_PROB)):
         return -1
-    if code != ST_RANDOM and st[G_ROUND] >= ROUNDS - 1:
+    if code != ST_RANDOM and st[G_ROUND] >= P.rounds - 1:
         return -1  # the last round: levels no longer pay
     for j in range(N_SECTIONS):
         k = PRIORITY[code, j]

@@ -128,7 +128,7 @@ def script(st, s: int, islands=None, setup=None, upgrade=None, buys=None, flee=N
     if islands is not None:
         r0 = int(st[R.G_ROUND])
         for j, i in enumerate(islands):
-            st[g + R.SC_ISLANDS + s * R.ROUNDS + r0 + j] = i
+            st[g + R.SC_ISLANDS + s * R.MAX_ROUNDS + r0 + j] = i
     if setup is not None:
         st[g + R.SC_SETUP + s * 4:g + R.SC_SETUP + s * 4 + 4] = setup
     for slot, v in ((R.SC_UPGRADE, upgrade), (R.SC_BUYS, buys), (R.SC_FLEE, flee), (R.SC_SECTION, section),
