@@ -7,10 +7,9 @@ import pytest
 
 from pirate_sim.games.base import N_STD_GAME_COLUMNS
 from pirate_sim.games.pirates_cove import GAME
-from pirate_sim.games.pirates_cove import kernel as K
 from pirate_sim.games.pirates_cove import rules as R
 from pirate_sim.games.pirates_cove.game import FAME_SOURCES, decode_round
-from pirate_sim.games.pirates_cove.policies import choose_island_nb
+from pirate_sim.games.pirates_cove.policies import FS_SIZE, choose_island_nb
 from pirate_sim.games.pirates_cove.testing import (begin_round, chests_total, finish, gold_total, new_state,
                                                    play_round, rest_of_round, seat, tavern_total)
 
@@ -130,7 +129,7 @@ def test_trace_replays_the_same_game():
 
 def _choices(c, st, rng):
     tr, cards, ncards, tavern, legends, strat, sp = c.arrays
-    fs = np.zeros(K.FS_SIZE)
+    fs = np.zeros(FS_SIZE)
     return [choose_island_nb(st, rng.copy(), c.params, tr, strat, sp, fs, s) for s in range(c.n_seats)]
 
 
@@ -194,5 +193,5 @@ def test_golden_values():
 def test_game_metadata():
     assert GAME.name == "pirates_cove" and GAME.version == R.VERSION
     assert GAME.min_seats == 3 and GAME.max_seats == 5
-    assert {s.name for s in GAME.strategies} == {"random", "treasure_hunter", "fighter", "crowd_avoider"}
+    assert {s.name for s in GAME.strategies} == {"random", "treasure_hunter", "fighter", "crowd_avoider", "search"}
     assert GAME.score_column == "fame"

@@ -7,10 +7,12 @@ from typing import Any
 
 import numpy as np
 
+from ...rng import RNG_WORDS as SP_RNG_WORDS
 from ...seating import first_player_code, rotates
 from ..base import Column, Compiled, Game, OddsRow, Ratio
 from . import kernel as K
 from . import rules as R
+from . import search_player as SP
 from .strategies import STRATEGIES, seat_tables
 
 CoveParams = namedtuple("CoveParams", [
@@ -216,12 +218,53 @@ class PiratesCove(Game):
 
     # ------------------------------------------------------------------ play
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        return self.play_chunk(K.play_chunk_nb, compiled, seed, first_game, n_games)
+        return self.play_chunk(SP.play_chunk_nb, compiled, seed, first_game, n_games)
+
+    # ------------------------------------------------------------------ the search player's cost
+    def search_bench(self, compiled: Compiled, seed: int, n_decisions: int) -> dict:
+        """Rollouts/s of the ``search`` player on 1 thread and its machinery's cost: the same
+        decisions searched, then as many plain playouts of the rollout strategy from the same
+        points (the state copied, no re-dealing, no forced option, no choosing).  Without a
+        ``search`` entry, entry 0 searches with the default budget, its strategy as rollout."""
+        import time
+
+        from ...search import REWARD_WIN
+        from .policies import SP_BUDGET, SP_HORIZON, SP_REWARD, SP_SEARCH, SP_TOP_K
+        from .strategies import DEFAULT_BUDGET
+
+        tr, cards, ncards, tavern, legends, strat, sp = compiled.arrays
+        if not (sp[:, SP_SEARCH] >= 0.5).any():
+            sp = sp.copy()
+            sp[0, SP_SEARCH], sp[0, SP_BUDGET], sp[0, SP_TOP_K] = 1.0, DEFAULT_BUDGET, 8
+            sp[0, SP_REWARD], sp[0, SP_HORIZON] = REWARD_WIN, 0
+        P = compiled.params
+        states = np.zeros((n_decisions, R.STATE_WORDS), np.int32)
+        rngs = np.zeros((n_decisions, SP_RNG_WORDS), np.uint64)
+        m = SP.collect_decisions_nb(np.uint64(seed % 2**64), 1_000_000, P, tr, cards, ncards, tavern, legends, strat,
+                                    sp, states, rngs)
+        SP.bench_search_nb(states[:1], rngs[:1], 1, P, tr, cards, ncards, legends, strat, sp)  # compile
+        t = time.perf_counter()
+        played = SP.bench_search_nb(states, rngs, m, P, tr, cards, ncards, legends, strat, sp)
+        t_search = time.perf_counter() - t
+        # the same number of playouts from each point as its search played rollouts
+        reps = np.zeros(m, np.int64)
+        for d in range(m):
+            one = states[d:d + 1].copy()
+            reps[d] = SP.bench_search_nb(one, rngs[d:d + 1], 1, P, tr, cards, ncards, legends, strat, sp)
+        SP.bench_playout_nb(states[:1], rngs[:1], 1, np.ones(1, np.int64), P, tr, cards, legends, strat, sp)
+        t = time.perf_counter()
+        SP.bench_playout_nb(states, rngs, m, reps, P, tr, cards, legends, strat, sp)
+        t_play = time.perf_counter() - t
+        per_rollout = t_search / max(played, 1)
+        per_playout = t_play / max(int(reps.sum()), 1)
+        return {"decisions": int(m), "rollouts": int(played), "rollouts_per_s": played / t_search,
+                "s_per_rollout": per_rollout, "s_per_playout": per_playout,
+                "overhead": per_rollout / per_playout - 1.0}
 
     # ------------------------------------------------------------------ trace
     def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 20_000):
         """(events int32[n, 6], out_games row, out_seats rows) of one game."""
-        return self.traced_game(K.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH)
+        return self.traced_game(SP.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH)
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         from .trace import describe

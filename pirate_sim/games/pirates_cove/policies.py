@@ -31,6 +31,10 @@ ST_RANDOM = 0
 ST_HUNTER = 1
 ST_FIGHTER = 2
 ST_AVOIDER = 3
+ST_SEARCH = 4  # the search player's registered code; its [[seats]] entry is stored with its
+# rollout strategy's code and default parameters (so every choice it does not search is the
+# rollout strategy's) and SP_SEARCH = 1 (see strategies.seat_tables)
+N_SCRIPTED = 4  # scripted strategies 0..3, the search's rollout choices in code order
 ST_SCRIPTED = 9  # tests only: decisions from the state's script words (rules.SC_*)
 
 SP_DECIDE_PROB = 0  # random: chance of yes for each yes/no decision
@@ -42,7 +46,13 @@ SP_TEMPERATURE = 5  # how spread its prediction of the other seats' islands is (
 SP_FIGHT_MIN = 6  # fighter: least estimated win chance to sail for a black ship
 SP_MAX_BUYS = 7  # Tavern cards bought per Tavern visit
 SP_COVE_CARD = 8  # 1 takes a Tavern card at Pirate's Cove, 0 the gold
-N_SP = 9
+SP_SEARCH = 9  # 1: a search entry (its searched decisions go to the search, see kernel.advance_nb)
+SP_BUDGET = 10  # search: rollouts per decision
+SP_ROLLOUT = 11  # search: rollout strategy code
+SP_TOP_K = 12  # search: options kept by the rollout strategy's prior
+SP_REWARD = 13  # search: pirate_sim.search.REWARD_*
+SP_HORIZON = 14  # search: rounds a rollout plays before it is scored (0: to the end)
+N_SP = 15
 
 # Levels each policy aims for: hull, sails, cannons, crew (set-up and upgrades stop there).
 TARGETS = np.array([

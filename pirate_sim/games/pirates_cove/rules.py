@@ -133,7 +133,19 @@ G_TIE = 18  # 1: the winner came out of a final combat
 G_TIE_VOLLEYS = 19  # the final combat's volleys, hits and dice, counted apart from the game's
 G_TIE_HITS = 20
 G_TIE_DICE = 21
-G_ROUND_LOG = 32  # [MAX_ROUNDS] visits and contests per round, see encode in kernel.round_code_nb
+# where the game stands (kernel.advance_nb resumes from here: a copy of the state is the whole game)
+G_PHASE = 22  # PH_* below
+G_CUR = 23  # the phase's position: the next seat to choose, the island resolving, the Treasure Island turn
+G_SUB = 24  # the step within an island or a Treasure Island turn (SUB_* in kernel.py)
+G_ACTOR = 25  # the seat acting alone on the island
+G_FORCED = 26  # a pending decision's option + FORCED_BIAS (0: none; the search writes it)
+G_DEC = 27  # the pending decision (DEC_* below) of seat G_DEC_SEAT
+G_DEC_SEAT = 28
+G_FREE = 29  # free levels (Mastercraft) of the pending upgrade
+G_DECISIONS = 30  # searched decisions so far (their rollout streams' index)
+G_CONTESTED = 31  # bit i - 1: a fight on island i this round
+G_PEND = 32  # [5] the islands chosen this round, not yet revealed
+G_ROUND_LOG = 40  # [MAX_ROUNDS] visits and contests per round, see encode in kernel.round_code_nb
 G_CARD = G_ROUND_LOG + MAX_ROUNDS  # [5 x 4] the face-up Treasure card of islands 1..5 (g, c, f, t)
 G_CARD_LIVE = G_CARD + N_CARD_ISLANDS * 4  # [5] 1 while the face-up card is still there
 G_CHOICE = G_CARD_LIVE + N_CARD_ISLANDS  # [5] island each seat revealed this round
@@ -159,7 +171,9 @@ F_TURNS = F_ACTIVE + MAX_UNITS  # [8] own turns taken
 F_BONUS = F_TURNS + MAX_UNITS  # [8] Battle-card dice this fight
 F_TB = F_BONUS + MAX_UNITS  # [8] tie-break rolls
 F_N = F_TB + MAX_UNITS
-F_WORDS = F_N + 1
+F_POS = F_N + 1  # the fight position whose turn it is
+F_VOL = F_N + 2  # volleys fired so far
+F_WORDS = F_N + 3
 BLACK_BASE = G_FIGHT + F_WORDS
 B_ISLAND = 0
 B_SEC = 1  # [4]
@@ -215,13 +229,21 @@ S_SPENT = 69  # gold spent (upgrades and Tavern cards)
 S_GOLD_TAKEN = 70  # gold from Treasure cards
 S_CHESTS_TAKEN = 71
 S_FOUGHT_ROUND = 72  # last round it fought (fame for fights in the round)
-SEAT_WORDS = 76
+S_FAMEV = 76  # [11] Fame cards held by value (0..10): a hand can be re-dealt exactly
+SEAT_WORDS = 88
 STATE_WORDS = SEATS_BASE + MAX_SEATS * SEAT_WORDS
+
+PH_START, PH_CHOOSE, PH_ISLAND, PH_TI, PH_END, PH_DONE = range(6)
+# decisions the search player searches (kernel.advance_nb stops at them)
+DEC_NONE, DEC_ISLAND, DEC_FLEE, DEC_BUY, DEC_UPGRADE, DEC_TI = range(6)
+DEC_NAMES = ("", "island", "flee", "buy", "upgrade", "treasure_island")
+FORCED_BIAS = 16  # G_FORCED = option + FORCED_BIAS (options are -1..12)
+MAX_FAME_VALUE = 10
 
 # events: int32 rows [round, seat or -1, kind, a, b, c]
 (EV_ROUND, EV_CHOICE, EV_SETUP, EV_DRAW, EV_TAKE, EV_UPGRADE, EV_BUY, EV_BURY, EV_FIGHT, EV_VOLLEY,
  EV_CRIPPLE, EV_FLEE, EV_COVE, EV_BLACK, EV_PLAY, EV_END, EV_PLUNDER, EV_RESHUFFLE, EV_OVERBOARD,
- EV_TIE, EV_ORDER, EV_FIRST) = range(22)
+ EV_TIE, EV_ORDER, EV_FIRST, EV_SEARCH) = range(23)
 EVENT_WIDTH = 6
 
 
