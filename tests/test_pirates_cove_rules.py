@@ -278,6 +278,7 @@ def test_a_black_ship_alone_keeps_the_card_from_everyone_and_a_barge_is_plundere
     go(st, [3, TI, TI])
     play_round(c, st, ev, rng, cards={3: (1, 0, 0, 0)})
     assert seat(st, 0, R.S_F_BLACK) == 2 and seat(st, 0, R.S_FIGHTS) == 0 and seat(st, 0, R.S_CARDS_WON) == 1
+    assert seat(st, 0, R.S_F_BARGE) == 2  # counted apart (seat column fame_barge), within fame_black
 
 
 def test_pirates_cove_repairs_and_gives_a_card_or_gold():
@@ -517,3 +518,55 @@ def test_rounds_is_a_parameter():
     c = compile_game(3, rounds=16, **{f"treasure__island{i}": R.DEFAULT_TREASURE[i] * 2 for i in range(1, 6)})
     g, _ = GAME.play(c, 1, 0, 50)
     assert np.all(g[:, 1] == 16 * 3) and np.all(g[:, col("round_16")] != 0)
+
+
+def _fight(c, st, units):
+    """The fight scratch of a fight among ``units`` (all still in it)."""
+    base = R.G_FIGHT
+    st[base + R.F_N] = len(units)
+    for j, u in enumerate(units):
+        st[base + R.F_UNITS + j] = u
+        st[base + R.F_ACTIVE + j] = 1
+
+
+def test_a_planned_player_measures_a_crowded_fight_against_its_fair_share():
+    # three equal ships: each has own power / all = 1/3; the crowd avoider (flee_below 0.4)
+    # stays (its line is 0.4 x 2 / 3 = 0.27), where 1.1.0 fled at once (1/3 < 0.4)
+    from pirate_sim.games.pirates_cove import policies as Pol
+    c = compile_game(3, "crowd_avoider")
+    st, ev, rng = new_state(c, scripted=False)
+    tr, cards, ncards, tavern, legends, strat, sp = c.arrays
+    for s in range(3):
+        set_ship(st, s, hull=2, sails=2, cannons=2, crew=2)
+    _fight(c, st, [0, 1, 2])
+    assert not Pol.decide_flee_nb(st, rng, c.params, strat, sp, 0, 2)
+    # one on one against a ship twice as strong (1/3 < 0.4): it flees
+    _fight(c, st, [0, 1])
+    set_ship(st, 1, hull=4, cannons=4, crew=4, sails=4)
+    set_ship(st, 0, hull=2, cannons=2, crew=2, sails=2)
+    assert Pol.win_chance_nb(Pol.power_nb(st, c.params, 0), Pol.power_nb(st, c.params, 1)) < 0.4
+    assert Pol.decide_flee_nb(st, rng, c.params, strat, sp, 0, 2)
+    assert Pol.flee_line_nb(0.4, 2) == 0.4 and abs(Pol.flee_line_nb(0.4, 4) - 0.2) < 1e-12
+
+
+def test_a_hunter_does_not_sail_into_a_fight_it_would_flee():
+    # the Royal Navy on the Tavern with the richest card: a weak hunter (win chance < its
+    # flee_below 0.5) goes elsewhere; a strong one takes the fight
+    import numpy as np
+    from pirate_sim.games.pirates_cove import policies as Pol
+    c = compile_game(3, "treasure_hunter")
+    tr, cards, ncards, tavern, legends, strat, sp = c.arrays
+    picks = []
+    for strong in (False, True):
+        st, ev, rng = new_state(c, scripted=False)
+        empty_hands(st, 3)
+        begin_round(c, st, ev)
+        st[R.G_CARD:R.G_CARD + 20] = 0
+        st[R.G_CARD + 0 * 4 + 2] = 3  # the Tavern's card: 3 fame
+        st[R.G_CARD + 1 * 4 + 0] = 1  # Hull Island: 1 gold
+        st[R.BLACK_BASE + R.B_ISLAND] = 1
+        st[R.BLACK_BASE + R.B_WORDS + R.B_ISLAND] = 5
+        v = 6 if strong else 2
+        set_ship(st, 0, hull=v, sails=v, cannons=v, crew=v, gold=0, chests=0)
+        picks.append(int(Pol.choose_island_nb(st, rng, c.params, tr, strat, sp, np.zeros(Pol.FS_SIZE), 0)))
+    assert picks[0] != 1 and picks[1] == 1

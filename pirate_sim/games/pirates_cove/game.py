@@ -74,6 +74,8 @@ SEAT_COLUMNS = (
     Column("fame_card_value", "int8", "value of the Fame cards held at the end", counter=False),
     Column("seat_won", "int8", "1 if this seat won (the kernel's own record; the engine adds `won`)", counter=False),
     Column("fame_track", "int16", "fame on the track at the end (before Fame cards)", counter=False),
+    Column("fame_barge", "int16", "of fame_black: fame from plundering the treasure barge (ending a round alone, "
+           "or last, on its island)"),
 )
 assert len(SEAT_COLUMNS) == K.N_SEAT_COLUMNS
 

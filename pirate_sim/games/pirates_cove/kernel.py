@@ -32,7 +32,7 @@ from .policies import (FS_READY, SP_SEARCH, bury_gold_nb, choose_island_nb, choo
                        tavern_buys_nb, treasure_upgrade_nb, upgrade_levels_nb)
 from .rules import (DEC_BUY, DEC_FLEE, DEC_ISLAND, DEC_NONE, DEC_TI, DEC_UPGRADE, FORCED_BIAS, F_POS, F_VOL,
                     G_ACTOR, G_CONTESTED, G_CUR, G_DEC, G_DEC_SEAT, G_FORCED, G_FREE, G_PEND, G_PHASE, G_SUB,
-                    PH_CHOOSE, PH_DONE, PH_END, PH_ISLAND, PH_START, PH_TI, S_FAMEV, B_BARGE, B_CRIPPLED, B_FAME, B_ISLAND, B_LEGEND, B_SEC, BATTLE, COVE, EV_BLACK,
+                    PH_CHOOSE, PH_DONE, PH_END, PH_ISLAND, PH_START, PH_TI, S_F_BARGE, S_FAMEV, B_BARGE, B_CRIPPLED, B_FAME, B_ISLAND, B_LEGEND, B_SEC, BATTLE, COVE, EV_BLACK,
                     EV_BUY, EV_BURY, EV_CHOICE, EV_COVE, EV_CRIPPLE, EV_DRAW, EV_END, EV_FIGHT, EV_FIRST,
                     EV_FLEE, EV_ORDER, EV_OVERBOARD, EV_PLAY, EV_PLUNDER, EV_RESHUFFLE, EV_ROUND,
                     EV_SETUP, EV_TAKE, EV_TIE, EV_UPGRADE, EV_VOLLEY, EVENT, F_ACTIVE, F_BONUS, F_N,
@@ -53,7 +53,7 @@ from .ship import (base_dice_nb, bb_nb, black_at_nb, capacity_nb, level_cost_nb,
                    set_level_nb, speed_nb)
 
 WK_SIZE = 64
-N_SEAT_COLUMNS = 63
+N_SEAT_COLUMNS = 64
 N_GAME_EXTRA = 10 + MAX_ROUNDS  # dice, fights, volleys, black sunk, stalemates, reshuffles, tie, the final
 # combat's volleys, hits and dice, round codes
 CRIPPLED_KEEPS, CRIPPLED_LOSES_CHESTS, CRIPPLED_LOSES_ALL = 0, 1, 2
@@ -222,6 +222,7 @@ def alone_take_nb(st, ev, rng, P, s, island):
     if barge >= 0:
         f = st[bb_nb(barge) + B_FAME]
         gain_fame_nb(st, s, f, S_F_BLACK)
+        st[sb_nb(s) + S_F_BARGE] += f
         log_nb(st, ev, s, EV_PLUNDER, barge, f, 0)
 
 
@@ -1064,6 +1065,7 @@ def write_outputs_nb(st, rng, P, out_g, out_s):
         o[60] = st[b + S_FAME_CARDS]
         o[61] = 1 if st[G_WINNER] == s else 0
         o[62] = st[b + S_FAME] - st[b + S_F_CARDS]
+        o[63] = st[b + S_F_BARGE]
 
 
 # ------------------------------------------------------------------ odds: the kernel's own combat

@@ -38,7 +38,8 @@ N_SCRIPTED = 4  # scripted strategies 0..3, the search's rollout choices in code
 ST_SCRIPTED = 9  # tests only: decisions from the state's script words (rules.SC_*)
 
 SP_DECIDE_PROB = 0  # random: chance of yes for each yes/no decision
-SP_FLEE_BELOW = 1  # flees when its estimated chance of winning the fight is below this
+SP_FLEE_BELOW = 1  # flees when its estimated chance of winning a one-on-one fight is below this
+# (scaled to the fair share in a crowd: flee_below x 2 / ships, see flee_line_nb)
 SP_FLEE_PROB = 2  # random: chance of fleeing on each own turn of a fight
 SP_GOLD_RESERVE = 3  # gold kept back from buying and burying (for upgrades)
 SP_BURY_FROM = 4  # from this round (1..12) it buries all its gold
@@ -195,7 +196,7 @@ def predict_nb(st, P, tr, s, temperature, fs):
 
 
 @njit(cache=True)
-def expected_value_nb(st, P, tr, s, island, code, fs, fight_weight, loss_weight):
+def expected_value_nb(st, P, tr, s, island, code, fs, fight_weight, loss_weight, flee_below):
     """Expected fame of sailing to ``island`` given the predicted other seats (fs)."""
     v = alone_value_nb(st, P, tr, s, island, code)
     if island == TREASURE_ISLAND:
@@ -224,6 +225,9 @@ def expected_value_nb(st, P, tr, s, island, code, fs, fight_weight, loss_weight)
     p = win_chance_nb(pm, opp if black else opp / (1.0 - alone))
     fame = fight_weight * (P.fame_per_loser * crowd / (1.0 - alone + 1e-9) + bonus)
     loss = loss_weight * (LOSS_BASE + VALUE_CHEST * st[sb_nb(s) + S_CHESTS])
+    ships = 1.0 + (1.0 if black else 0.0) + (crowd / (1.0 - alone + 1e-9) if alone < 1.0 else 0.0)
+    if p < flee_line_nb(flee_below, ships):
+        return alone * v - (1.0 - alone) * loss  # it would flee that fight: a loss, never the card
     return alone * v + (1.0 - alone) * (p * (v + fame) - (1.0 - p) * loss)
 
 
@@ -249,7 +253,11 @@ def choose_island_nb(st, rng, P, tr, strat, sp, fs, s):
             bk = black_at_nb(st, i, True)
             if bk >= 0 and i != TREASURE_ISLAND:
                 p = win_chance_nb(pm, power_nb(st, P, MAX_SEATS + bk))
-                v = p * (v + st[bb_nb(bk) + B_FAME]) - (1.0 - p) * (LOSS_BASE + VALUE_CHEST * st[sb_nb(s) + S_CHESTS])
+                loss = LOSS_BASE + VALUE_CHEST * st[sb_nb(s) + S_CHESTS]
+                if p < par_nb(st, sp, s, SP_FLEE_BELOW):
+                    v = -loss  # it would flee after the first volley: a loss, never the card
+                else:
+                    v = p * (v + st[bb_nb(bk) + B_FAME]) - (1.0 - p) * loss
             barge = black_at_nb(st, i, False)
             if barge >= 0:
                 v += float(st[bb_nb(barge) + B_FAME])
@@ -265,7 +273,7 @@ def choose_island_nb(st, rng, P, tr, strat, sp, fs, s):
     pm = fs[FS_POW + s]
     fight_min = par_nb(st, sp, s, SP_FIGHT_MIN)
     for i in range(1, 7):
-        v = expected_value_nb(st, P, tr, s, i, code, fs, fw, lw)
+        v = expected_value_nb(st, P, tr, s, i, code, fs, fw, lw, par_nb(st, sp, s, SP_FLEE_BELOW))
         if code == ST_FIGHTER:
             bp = fs[FS_BPOW + i - 1]
             if bp >= 0.0 and win_chance_nb(pm, bp) < fight_min:
@@ -453,6 +461,23 @@ def cove_card_nb(st, rng, P, strat, sp, s):
 
 
 # ------------------------------------------------------------------ combat
+@njit(cache=True, inline="always")
+def flee_line_nb(flee_below, ships):
+    """The win chance below which a planned player flees a fight of ``ships`` ships:
+    ``flee_below`` one-on-one, scaled to the fair share 1 / ships in a crowd (an equal
+    ship's own power / all powers is 1 / ships: fleeing below 0.5 there is fleeing always)."""
+    return flee_below * 2.0 / ships if ships > 2 else flee_below
+
+
+@njit(cache=True)
+def active_ships_nb(st):
+    base = G_FIGHT
+    m = 0
+    for j in range(st[base + F_N]):
+        m += st[base + F_ACTIVE + j]
+    return m
+
+
 @njit(cache=True)
 def fight_odds_nb(st, P, s):
     """Estimated chance that seat ``s`` outlasts the other ships still in the fight."""
@@ -474,7 +499,7 @@ def decide_flee_nb(st, rng, P, strat, sp, s, own_turns):
         return f > 0 and own_turns >= f
     if code == ST_RANDOM:
         return yes_nb(rng, par_nb(st, sp, s, SP_FLEE_PROB))
-    return fight_odds_nb(st, P, s) < par_nb(st, sp, s, SP_FLEE_BELOW)
+    return fight_odds_nb(st, P, s) < flee_line_nb(par_nb(st, sp, s, SP_FLEE_BELOW), active_ships_nb(st))
 
 
 @njit(cache=True)
@@ -535,7 +560,7 @@ def play_battle_nb(st, rng, P, strat, sp, s):
     r = card_rule_nb(st, rng, strat, sp, s, BATTLE)
     if r >= 0:
         return r == 1
-    return fight_odds_nb(st, P, s) >= par_nb(st, sp, s, SP_FLEE_BELOW)
+    return fight_odds_nb(st, P, s) >= flee_line_nb(par_nb(st, sp, s, SP_FLEE_BELOW), active_ships_nb(st))
 
 
 @njit(cache=True)

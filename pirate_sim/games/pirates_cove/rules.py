@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..base import Param
 from ...seating import seating_params
 
-VERSION = "1.1.0"
+VERSION = "1.2.0"
 
 DEFAULT_ROUNDS = 12  # the `rounds` parameter's default; rulebook: "Flest poäng efter den 12:e och sista spelrundan"
 ROUNDS = DEFAULT_ROUNDS  # the default's old name (report pages read the first ROUNDS rounds' columns)
@@ -229,6 +229,7 @@ S_SPENT = 69  # gold spent (upgrades and Tavern cards)
 S_GOLD_TAKEN = 70  # gold from Treasure cards
 S_CHESTS_TAKEN = 71
 S_FOUGHT_ROUND = 72  # last round it fought (fame for fights in the round)
+S_F_BARGE = 73  # of S_F_BLACK: fame from plundering the treasure barge
 S_FAMEV = 76  # [11] Fame cards held by value (0..10): a hand can be re-dealt exactly
 SEAT_WORDS = 88
 STATE_WORDS = SEATS_BASE + MAX_SEATS * SEAT_WORDS

@@ -40,7 +40,8 @@ assert SLOT_DEFAULTS.shape[0] == N_SP
 def _flee(v: float) -> Param:
     return Param("flee_below", v, "float", "flees (from its second turn in a fight) when its estimated chance "
                  "of outlasting the others, own power / (own + theirs) with power = dice x weakest section, "
-                 "drops below this", 0.0, 1.0)
+                 "drops below this (one on one; x 2 / ships in a crowd); a fight it would flee is valued as a "
+                 "loss when it chooses its island", 0.0, 1.0)
 
 
 def _reserve(v: int) -> Param:
