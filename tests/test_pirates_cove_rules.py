@@ -253,19 +253,21 @@ def test_royal_navy_fight_gives_its_fame_and_it_sails_on_repaired():
     assert st[nb + R.B_WORDS + R.B_ISLAND] == 5  # the Legendary Pirate moved on from 4
 
 
-def test_black_ships_can_move_at_the_start_of_a_round():
-    c, st, ev, rng = table(black=True, black__move="start_of_round")
-    go(st, [TI, TI, TI])
-    play_round(c, st, ev, rng)
-    assert st[R.BLACK_BASE + R.B_ISLAND] == 1  # round 1: not yet
-    go(st, [TI, TI, TI])
-    play_round(c, st, ev, rng)
-    assert st[R.BLACK_BASE + R.B_ISLAND] == 2
+def test_black_ships_sail_the_circuit_once_a_round():
     c, st, ev, rng = table(black=True)
-    for _ in range(5):
+    go(st, [TI, TI, TI])
+    play_round(c, st, ev, rng)
+    assert st[R.BLACK_BASE + R.B_ISLAND] == 2  # round 1 at its start island 1, then on
+    for _ in range(4):
         go(st, [TI, TI, TI])
         play_round(c, st, ev, rng)
     assert st[R.BLACK_BASE + R.B_ISLAND] == 1  # 1 -> 2 -> 3 -> 4 -> 5 -> 1, never Treasure Island
+
+
+def test_black_move_is_not_a_parameter():
+    # "start_of_round" gave bit-identical games (nothing happens between one round's end and
+    # the next round's choice), so the switch is gone: a scenario that sets it is refused
+    assert "black.move" not in {p.key for p in GAME.params}
 
 
 def test_a_black_ship_alone_keeps_the_card_from_everyone_and_a_barge_is_plundered():
@@ -276,6 +278,7 @@ def test_a_black_ship_alone_keeps_the_card_from_everyone_and_a_barge_is_plundere
     go(st, [3, TI, TI])
     play_round(c, st, ev, rng, cards={3: (1, 0, 0, 0)})
     assert seat(st, 0, R.S_F_BLACK) == 2 and seat(st, 0, R.S_FIGHTS) == 0 and seat(st, 0, R.S_CARDS_WON) == 1
+    assert seat(st, 0, R.S_F_BARGE) == 2  # counted apart (seat column fame_barge), within fame_black
 
 
 def test_pirates_cove_repairs_and_gives_a_card_or_gold():
@@ -417,3 +420,153 @@ def test_bad_rules_name_their_key(bad, key):
     r.update(bad)
     with pytest.raises(ValueError, match=key.replace(".", r"\.")):
         GAME.compile(r, [{"strategy": "random"}] * 3)
+
+
+def _order(st, ev):
+    """Units of the round's first fight in speed order (from its EV_ORDER event)."""
+    e = [e for e in events(st, ev) if e[2] == R.EV_ORDER][0]
+    n, code = e[4], e[5]
+    return [(code >> (4 * (n - 1 - j))) & 15 for j in range(n)]
+
+
+def test_a_ship_that_won_its_tie_roll_outright_stays_ahead_of_the_re_rollers():
+    # three ships tied on Sails roll 5, 5, 6: seat 2 is first at once; seats 0 and 1 roll
+    # again (1, 6): seat 1 second, seat 0 last.  (Issue 20: the 6 used to fire last, [1, 0, 2].)
+    c, st, ev, rng = table(dice=[5, 5, 6, 1, 6])
+    go(st, [2, 2, 2])
+    play_round(c, st, ev, rng, cards={2: (0, 0, 0, 0)})
+    assert _order(st, ev) == [2, 1, 0]
+    # a 4-way tie behind a faster ship: Sails 4 first; seats 1-4 (Sails 2) roll 2, 3, 6, 3:
+    # seat 3 leads the tie outright and seat 1 is last; seats 2 and 4 roll again 1, 4
+    c, st, ev, rng = table(n=5, dice=[2, 3, 6, 3, 1, 4])
+    set_ship(st, 0, sails=4)
+    go(st, [3, 3, 3, 3, 3])
+    play_round(c, st, ev, rng, cards={3: (0, 0, 0, 0)})
+    assert _order(st, ev) == [0, 3, 4, 2, 1]  # the old keys 2, 22, 6, 25 gave [0, 4, 2, 3, 1]
+
+
+def test_cove_repairs_only_crippled_sections():
+    # cove.repair_to = 3: seat 1 is hit once on Cannons (2 -> 1) and flees: damaged, not
+    # crippled, it stays at 1 (the old code raised it to 3)
+    c, st, ev, rng = table(dice=[6, 1, 4], cove__repair_to=3)
+    set_ship(st, 0, sails=3)
+    go(st, [2, 2, TI])
+    script(st, 0, section=CANNONS)
+    script(st, 1, flee=1, cove_card=0)
+    play_round(c, st, ev, rng, cards={2: (0, 0, 0, 0)})
+    assert seat(st, 1, R.S_FLIGHTS) == 1 and seat(st, 1, R.S_CRIPPLED) == 0
+    assert level(st, 1, CANNONS) == 1
+    assert [e for e in events(st, ev) if e[2] == R.EV_COVE][0][3] == 0  # nothing repaired
+    # crippled: the section comes back at repair_to
+    c, st, ev, rng = table(dice=[6, 6], cove__repair_to=3)
+    set_ship(st, 0, sails=3)
+    go(st, [2, 2, TI])
+    script(st, 0, section=CANNONS)
+    play_round(c, st, ev, rng, cards={2: (0, 0, 0, 0)})
+    assert seat(st, 1, R.S_CRIPPLED) == 1 and level(st, 1, CANNONS) == 3
+
+
+def test_the_final_combat_is_counted_apart_from_the_rounds_volleys_hits_and_dice():
+    from pirate_sim.rng import dice_rolled
+    c, st, ev, rng = table(dice=[6, 6])
+    set_ship(st, 0, fame=4, sails=3)
+    set_ship(st, 1, fame=4)
+    st[R.G_ROUND] = R.ROUNDS
+    d0 = dice_rolled(rng)
+    finish(c, st, ev, rng)
+    assert st[R.G_END] == R.END_TIE_COMBAT and st[R.G_WINNER] == 0
+    assert (st[R.G_TIE_VOLLEYS], st[R.G_TIE_HITS], st[R.G_TIE_DICE]) == (1, 2, 2)
+    assert dice_rolled(rng) - d0 == 2
+    assert st[R.G_VOLLEYS] == 0 and st[R.G_FIGHTS] == 0
+    assert seat(st, 0, R.S_VOLLEYS) == 0 and seat(st, 0, R.S_HITS) == 0
+
+
+def test_bulk_final_combat_columns():
+    import numpy as np
+    c = compile_game(4, "fighter")
+    g, s = GAME.play(c, 5, 0, 600)
+    col = GAME.game_column_index
+    tie = g[:, col("tie_combat")] == 1
+    assert tie.any() and np.all(g[tie, col("tie_volleys")] >= 1)
+    assert np.all(g[~tie, col("tie_volleys")] == 0) and np.all(g[~tie, col("tie_dice")] == 0)
+    assert np.all(g[:, col("tie_hits")] <= g[:, col("tie_dice")])
+    assert np.array_equal(g[:, col("volleys")] >= s[:, :, GAME.seat_column_index("volleys")].sum(axis=1),
+                          np.ones(len(g), bool))  # seats' volleys (black ships fire too) within the game's
+
+
+def test_rounds_is_a_parameter():
+    import numpy as np
+    short = {f"treasure__island{i}": R.DEFAULT_TREASURE[i][:8] for i in range(1, 6)}
+    c = compile_game(4, "fighter", rounds=8, **short)
+    g, s = GAME.play(c, 1, 0, 200)
+    assert np.all(g[:, 1] == 8 * 4)
+    col = GAME.game_column_index
+    assert np.all(g[:, col("round_08")] != 0) and np.all(g[:, col("round_09")] == 0)
+    visits = sum(s[:, :, GAME.seat_column_index(f"visits_island_{i}")] for i in range(1, 7))
+    assert np.all(visits == 8)
+    # the last round is the parameter's: nothing is bought in round 8
+    from pirate_sim.games.pirates_cove import policies as Pol
+    st, ev, rng = new_state(c, scripted=False)
+    tr, cards, ncards, tavern, legends, strat, sp = c.arrays
+    set_ship(st, 0, gold=9)
+    st[R.G_ROUND] = 6
+    assert Pol.tavern_buys_nb(st, rng, c.params, strat, sp, 0) > 0
+    st[R.G_ROUND] = 7
+    assert Pol.tavern_buys_nb(st, rng, c.params, strat, sp, 0) == 0
+    with pytest.raises(ValueError, match=r"treasure\.island1: needs 16\.\.24"):
+        compile_game(4, rounds=16)
+    c = compile_game(3, rounds=16, **{f"treasure__island{i}": R.DEFAULT_TREASURE[i] * 2 for i in range(1, 6)})
+    g, _ = GAME.play(c, 1, 0, 50)
+    assert np.all(g[:, 1] == 16 * 3) and np.all(g[:, col("round_16")] != 0)
+
+
+def _fight(c, st, units):
+    """The fight scratch of a fight among ``units`` (all still in it)."""
+    base = R.G_FIGHT
+    st[base + R.F_N] = len(units)
+    for j, u in enumerate(units):
+        st[base + R.F_UNITS + j] = u
+        st[base + R.F_ACTIVE + j] = 1
+
+
+def test_a_planned_player_measures_a_crowded_fight_against_its_fair_share():
+    # three equal ships: each has own power / all = 1/3; the crowd avoider (flee_below 0.4)
+    # stays (its line is 0.4 x 2 / 3 = 0.27), where 1.1.0 fled at once (1/3 < 0.4)
+    from pirate_sim.games.pirates_cove import policies as Pol
+    c = compile_game(3, "crowd_avoider")
+    st, ev, rng = new_state(c, scripted=False)
+    tr, cards, ncards, tavern, legends, strat, sp = c.arrays
+    for s in range(3):
+        set_ship(st, s, hull=2, sails=2, cannons=2, crew=2)
+    _fight(c, st, [0, 1, 2])
+    assert not Pol.decide_flee_nb(st, rng, c.params, strat, sp, 0, 2)
+    # one on one against a ship twice as strong (1/3 < 0.4): it flees
+    _fight(c, st, [0, 1])
+    set_ship(st, 1, hull=4, cannons=4, crew=4, sails=4)
+    set_ship(st, 0, hull=2, cannons=2, crew=2, sails=2)
+    assert Pol.win_chance_nb(Pol.power_nb(st, c.params, 0), Pol.power_nb(st, c.params, 1)) < 0.4
+    assert Pol.decide_flee_nb(st, rng, c.params, strat, sp, 0, 2)
+    assert Pol.flee_line_nb(0.4, 2) == 0.4 and abs(Pol.flee_line_nb(0.4, 4) - 0.2) < 1e-12
+
+
+def test_a_hunter_does_not_sail_into_a_fight_it_would_flee():
+    # the Royal Navy on the Tavern with the richest card: a weak hunter (win chance < its
+    # flee_below 0.5) goes elsewhere; a strong one takes the fight
+    import numpy as np
+    from pirate_sim.games.pirates_cove import policies as Pol
+    c = compile_game(3, "treasure_hunter")
+    tr, cards, ncards, tavern, legends, strat, sp = c.arrays
+    picks = []
+    for strong in (False, True):
+        st, ev, rng = new_state(c, scripted=False)
+        empty_hands(st, 3)
+        begin_round(c, st, ev)
+        st[R.G_CARD:R.G_CARD + 20] = 0
+        st[R.G_CARD + 0 * 4 + 2] = 3  # the Tavern's card: 3 fame
+        st[R.G_CARD + 1 * 4 + 0] = 1  # Hull Island: 1 gold
+        st[R.BLACK_BASE + R.B_ISLAND] = 1
+        st[R.BLACK_BASE + R.B_WORDS + R.B_ISLAND] = 5
+        v = 6 if strong else 2
+        set_ship(st, 0, hull=v, sails=v, cannons=v, crew=v, gold=0, chests=0)
+        picks.append(int(Pol.choose_island_nb(st, rng, c.params, tr, strat, sp, np.zeros(Pol.FS_SIZE), 0)))
+    assert picks[0] != 1 and picks[1] == 1

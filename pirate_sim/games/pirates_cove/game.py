@@ -7,11 +7,13 @@ from typing import Any
 
 import numpy as np
 
+from ...rng import RNG_WORDS as SP_RNG_WORDS
 from ...seating import first_player_code, rotates
 from ..base import Column, Compiled, Game, OddsRow, Ratio
 from . import kernel as K
 from . import rules as R
 from .columns import FAME_SOURCES, SECTIONS, decode_round  # noqa: F401 - report.py reads them from columns
+from . import search_player as SP
 from .strategies import STRATEGIES, seat_tables
 
 CoveParams = namedtuple("CoveParams", [
@@ -19,8 +21,8 @@ CoveParams = namedtuple("CoveParams", [
     "fame_per_loser", "mutiny_max", "mutiny_fame", "crippled_loses", "max_volleys", "chest_fame",
     "gold_per_fame", "ti_factor", "price", "max_buys", "mc_levels", "battle_dice", "volley_dice",
     "silver_dice", "trelawney_speed", "parrot_game", "cove_gold", "repair_to", "n_black", "black_start0",
-    "black_start1", "black_start2", "black_at_start", "navy_hull", "navy_sails", "navy_cannons", "navy_crew",
-    "navy_fame", "first_player", "rotate",
+    "black_start1", "black_start2", "navy_hull", "navy_sails", "navy_cannons", "navy_crew",
+    "navy_fame", "first_player", "rotate", "rounds",
 ])
 
 SEAT_COLUMNS = (
@@ -70,20 +72,27 @@ SEAT_COLUMNS = (
     Column("fame_card_value", "int8", "value of the Fame cards held at the end", counter=False),
     Column("seat_won", "int8", "1 if this seat won (the kernel's own record; the engine adds `won`)", counter=False),
     Column("fame_track", "int16", "fame on the track at the end (before Fame cards)", counter=False),
+    Column("fame_barge", "int16", "of fame_black: fame from plundering the treasure barge (ending a round alone, "
+           "or last, on its island)"),
 )
 assert len(SEAT_COLUMNS) == K.N_SEAT_COLUMNS
 
 GAME_COLUMNS = (
-    Column("dice_rolled", "int32", "dice rolled: volleys, speed tie-breaks, flight rolls", counter=False),
+    Column("dice_rolled", "int32", "dice rolled in the rounds: volleys, speed tie-breaks, flight rolls (the final "
+           "combat's are tie_dice)", counter=False),
     Column("fights", "int16", "combats fought"),
     Column("volleys", "int16", "volleys fired"),
     Column("black_sunk", "int16", "black ships crippled"),
     Column("stalemates", "int16", "fights stopped at combat.max_volleys"),
     Column("reshuffles", "int16", "Tavern deck reshuffles"),
     Column("tie_combat", "int8", "1 if a final combat settled a tie for most fame", counter=False),
+    Column("tie_volleys", "int16", "volleys of the final combat (not in volleys, as it is not in fights)"),
+    Column("tie_hits", "int16", "hits of the final combat (not in the seats' hits)"),
+    Column("tie_dice", "int16", "dice of the final combat (not in dice_rolled)"),
 ) + tuple(Column(f"round_{r:02d}", "int32", f"round {r}: player ships per island and contests, bits 3(i-1).."
                  "3(i-1)+2 = ships on island i (1-6), bit 18+(i-1) = a fight on island i "
-                 "(decode with pirates_cove.game.decode_round)", counter=False) for r in range(1, R.ROUNDS + 1))
+                 "(decode with pirates_cove.game.decode_round); 0 beyond the game's rounds", counter=False)
+          for r in range(1, R.MAX_ROUNDS + 1))
 assert len(GAME_COLUMNS) == K.N_GAME_EXTRA
 
 
@@ -137,13 +146,15 @@ class PiratesCove(Game):
         if int(r["cove.repair_to"]) > int(tr[:, 1].min()):
             raise ValueError(f"cove.repair_to: {r['cove.repair_to']} is above a section's highest level "
                              f"({int(tr[:, 1].min())})")
+        rounds = int(r["rounds"])
         cards = np.zeros((R.N_CARD_ISLANDS, R.MAX_TREASURE, 4), np.int32)
         ncards = np.zeros(R.N_CARD_ISLANDS, np.int32)
         for i in range(1, 6):
             key = f"treasure.island{i}"
             stack = list(r[key])
-            if not R.ROUNDS <= len(stack) <= R.MAX_TREASURE:
-                raise ValueError(f"{key}: needs {R.ROUNDS}..{R.MAX_TREASURE} cards, got {len(stack)}")
+            if not rounds <= len(stack) <= R.MAX_TREASURE:
+                raise ValueError(f"{key}: needs {rounds}..{R.MAX_TREASURE} cards (rounds = {rounds}), "
+                                 f"got {len(stack)}")
             for j, text in enumerate(stack):
                 try:
                     cards[i - 1, j] = R.parse_reward(str(text))
@@ -188,9 +199,9 @@ class PiratesCove(Game):
             trelawney_speed=int(r["tavern.trelawney_speed"]), parrot_game=int(r["tavern.parrot_lasts"] == "game"),
             cove_gold=int(r["cove.gold"]), repair_to=int(r["cove.repair_to"]), n_black=n_black,
             black_start0=starts[0], black_start1=starts[1], black_start2=starts[2],
-            black_at_start=int(r["black.move"] == "start_of_round"),
             navy_hull=navy[0], navy_sails=navy[1], navy_cannons=navy[2], navy_crew=navy[3],
-            navy_fame=int(r["royal_navy.fame"]), first_player=first_player_code(r), rotate=rotates(r))
+            navy_fame=int(r["royal_navy.fame"]), first_player=first_player_code(r), rotate=rotates(r),
+            rounds=rounds)
         arrays = (tr, cards, ncards, np.asarray(deck, np.int32), np.asarray(legends, np.int32).reshape(-1, 5),
                   strat, sp)
         return Compiled(P, arrays, n, tuple(s["strategy"] for s in seats),
@@ -199,12 +210,54 @@ class PiratesCove(Game):
 
     # ------------------------------------------------------------------ play
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        return self.play_chunk(K.play_chunk_nb, compiled, seed, first_game, n_games)
+        return self.play_chunk(SP.play_chunk_nb, compiled, seed, first_game, n_games)
+
+    # ------------------------------------------------------------------ the search player's cost
+    def search_bench(self, compiled: Compiled, seed: int, n_decisions: int) -> dict:
+        """Rollouts/s of the ``search`` player on 1 thread and its machinery's cost: the same
+        decisions searched, then as many plain playouts of the rollout strategy from the same
+        points (the state copied, no re-dealing, no forced option, no choosing).  Without a
+        ``search`` entry, entry 0 searches with the default budget, its strategy as rollout."""
+        import time
+
+        from ...search import REWARD_WIN
+        from .policies import SP_BUDGET, SP_HORIZON, SP_REWARD, SP_SEARCH, SP_TOP_K
+        from .strategies import DEFAULT_BUDGET
+
+        tr, cards, ncards, tavern, legends, strat, sp = compiled.arrays
+        if not (sp[:, SP_SEARCH] >= 0.5).any():
+            sp = sp.copy()
+            sp[0, SP_SEARCH], sp[0, SP_BUDGET], sp[0, SP_TOP_K] = 1.0, DEFAULT_BUDGET, 8
+            sp[0, SP_REWARD], sp[0, SP_HORIZON] = REWARD_WIN, 0
+        P = compiled.params
+        states = np.zeros((n_decisions, R.STATE_WORDS), np.int32)
+        rngs = np.zeros((n_decisions, SP_RNG_WORDS), np.uint64)
+        m = SP.collect_decisions_nb(np.uint64(seed % 2**64), 1_000_000, P, tr, cards, ncards, tavern, legends, strat,
+                                    sp, states, rngs)
+        # the same number of playouts from each point as its search played rollouts
+        reps = np.zeros(m, np.int64)
+        for d in range(m):
+            reps[d] = SP.bench_search_nb(states[d:d + 1], rngs[d:d + 1], 1, P, tr, cards, ncards, legends, strat, sp)
+        played = int(reps.sum())
+        SP.bench_playout_nb(states[:1], rngs[:1], 1, reps[:1], P, tr, cards, legends, strat, sp)  # compile
+        t_search = t_play = float("inf")
+        for _ in range(3):  # alternately, the fastest of three each (a shared machine's load varies)
+            t = time.perf_counter()
+            SP.bench_search_nb(states, rngs, m, P, tr, cards, ncards, legends, strat, sp)
+            t_search = min(t_search, time.perf_counter() - t)
+            t = time.perf_counter()
+            SP.bench_playout_nb(states, rngs, m, reps, P, tr, cards, legends, strat, sp)
+            t_play = min(t_play, time.perf_counter() - t)
+        per_rollout = t_search / max(played, 1)
+        per_playout = t_play / max(played, 1)
+        return {"decisions": int(m), "rollouts": int(played), "rollouts_per_s": played / t_search,
+                "s_per_rollout": per_rollout, "s_per_playout": per_playout,
+                "overhead": per_rollout / per_playout - 1.0}
 
     # ------------------------------------------------------------------ trace
     def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 20_000):
         """(events int32[n, 6], out_games row, out_seats rows) of one game."""
-        return self.traced_game(K.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH)
+        return self.traced_game(SP.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH)
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         from .trace import describe

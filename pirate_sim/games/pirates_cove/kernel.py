@@ -22,23 +22,26 @@ unclaimed cards are discarded and the black ships sail on (if they move at the e
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ...rng import RNG_WORDS, dice_rolled_nb, rand_below_nb, roll_die_nb, seed_game_nb, shuffle_nb
 from ...seating import FP_RULE, entry_of_seat_nb, first_seat_nb
-from .policies import (FS_READY, FS_SIZE, bury_gold_nb, choose_island_nb, choose_target_nb, cove_card_nb, decide_flee_nb,
+from .policies import (FS_READY, SP_SEARCH, bury_gold_nb, choose_island_nb, choose_target_nb, cove_card_nb,
+                       decide_flee_nb,
                        play_battle_nb, play_fog_nb, play_mastercraft_nb, play_volley_nb, setup_section_nb,
                        tavern_buys_nb, treasure_upgrade_nb, upgrade_levels_nb)
-from .rules import (B_BARGE, B_CRIPPLED, B_FAME, B_ISLAND, B_LEGEND, B_SEC, BATTLE, COVE, EV_BLACK,
+from .rules import (DEC_BUY, DEC_FLEE, DEC_ISLAND, DEC_NONE, DEC_TI, DEC_UPGRADE, FORCED_BIAS, F_POS, F_VOL,
+                    G_ACTOR, G_CONTESTED, G_CUR, G_DEC, G_DEC_SEAT, G_FORCED, G_FREE, G_PEND, G_PHASE, G_SUB,
+                    PH_CHOOSE, PH_DONE, PH_END, PH_ISLAND, PH_START, PH_TI, S_F_BARGE, S_FAMEV, B_BARGE, B_CRIPPLED, B_FAME, B_ISLAND, B_LEGEND, B_SEC, BATTLE, COVE, EV_BLACK,
                     EV_BUY, EV_BURY, EV_CHOICE, EV_COVE, EV_CRIPPLE, EV_DRAW, EV_END, EV_FIGHT, EV_FIRST,
                     EV_FLEE, EV_ORDER, EV_OVERBOARD, EV_PLAY, EV_PLUNDER, EV_RESHUFFLE, EV_ROUND,
                     EV_SETUP, EV_TAKE, EV_TIE, EV_UPGRADE, EV_VOLLEY, EVENT, F_ACTIVE, F_BONUS, F_N,
                     F_TB, F_TURNS, F_UNITS, FAME, G_BLACK_SUNK, G_BURIED_CHESTS, G_BURIED_GOLD, G_CARD,
                     G_CARD_LIVE, G_CHOICE, G_DECK_N, G_DISC_N, G_END, G_EVENTS, G_FIGHT, G_FIGHTS,
                     G_FIRST, G_GAME, G_N_BLACK, G_RESHUFFLES, G_ROUND, G_ROUND_LOG, G_STALEMATES,
-                    G_SUPPLY_CHESTS, G_SUPPLY_GOLD, G_TDECK, G_TDISC, G_TIE, G_TPERM, G_VOLLEYS, G_WINNER,
+                    G_SUPPLY_CHESTS, G_SUPPLY_GOLD, G_TDECK, G_TDISC, G_TIE, G_TIE_DICE, G_TIE_HITS, G_TIE_VOLLEYS, G_TPERM, G_VOLLEYS, G_WINNER,
                     HULL, MASTERCRAFT, MAX_SEATS, MAX_TREASURE, N_CARD_ISLANDS, N_SECTIONS,
-                    ROUNDS, S_BOUGHT, S_BURIED_CHESTS, S_BURIED_GOLD, S_CARDS_WON, S_CHESTS, S_CHESTS_TAKEN,
+                    MAX_ROUNDS, S_BOUGHT, S_BURIED_CHESTS, S_BURIED_GOLD, S_CARDS_WON, S_CHESTS, S_CHESTS_TAKEN,
                     S_COVE_CARDS, S_COVE_GOLD, S_CRIPPLED, S_CRIPPLES, S_DRAWN, S_ENTRY, S_F_BLACK,
                     S_F_CARDS, S_F_CHESTS, S_F_COMBAT, S_F_GOLD, S_F_MUTINY, S_F_TREASURE, S_FAME,
                     S_FAME_CARDS, S_FIGHTS, S_FLIGHTS, S_GOLD, S_GOLD_TAKEN, S_HAND, S_HELD, S_HITS,
@@ -49,11 +52,14 @@ from .rules import (B_BARGE, B_CRIPPLED, B_FAME, B_ISLAND, B_LEGEND, B_SEC, BATT
 from .ship import (base_dice_nb, bb_nb, black_at_nb, capacity_nb, level_cost_nb, level_nb, room_nb, sb_nb,
                    set_level_nb, speed_nb)
 
-BLOCK = 64  # games per parallel block
 WK_SIZE = 64
-N_SEAT_COLUMNS = 63
-N_GAME_EXTRA = 7 + ROUNDS  # dice, fights, volleys, black sunk, stalemates, reshuffles, tie, round codes
+N_SEAT_COLUMNS = 64
+N_GAME_EXTRA = 10 + MAX_ROUNDS  # dice, fights, volleys, black sunk, stalemates, reshuffles, tie, the final
+# combat's volleys, hits and dice, round codes
 CRIPPLED_KEEPS, CRIPPLED_LOSES_CHESTS, CRIPPLED_LOSES_ALL = 0, 1, 2
+# G_SUB: the step within an island (or a Treasure Island turn) where play resumes
+SUB_START, SUB_FIGHT, SUB_TAKE, SUB_SPEND, SUB_LEVELS = range(5)
+FIGHT_PENDING = -2  # fight_run_nb: a search seat's attack-or-flee decision is pending
 
 
 # ------------------------------------------------------------------ small helpers
@@ -128,6 +134,7 @@ def draw_card_nb(st, ev, rng, P, s):
     st[b + S_HAND + t] += 1
     if t == FAME:
         st[b + S_FAME_CARDS] += code // 16
+        st[b + S_FAMEV + code // 16] += 1
     st[b + S_HELD + (0 if t <= TRELAWNEY else t - MASTERCRAFT + 1)] = 1
     st[b + S_DRAWN] += 1
     log_nb(st, ev, s, EV_DRAW, t, code // 16, 0)
@@ -207,46 +214,102 @@ def raise_nb(st, ev, tr, s, k, levels, factor, free):
 
 
 @njit(cache=True)
-def alone_action_nb(st, ev, rng, P, tr, strat, sp, s, island):
-    """A ship alone on ``island`` (or the last standing): the card, then the island's action."""
-    if island == TREASURE_ISLAND:
-        return
+def alone_take_nb(st, ev, rng, P, s, island):
+    """A ship alone on ``island`` 1..5 (or the last standing): the card, then a barge's fame."""
     if st[G_CARD_LIVE + island - 1] == 1:
         take_card_nb(st, ev, rng, P, s, island)
     barge = black_at_nb(st, island, False)
     if barge >= 0:
         f = st[bb_nb(barge) + B_FAME]
         gain_fame_nb(st, s, f, S_F_BLACK)
+        st[sb_nb(s) + S_F_BARGE] += f
         log_nb(st, ev, s, EV_PLUNDER, barge, f, 0)
-    b = sb_nb(s)
-    if island == TAVERN:
-        n = tavern_buys_nb(st, rng, P, strat, sp, s)
-        bought = 0
-        for _ in range(min(n, P.max_buys)):
-            if st[b + S_GOLD] < P.price:
-                break
-            if st[G_DECK_N] == 0 and st[G_DISC_N] == 0:
-                break
-            pay_nb(st, s, P.price)
-            draw_card_nb(st, ev, rng, P, s)
-            st[b + S_BOUGHT] += 1
-            bought += 1
-        if bought > 0:
-            log_nb(st, ev, s, EV_BUY, bought, bought * P.price, 0)
-        return
-    k = island - 2
-    free = 0
-    if play_mastercraft_nb(st, rng, P, tr, strat, sp, s, k):
-        play_card_nb(st, ev, s, MASTERCRAFT, k)
-        free = P.mc_levels
-    n = upgrade_levels_nb(st, rng, P, tr, strat, sp, s, k, free)
-    if n > 0:
-        raise_nb(st, ev, tr, s, k, n, 1, free)
+
+
+@njit(cache=True, inline="always")
+def searches_nb(st, sp, s):
+    """Does seat ``s`` search its decisions (a ``search`` entry; never inside a rollout)?"""
+    return sp[st[sb_nb(s) + S_ENTRY], SP_SEARCH] >= 0.5
+
+
+@njit(cache=True, inline="always")
+def pend_nb(st, kind, s):
+    """Stop at seat ``s``'s decision ``kind``: the search answers in G_FORCED."""
+    st[G_DEC] = kind
+    st[G_DEC_SEAT] = s
+    return kind
+
+
+@njit(cache=True, inline="always")
+def has_forced_nb(st, kind, s):
+    """Is the answer to seat ``s``'s decision ``kind`` waiting in G_FORCED?  (The search's
+    answer, or a rollout's forced option: a rollout plays the seat with the search off.)"""
+    return st[G_FORCED] != 0 and st[G_DEC] == kind and st[G_DEC_SEAT] == s
+
+
+@njit(cache=True, inline="always")
+def forced_nb(st):
+    """The search's answer to the pending decision (consumed)."""
+    v = st[G_FORCED] - FORCED_BIAS
+    st[G_FORCED] = 0
+    st[G_DEC] = DEC_NONE
+    return v
 
 
 @njit(cache=True)
-def treasure_island_nb(st, ev, rng, P, tr, strat, sp, s):
-    """Bury every chest (1 fame each) and some gold (3 gold per fame); one upgrade at double cost."""
+def buy_cards_nb(st, ev, rng, P, s, n):
+    b = sb_nb(s)
+    bought = 0
+    for _ in range(min(n, P.max_buys)):
+        if st[b + S_GOLD] < P.price:
+            break
+        if st[G_DECK_N] == 0 and st[G_DISC_N] == 0:
+            break
+        pay_nb(st, s, P.price)
+        draw_card_nb(st, ev, rng, P, s)
+        st[b + S_BOUGHT] += 1
+        bought += 1
+    if bought > 0:
+        log_nb(st, ev, s, EV_BUY, bought, bought * P.price, 0)
+
+
+@njit(cache=True)
+def alone_spend_nb(st, ev, rng, P, tr, strat, sp, s, island):
+    """The island's action for the ship alone (after the card): Tavern cards, or the
+    island's section (a Mastercraft first).  Returns a DEC_* kind if a search seat's
+    decision is pending (G_SUB tells where to resume), DEC_NONE when done."""
+    if island == TAVERN:
+        if has_forced_nb(st, DEC_BUY, s):
+            n = forced_nb(st)
+        elif searches_nb(st, sp, s):
+            return pend_nb(st, DEC_BUY, s)
+        else:
+            n = tavern_buys_nb(st, rng, P, strat, sp, s)
+        buy_cards_nb(st, ev, rng, P, s, n)
+        return DEC_NONE
+    k = island - 2
+    if st[G_SUB] == SUB_SPEND:
+        free = 0
+        if play_mastercraft_nb(st, rng, P, tr, strat, sp, s, k):
+            play_card_nb(st, ev, s, MASTERCRAFT, k)
+            free = P.mc_levels
+        st[G_FREE] = free
+        st[G_SUB] = SUB_LEVELS
+    free = st[G_FREE]
+    if has_forced_nb(st, DEC_UPGRADE, s):
+        n = forced_nb(st)
+    elif searches_nb(st, sp, s):
+        return pend_nb(st, DEC_UPGRADE, s)
+    else:
+        n = upgrade_levels_nb(st, rng, P, tr, strat, sp, s, k, free)
+    if n > 0:
+        raise_nb(st, ev, tr, s, k, n, 1, free)
+    return DEC_NONE
+
+
+@njit(cache=True)
+def bury_nb(st, ev, rng, P, strat, sp, s):
+    """Treasure Island: bury every chest (1 fame each) and some gold (3 gold per fame)."""
     b = sb_nb(s)
     ch = st[b + S_CHESTS]
     g = bury_gold_nb(st, rng, P, strat, sp, s)
@@ -264,9 +327,24 @@ def treasure_island_nb(st, ev, rng, P, tr, strat, sp, s):
         gain_fame_nb(st, s, g // P.gold_per_fame, S_F_GOLD)
     if ch > 0 or g > 0:
         log_nb(st, ev, s, EV_BURY, ch, g, ch * P.chest_fame + g // P.gold_per_fame)
-    k = treasure_upgrade_nb(st, rng, P, tr, strat, sp, s)
+
+
+@njit(cache=True)
+def treasure_island_nb(st, ev, rng, P, tr, strat, sp, s):
+    """Bury, then one upgrade at double cost (G_SUB: SUB_START before burying); returns a
+    DEC_* kind if a search seat's upgrade is pending."""
+    if st[G_SUB] == SUB_START:
+        bury_nb(st, ev, rng, P, strat, sp, s)
+        st[G_SUB] = SUB_LEVELS
+    if has_forced_nb(st, DEC_TI, s):
+        k = forced_nb(st)
+    elif searches_nb(st, sp, s):
+        return pend_nb(st, DEC_TI, s)
+    else:
+        k = treasure_upgrade_nb(st, rng, P, tr, strat, sp, s)
     if k >= 0:
         raise_nb(st, ev, tr, s, k, 1, P.ti_factor, 0)
+    return DEC_NONE
 
 
 # ------------------------------------------------------------------ combat
@@ -281,6 +359,10 @@ def fight_setup_nb(st, ev, rng, P, island, units, n):
         st[base + F_TURNS + j] = 0
         st[base + F_BONUS + j] = 0
         st[base + F_TB + j] = 0
+    # Tie-break rolls compare like words, roll by roll: every ship's key takes a digit each
+    # round of rolls (the roll if it was still tied, 0 if not), so a ship that won outright
+    # on an earlier roll stays ahead of the re-rollers it beat; keys are then replaced by
+    # their rank among the ships of equal speed, so they never grow past 8 * 7.
     for _ in range(50):  # a guard: ties outlast 50 rolls with probability 6**-50
         tied = 0
         for j in range(n):
@@ -291,8 +373,24 @@ def fight_setup_nb(st, ev, rng, P, island, units, n):
         if tied == 0:
             break
         for j in range(n):
-            if (tied >> j) & 1:
-                st[base + F_TB + j] = st[base + F_TB + j] * 7 + roll_die_nb(rng, 6)
+            st[base + F_TB + j] = st[base + F_TB + j] * 7 + (roll_die_nb(rng, 6) if (tied >> j) & 1 else 0)
+        for j in range(n):  # dense rank among equal speeds (uses F_BONUS, zero here, as scratch)
+            r = 0
+            for i in range(n):
+                if speed_nb(st, P, units[i]) == speed_nb(st, P, units[j]) \
+                        and st[base + F_TB + i] < st[base + F_TB + j]:
+                    distinct = True
+                    for m in range(i):
+                        if speed_nb(st, P, units[m]) == speed_nb(st, P, units[j]) \
+                                and st[base + F_TB + m] == st[base + F_TB + i]:
+                            distinct = False
+                            break
+                    if distinct:
+                        r += 1
+            st[base + F_BONUS + j] = r
+        for j in range(n):
+            st[base + F_TB + j] = st[base + F_BONUS + j]
+            st[base + F_BONUS + j] = 0
     # insertion sort by (speed, tie-break) descending
     for j in range(1, n):
         u = st[base + F_UNITS + j]
@@ -446,12 +544,12 @@ def volley_nb(st, ev, rng, P, strat, sp, j, final):
 
 
 @njit(cache=True)
-def fight_nb(st, ev, rng, P, strat, sp, island, units, n, final):
-    """A combat among ``n`` units; returns the last unit standing, -1 if the fight was
-    stopped at ``max_volleys``.  ``final``: the end-of-game tie-break (no fleeing, no
-    cards, no fame, nothing lost)."""
+def fight_start_nb(st, ev, rng, P, strat, sp, island, units, n, final):
+    """Set up a combat among ``n`` units: speed order, counters, Battle cards."""
     base = G_FIGHT
     fight_setup_nb(st, ev, rng, P, island, units, n)
+    st[base + F_POS] = 0
+    st[base + F_VOL] = 0
     if not final:
         st[G_FIGHTS] += 1
         navy = has_navy_nb(st)
@@ -475,18 +573,43 @@ def fight_nb(st, ev, rng, P, strat, sp, island, units, n, final):
                 play_card_nb(st, ev, u, BATTLE, island)
                 st[base + F_BONUS + j] += P.battle_dice
     log_nb(st, ev, -1, EV_FIGHT, island, n, 1 if final else 0)
-    active = n
-    j = 0
-    volleys = 0
+
+
+@njit(cache=True)
+def fight_run_nb(st, ev, rng, P, strat, sp, final):
+    """Play the combat on from its position (F_POS, F_VOL); returns the last unit
+    standing, -1 if stopped at ``max_volleys``, FIGHT_PENDING when a search seat's
+    attack-or-flee decision is pending (the position is kept)."""
+    base = G_FIGHT
+    n = st[base + F_N]
+    j = st[base + F_POS]
+    volleys = st[base + F_VOL]
+    active = 0
+    for i in range(n):
+        active += st[base + F_ACTIVE + i]
     while active > 1:
         if volleys >= P.max_volleys:
             st[G_STALEMATES] += 1
             return -1
         if st[base + F_ACTIVE + j] == 1:
             u = st[base + F_UNITS + j]
-            st[base + F_TURNS + j] += 1
-            if u < MAX_SEATS and volleys > 0 and not final and \
-                    decide_flee_nb(st, rng, P, strat, sp, u, st[base + F_TURNS + j]):
+            turns = st[base + F_TURNS + j] + 1
+            flee = False
+            if u < MAX_SEATS and volleys > 0 and not final:
+                if has_forced_nb(st, DEC_FLEE, u):
+                    st[base + F_TURNS + j] = turns
+                    flee = forced_nb(st) == 1
+                elif searches_nb(st, sp, u):
+                    st[base + F_POS] = j
+                    st[base + F_VOL] = volleys
+                    pend_nb(st, DEC_FLEE, u)
+                    return FIGHT_PENDING
+                else:
+                    st[base + F_TURNS + j] = turns
+                    flee = decide_flee_nb(st, rng, P, strat, sp, u, turns)
+            else:
+                st[base + F_TURNS + j] = turns
+            if flee:
                 flee_nb(st, ev, rng, P, u, j)
             else:
                 volley_nb(st, ev, rng, P, strat, sp, j, final)
@@ -495,10 +618,21 @@ def fight_nb(st, ev, rng, P, strat, sp, island, units, n, final):
             for i in range(n):
                 active += st[base + F_ACTIVE + i]
         j = (j + 1) % n
+    st[base + F_POS] = j
+    st[base + F_VOL] = volleys
     for i in range(n):
         if st[base + F_ACTIVE + i] == 1:
             return st[base + F_UNITS + i]
     return -1
+
+
+@njit(cache=True)
+def fight_nb(st, ev, rng, P, strat, sp, island, units, n, final):
+    """A whole combat among ``n`` units with no search seat in it (the final combat, odds);
+    returns the last unit standing, -1 if stopped at ``max_volleys``.  ``final``: the
+    end-of-game tie-break (no fleeing, no cards, no fame, nothing lost)."""
+    fight_start_nb(st, ev, rng, P, strat, sp, island, units, n, final)
+    return fight_run_nb(st, ev, rng, P, strat, sp, final)
 
 
 # ------------------------------------------------------------------ islands and the round
@@ -514,28 +648,41 @@ def round_code_nb(ships, contested):
 
 
 @njit(cache=True)
-def resolve_island_nb(st, ev, rng, P, tr, strat, sp, island, wk):
-    """Resolve ``island`` (1..5): alone, or a combat.  Returns 1 if a fight was fought."""
-    units = wk[0:MAX_UNITS]
-    n = 0
-    for s in range(P.n_seats):
-        if st[sb_nb(s) + S_WHERE] == island:
-            units[n] = s
+def island_step_nb(st, ev, rng, P, tr, strat, sp, island, wk):
+    """Resolve ``island`` (1..5) from step G_SUB: alone, or a combat and its winner's
+    action.  Returns a DEC_* kind if a search seat's decision is pending, else DEC_NONE."""
+    if st[G_SUB] == SUB_START:
+        units = wk[0:MAX_UNITS]
+        n = 0
+        for s in range(P.n_seats):
+            if st[sb_nb(s) + S_WHERE] == island:
+                units[n] = s
+                n += 1
+        if n == 0:
+            return DEC_NONE
+        bk = black_at_nb(st, island, True)
+        if bk >= 0:
+            units[n] = MAX_SEATS + bk
             n += 1
-    players = n
-    bk = black_at_nb(st, island, True)
-    if bk >= 0 and players > 0:
-        units[n] = MAX_SEATS + bk
-        n += 1
-    if players == 0:
-        return 0
-    if n == 1:
-        alone_action_nb(st, ev, rng, P, tr, strat, sp, units[0], island)
-        return 0
-    w = fight_nb(st, ev, rng, P, strat, sp, island, units, n, False)
-    if 0 <= w < MAX_SEATS:
-        alone_action_nb(st, ev, rng, P, tr, strat, sp, w, island)
-    return 1
+        if n == 1:
+            st[G_ACTOR] = units[0]
+            st[G_SUB] = SUB_TAKE
+        else:
+            st[G_CONTESTED] |= 1 << (island - 1)
+            fight_start_nb(st, ev, rng, P, strat, sp, island, units, n, False)
+            st[G_SUB] = SUB_FIGHT
+    if st[G_SUB] == SUB_FIGHT:
+        w = fight_run_nb(st, ev, rng, P, strat, sp, False)
+        if w == FIGHT_PENDING:
+            return DEC_FLEE
+        if not 0 <= w < MAX_SEATS:
+            return DEC_NONE
+        st[G_ACTOR] = w
+        st[G_SUB] = SUB_TAKE
+    if st[G_SUB] == SUB_TAKE:
+        alone_take_nb(st, ev, rng, P, st[G_ACTOR], island)
+        st[G_SUB] = SUB_SPEND
+    return alone_spend_nb(st, ev, rng, P, tr, strat, sp, st[G_ACTOR], island)
 
 
 @njit(cache=True)
@@ -545,7 +692,7 @@ def cove_nb(st, ev, rng, P, strat, sp, s):
     st[b + S_VISITS + COVE] += 1
     rep = 0
     for k in range(N_SECTIONS):
-        if st[b + S_SEC + k] < P.repair_to:
+        if st[b + S_SEC + k] == 0:  # crippled (a damaged section that still floats stays as it is)
             rep |= 1 << k
             st[b + S_SEC + k] = P.repair_to
     card = cove_card_nb(st, rng, P, strat, sp, s)
@@ -587,10 +734,8 @@ def move_black_nb(st, ev, P, legends):
 
 @njit(cache=True)
 def begin_round_nb(st, ev, P, cards, legends):
-    """Black ships sail on (if they move at the start), the top Treasure cards turn up."""
+    """The top Treasure cards turn up."""
     r = st[G_ROUND]
-    if P.black_at_start == 1 and r > 0:
-        move_black_nb(st, ev, P, legends)
     for i in range(N_CARD_ISLANDS):
         idx = st[G_TPERM + i * MAX_TREASURE + r]
         for f in range(4):
@@ -600,55 +745,129 @@ def begin_round_nb(st, ev, P, cards, legends):
 
 
 @njit(cache=True)
-def play_round_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk):
-    """One round (see the module docstring)."""
-    begin_round_nb(st, ev, P, cards, legends)
-    rest_of_round_nb(st, ev, rng, P, tr, legends, strat, sp, fs, wk)
-
-
-@njit(cache=True)
-def rest_of_round_nb(st, ev, rng, P, tr, legends, strat, sp, fs, wk):
-    """The round after its cards turned up: choose, reveal, resolve, Cove, black ships."""
-    r = st[G_ROUND]
-    n = P.n_seats
-    # the secret choice, a joint action: every seat decides before anything is revealed
-    choice = wk[MAX_UNITS:MAX_UNITS + MAX_SEATS]
-    fs[FS_READY] = 0.0  # the public model is computed afresh for this round
-    for s in range(n):
-        choice[s] = choose_island_nb(st, rng, P, tr, strat, sp, fs, s)
-    # reveal
-    ships = wk[16:22]
-    contested = wk[24:30]
-    for i in range(6):
-        ships[i] = 0
-        contested[i] = 0
-    for s in range(n):
-        i = choice[s]
+def reveal_nb(st, ev, P):
+    """Every seat's secret island (G_PEND) is revealed at once."""
+    for s in range(P.n_seats):
+        i = st[G_PEND + s]
         st[G_CHOICE + s] = i
         b = sb_nb(s)
         st[b + S_WHERE] = i
         st[b + S_VISITS + i] += 1
-        ships[i - 1] += 1
         log_nb(st, ev, s, EV_CHOICE, i, 0, 0)
-    for island in range(1, TREASURE_ISLAND):
-        contested[island - 1] = resolve_island_nb(st, ev, rng, P, tr, strat, sp, island, wk)
-    for j in range(n):  # Treasure Island: no combat, first player first
-        s = (st[G_FIRST] + j) % n
-        if st[sb_nb(s) + S_WHERE] == TREASURE_ISLAND:
-            treasure_island_nb(st, ev, rng, P, tr, strat, sp, s)
+    st[G_CONTESTED] = 0
+
+
+@njit(cache=True)
+def end_round_nb(st, ev, rng, P, legends, strat, sp, wk):
+    """Pirate's Cove, the round's log, unclaimed cards discarded, black ships sail on."""
+    n = P.n_seats
+    r = st[G_ROUND]
     for j in range(n):
         s = (st[G_FIRST] + j) % n
         if st[sb_nb(s) + S_WHERE] == COVE:
             cove_nb(st, ev, rng, P, strat, sp, s)
+    ships = wk[16:22]
+    contested = wk[24:30]
+    for i in range(6):
+        ships[i] = 0
+        contested[i] = (st[G_CONTESTED] >> i) & 1
+    for s in range(n):
+        ships[st[G_CHOICE + s] - 1] += 1
     st[G_ROUND_LOG + r] = round_code_nb(ships, contested)
     for i in range(N_CARD_ISLANDS):
         st[G_CARD_LIVE + i] = 0  # unclaimed cards are discarded
-    if P.black_at_start == 0:
-        move_black_nb(st, ev, P, legends)
-    else:
-        for b in range(st[G_N_BLACK]):
-            restore_black_nb(st, P, legends, b)
+    move_black_nb(st, ev, P, legends)
     st[G_ROUND] = r + 1
+
+
+@njit(cache=True)
+def advance_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk, stop_round):
+    """Play on from where the state stands (G_PHASE, G_CUR, G_SUB) until a search seat's
+    decision is pending (returns its DEC_* kind; answer it in G_FORCED and call again),
+    or the round ``stop_round`` is about to begin (returns DEC_NONE; ``stop_round`` >=
+    rounds: the game is played to its end and scored).
+
+    The round: its Treasure cards turn up; every seat chooses an island from what it could
+    know, all before any is revealed (a joint action: a search seat's rollouts never see
+    the others' real choices); the choices are revealed; islands 1..5 resolve in order,
+    then Treasure Island in turn order, then Pirate's Cove; unclaimed cards are discarded
+    and the black ships sail on."""
+    n = P.n_seats
+    while True:
+        ph = st[G_PHASE]
+        if ph == PH_START:
+            if st[G_ROUND] >= stop_round:
+                return DEC_NONE
+            if st[G_ROUND] >= P.rounds:
+                finish_nb(st, ev, rng, P, strat, sp, wk)
+                st[G_PHASE] = PH_DONE
+                return DEC_NONE
+            begin_round_nb(st, ev, P, cards, legends)
+            st[G_PHASE] = PH_CHOOSE
+            st[G_CUR] = 0
+            fs[FS_READY] = 0.0  # the public model is computed afresh for this round
+        elif ph == PH_CHOOSE:
+            s = st[G_CUR]
+            if s < n:
+                if has_forced_nb(st, DEC_ISLAND, s):
+                    st[G_PEND + s] = forced_nb(st)
+                elif searches_nb(st, sp, s):
+                    return pend_nb(st, DEC_ISLAND, s)
+                else:
+                    st[G_PEND + s] = choose_island_nb(st, rng, P, tr, strat, sp, fs, s)
+                st[G_CUR] = s + 1
+            else:
+                reveal_nb(st, ev, P)
+                st[G_PHASE] = PH_ISLAND
+                st[G_CUR] = 1
+                st[G_SUB] = SUB_START
+        elif ph == PH_ISLAND:
+            island = st[G_CUR]
+            if island >= TREASURE_ISLAND:
+                st[G_PHASE] = PH_TI
+                st[G_CUR] = 0
+                st[G_SUB] = SUB_START
+                continue
+            d = island_step_nb(st, ev, rng, P, tr, strat, sp, island, wk)
+            if d != DEC_NONE:
+                return d
+            st[G_CUR] = island + 1
+            st[G_SUB] = SUB_START
+        elif ph == PH_TI:
+            j = st[G_CUR]
+            if j >= n:
+                st[G_PHASE] = PH_END
+                continue
+            s = (st[G_FIRST] + j) % n
+            if st[sb_nb(s) + S_WHERE] == TREASURE_ISLAND:
+                d = treasure_island_nb(st, ev, rng, P, tr, strat, sp, s)
+                if d != DEC_NONE:
+                    return d
+            st[G_CUR] = j + 1
+            st[G_SUB] = SUB_START
+        elif ph == PH_END:
+            end_round_nb(st, ev, rng, P, legends, strat, sp, wk)
+            st[G_PHASE] = PH_START
+        else:
+            return DEC_NONE
+
+
+@njit(cache=True)
+def play_round_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk):
+    """One round of a table without a search seat."""
+    st[G_PHASE] = PH_START
+    advance_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk, st[G_ROUND] + 1)
+
+
+@njit(cache=True)
+def rest_of_round_nb(st, ev, rng, P, tr, legends, strat, sp, fs, wk):
+    """The round after its cards turned up, for tables without a search seat (tests):
+    choose, reveal, resolve, Cove, black ships."""
+    st[G_PHASE] = PH_CHOOSE
+    st[G_CUR] = 0
+    fs[FS_READY] = 0.0
+    no_cards = np.zeros((0, 0, 4), np.int32)  # the next round's cards: never reached (stop_round)
+    advance_nb(st, ev, rng, P, tr, no_cards, legends, strat, sp, fs, wk, st[G_ROUND] + 1)
 
 
 # ------------------------------------------------------------------ set-up, the end, whole games
@@ -754,10 +973,24 @@ def finish_nb(st, ev, rng, P, strat, sp, wk):
         for s in range(n):
             for k in range(N_SECTIONS):
                 keep[s * N_SECTIONS + k] = st[sb_nb(s) + S_SEC + k]
-        w = fight_nb(st, ev, rng, P, strat, sp, 0, units, m, True)
+        # its volleys, hits and dice are counted apart (G_TIE_*), not in the game's own
+        # volleys / hits / dice_rolled, which count the 12 rounds' play as `fights` does
+        v0 = st[G_VOLLEYS]
+        d0 = dice_rolled_nb(rng)
+        hv = wk[52:52 + MAX_SEATS]
         for s in range(n):
+            hv[s] = st[sb_nb(s) + S_VOLLEYS] * 65536 + st[sb_nb(s) + S_HITS]
+        w = fight_nb(st, ev, rng, P, strat, sp, 0, units, m, True)
+        st[G_TIE_VOLLEYS] = st[G_VOLLEYS] - v0
+        st[G_VOLLEYS] = v0
+        st[G_TIE_DICE] = dice_rolled_nb(rng) - d0
+        for s in range(n):
+            b = sb_nb(s)
+            st[G_TIE_HITS] += st[b + S_HITS] - hv[s] % 65536
+            st[b + S_VOLLEYS] = hv[s] // 65536
+            st[b + S_HITS] = hv[s] % 65536
             for k in range(N_SECTIONS):
-                st[sb_nb(s) + S_SEC + k] = keep[s * N_SECTIONS + k]
+                st[b + S_SEC + k] = keep[s * N_SECTIONS + k]
         st[G_TIE] = 1
         st[G_WINNER] = w
         st[G_END] = END_TIE_COMBAT if w >= 0 else END_TIE_UNRESOLVED
@@ -769,17 +1002,20 @@ def write_outputs_nb(st, rng, P, out_g, out_s):
     out_g[0] = st[G_WINNER]
     out_g[1] = st[G_ROUND] * P.n_seats  # turns: one seat's round each
     out_g[2] = st[G_END]
-    out_g[3] = 0  # every game is 12 rounds: never truncated
+    out_g[3] = 0  # every game is `rounds` rounds: never truncated
     out_g[4] = st[G_FIRST]
-    out_g[5] = dice_rolled_nb(rng)
+    out_g[5] = dice_rolled_nb(rng) - st[G_TIE_DICE]
     out_g[6] = st[G_FIGHTS]
     out_g[7] = st[G_VOLLEYS]
     out_g[8] = st[G_BLACK_SUNK]
     out_g[9] = st[G_STALEMATES]
     out_g[10] = st[G_RESHUFFLES]
     out_g[11] = st[G_TIE]
-    for r in range(ROUNDS):
-        out_g[12 + r] = st[G_ROUND_LOG + r]
+    out_g[12] = st[G_TIE_VOLLEYS]
+    out_g[13] = st[G_TIE_HITS]
+    out_g[14] = st[G_TIE_DICE]
+    for r in range(MAX_ROUNDS):
+        out_g[15 + r] = st[G_ROUND_LOG + r]
     for s in range(P.n_seats):
         b = sb_nb(s)
         o = out_s[s]
@@ -829,46 +1065,7 @@ def write_outputs_nb(st, rng, P, out_g, out_s):
         o[60] = st[b + S_FAME_CARDS]
         o[61] = 1 if st[G_WINNER] == s else 0
         o[62] = st[b + S_FAME] - st[b + S_F_CARDS]
-
-
-@njit(cache=True)
-def play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, fs, wk, game_index,
-                     out_g, out_s):
-    """One whole game on an already seeded ``rng`` (bulk runs and traces share it)."""
-    setup_nb(st, ev, rng, P, tr, ncards, tavern, legends, strat, sp, game_index)
-    for _ in range(ROUNDS):
-        play_round_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk)
-    finish_nb(st, ev, rng, P, strat, sp, wk)
-    write_outputs_nb(st, rng, P, out_g, out_s)
-
-
-@njit(cache=True, parallel=True)
-def play_chunk_nb(seed, first, n, P, tr, cards, ncards, tavern, legends, strat, sp, out_g, out_s):
-    """Games ``first .. first + n - 1``: blocks of BLOCK games in parallel, scratch per block."""
-    n_blocks = (n + BLOCK - 1) // BLOCK
-    for blk in prange(n_blocks):
-        st = np.zeros(STATE_WORDS, np.int32)
-        ev = np.zeros((0, 6), np.int32)
-        rng = np.zeros(RNG_WORDS, np.uint64)
-        fs = np.zeros(FS_SIZE, np.float64)
-        wk = np.zeros(WK_SIZE, np.int64)
-        hi = min(n, (blk + 1) * BLOCK)
-        for i in range(blk * BLOCK, hi):
-            seed_game_nb(rng, seed, first + i)
-            play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, fs, wk, first + i,
-                             out_g[i], out_s[i])
-
-
-@njit(cache=True)
-def play_traced_nb(seed, k, P, tr, cards, ncards, tavern, legends, strat, sp, ev, out_g, out_s):
-    """Game ``k`` with the event log on (same code path as the bulk run)."""
-    st = np.zeros(STATE_WORDS, np.int32)
-    rng = np.zeros(RNG_WORDS, np.uint64)
-    fs = np.zeros(FS_SIZE, np.float64)
-    wk = np.zeros(WK_SIZE, np.int64)
-    seed_game_nb(rng, seed, k)
-    play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, fs, wk, k, out_g, out_s)
-    return st[G_EVENTS]
+        o[63] = st[b + S_F_BARGE]
 
 
 # ------------------------------------------------------------------ odds: the kernel's own combat

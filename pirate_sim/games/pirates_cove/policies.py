@@ -21,7 +21,7 @@ from numba import njit
 from ...rng import rand_below_nb, rand_float_nb
 from .rules import (B_FAME, BATTLE, CANNONS, CREW, EVENT, F_ACTIVE, F_N, F_UNITS,
                     G_CARD, G_FIGHT, G_ROUND, G_SCRIPT, HULL, MASTERCRAFT, MAX_SEATS,
-                    N_SECTIONS, ROUNDS, S_CHESTS, S_ENTRY, S_FAME, S_GOLD, S_HAND, S_SEC, SAILS,
+                    MAX_ROUNDS, N_SECTIONS, S_CHESTS, S_ENTRY, S_FAME, S_GOLD, S_HAND, S_SEC, SAILS,
                     SC_BURY_GOLD, SC_BUYS, SC_COVE_CARD, SC_FLEE, SC_ISLANDS, SC_PLAY, SC_SECTION,
                     SC_SETUP, SC_TI_SECTION, SC_UPGRADE, TAVERN, TREASURE_ISLAND, VOLLEY)
 from .ship import (bb_nb, black_at_nb, level_cost_nb, level_nb, power_nb, room_nb, sb_nb,
@@ -31,10 +31,15 @@ ST_RANDOM = 0
 ST_HUNTER = 1
 ST_FIGHTER = 2
 ST_AVOIDER = 3
+ST_SEARCH = 4  # the search player's registered code; its [[seats]] entry is stored with its
+# rollout strategy's code and default parameters (so every choice it does not search is the
+# rollout strategy's) and SP_SEARCH = 1 (see strategies.seat_tables)
+N_SCRIPTED = 4  # scripted strategies 0..3, the search's rollout choices in code order
 ST_SCRIPTED = 9  # tests only: decisions from the state's script words (rules.SC_*)
 
 SP_DECIDE_PROB = 0  # random: chance of yes for each yes/no decision
-SP_FLEE_BELOW = 1  # flees when its estimated chance of winning the fight is below this
+SP_FLEE_BELOW = 1  # flees when its estimated chance of winning a one-on-one fight is below this
+# (scaled to the fair share in a crowd: flee_below x 2 / ships, see flee_line_nb)
 SP_FLEE_PROB = 2  # random: chance of fleeing on each own turn of a fight
 SP_GOLD_RESERVE = 3  # gold kept back from buying and burying (for upgrades)
 SP_BURY_FROM = 4  # from this round (1..12) it buries all its gold
@@ -42,7 +47,13 @@ SP_TEMPERATURE = 5  # how spread its prediction of the other seats' islands is (
 SP_FIGHT_MIN = 6  # fighter: least estimated win chance to sail for a black ship
 SP_MAX_BUYS = 7  # Tavern cards bought per Tavern visit
 SP_COVE_CARD = 8  # 1 takes a Tavern card at Pirate's Cove, 0 the gold
-N_SP = 9
+SP_SEARCH = 9  # 1: a search entry (its searched decisions go to the search, see kernel.advance_nb)
+SP_BUDGET = 10  # search: rollouts per decision
+SP_ROLLOUT = 11  # search: rollout strategy code
+SP_TOP_K = 12  # search: options kept by the rollout strategy's prior
+SP_REWARD = 13  # search: pirate_sim.search.REWARD_*
+SP_HORIZON = 14  # search: rounds a rollout plays before it is scored (0: to the end)
+N_SP = 15
 
 # Levels each policy aims for: hull, sails, cannons, crew (set-up and upgrades stop there).
 TARGETS = np.array([
@@ -98,7 +109,7 @@ def alone_value_nb(st, P, tr, s, island, code):
     public information only (``code``: whose targets decide which upgrades are wanted)."""
     b = sb_nb(s)
     gold = st[b + S_GOLD]
-    last = st[G_ROUND] >= ROUNDS - 1
+    last = st[G_ROUND] >= P.rounds - 1
     if island == TREASURE_ISLAND:
         v = float(st[b + S_CHESTS] * P.chest_fame)
         g = gold if last else gold - int(0.5 * gold)
@@ -185,7 +196,7 @@ def predict_nb(st, P, tr, s, temperature, fs):
 
 
 @njit(cache=True)
-def expected_value_nb(st, P, tr, s, island, code, fs, fight_weight, loss_weight):
+def expected_value_nb(st, P, tr, s, island, code, fs, fight_weight, loss_weight, flee_below):
     """Expected fame of sailing to ``island`` given the predicted other seats (fs)."""
     v = alone_value_nb(st, P, tr, s, island, code)
     if island == TREASURE_ISLAND:
@@ -214,6 +225,9 @@ def expected_value_nb(st, P, tr, s, island, code, fs, fight_weight, loss_weight)
     p = win_chance_nb(pm, opp if black else opp / (1.0 - alone))
     fame = fight_weight * (P.fame_per_loser * crowd / (1.0 - alone + 1e-9) + bonus)
     loss = loss_weight * (LOSS_BASE + VALUE_CHEST * st[sb_nb(s) + S_CHESTS])
+    ships = 1.0 + (1.0 if black else 0.0) + (crowd / (1.0 - alone + 1e-9) if alone < 1.0 else 0.0)
+    if p < flee_line_nb(flee_below, ships):
+        return alone * v - (1.0 - alone) * loss  # it would flee that fight: a loss, never the card
     return alone * v + (1.0 - alone) * (p * (v + fame) - (1.0 - p) * loss)
 
 
@@ -222,7 +236,7 @@ def choose_island_nb(st, rng, P, tr, strat, sp, fs, s):
     """The secret island choice of seat ``s`` (1..6), from public information only."""
     code = code_nb(st, strat, s)
     if code == ST_SCRIPTED:
-        i = st[G_SCRIPT + SC_ISLANDS + s * ROUNDS + st[G_ROUND]]
+        i = st[G_SCRIPT + SC_ISLANDS + s * MAX_ROUNDS + st[G_ROUND]]
         if i >= 1:
             return i
         code = ST_RANDOM
@@ -239,7 +253,11 @@ def choose_island_nb(st, rng, P, tr, strat, sp, fs, s):
             bk = black_at_nb(st, i, True)
             if bk >= 0 and i != TREASURE_ISLAND:
                 p = win_chance_nb(pm, power_nb(st, P, MAX_SEATS + bk))
-                v = p * (v + st[bb_nb(bk) + B_FAME]) - (1.0 - p) * (LOSS_BASE + VALUE_CHEST * st[sb_nb(s) + S_CHESTS])
+                loss = LOSS_BASE + VALUE_CHEST * st[sb_nb(s) + S_CHESTS]
+                if p < par_nb(st, sp, s, SP_FLEE_BELOW):
+                    v = -loss  # it would flee after the first volley: a loss, never the card
+                else:
+                    v = p * (v + st[bb_nb(bk) + B_FAME]) - (1.0 - p) * loss
             barge = black_at_nb(st, i, False)
             if barge >= 0:
                 v += float(st[bb_nb(barge) + B_FAME])
@@ -255,7 +273,7 @@ def choose_island_nb(st, rng, P, tr, strat, sp, fs, s):
     pm = fs[FS_POW + s]
     fight_min = par_nb(st, sp, s, SP_FIGHT_MIN)
     for i in range(1, 7):
-        v = expected_value_nb(st, P, tr, s, i, code, fs, fw, lw)
+        v = expected_value_nb(st, P, tr, s, i, code, fs, fw, lw, par_nb(st, sp, s, SP_FLEE_BELOW))
         if code == ST_FIGHTER:
             bp = fs[FS_BPOW + i - 1]
             if bp >= 0.0 and win_chance_nb(pm, bp) < fight_min:
@@ -374,7 +392,7 @@ def tavern_buys_nb(st, rng, P, strat, sp, s):
         afford = gold // P.price
     if code == ST_RANDOM:
         return rand_below_nb(rng, afford + 1)
-    if st[G_ROUND] >= ROUNDS - 1:
+    if st[G_ROUND] >= P.rounds - 1:
         return 0  # nothing left to play them in (Fame cards are in every deck but rare)
     want = int(par_nb(st, sp, s, SP_MAX_BUYS))
     reserve = int(par_nb(st, sp, s, SP_GOLD_RESERVE))
@@ -414,7 +432,7 @@ def treasure_upgrade_nb(st, rng, P, tr, strat, sp, s):
     reserve = 0 if code == ST_RANDOM else int(par_nb(st, sp, s, SP_GOLD_RESERVE))
     if code == ST_RANDOM and not yes_nb(rng, par_nb(st, sp, s, SP_DECIDE_PROB)):
         return -1
-    if code != ST_RANDOM and st[G_ROUND] >= ROUNDS - 1:
+    if code != ST_RANDOM and st[G_ROUND] >= P.rounds - 1:
         return -1  # the last round: levels no longer pay
     for j in range(N_SECTIONS):
         k = PRIORITY[code, j]
@@ -443,6 +461,23 @@ def cove_card_nb(st, rng, P, strat, sp, s):
 
 
 # ------------------------------------------------------------------ combat
+@njit(cache=True, inline="always")
+def flee_line_nb(flee_below, ships):
+    """The win chance below which a planned player flees a fight of ``ships`` ships:
+    ``flee_below`` one-on-one, scaled to the fair share 1 / ships in a crowd (an equal
+    ship's own power / all powers is 1 / ships: fleeing below 0.5 there is fleeing always)."""
+    return flee_below * 2.0 / ships if ships > 2 else flee_below
+
+
+@njit(cache=True)
+def active_ships_nb(st):
+    base = G_FIGHT
+    m = 0
+    for j in range(st[base + F_N]):
+        m += st[base + F_ACTIVE + j]
+    return m
+
+
 @njit(cache=True)
 def fight_odds_nb(st, P, s):
     """Estimated chance that seat ``s`` outlasts the other ships still in the fight."""
@@ -464,7 +499,7 @@ def decide_flee_nb(st, rng, P, strat, sp, s, own_turns):
         return f > 0 and own_turns >= f
     if code == ST_RANDOM:
         return yes_nb(rng, par_nb(st, sp, s, SP_FLEE_PROB))
-    return fight_odds_nb(st, P, s) < par_nb(st, sp, s, SP_FLEE_BELOW)
+    return fight_odds_nb(st, P, s) < flee_line_nb(par_nb(st, sp, s, SP_FLEE_BELOW), active_ships_nb(st))
 
 
 @njit(cache=True)
@@ -525,7 +560,7 @@ def play_battle_nb(st, rng, P, strat, sp, s):
     r = card_rule_nb(st, rng, strat, sp, s, BATTLE)
     if r >= 0:
         return r == 1
-    return fight_odds_nb(st, P, s) >= par_nb(st, sp, s, SP_FLEE_BELOW)
+    return fight_odds_nb(st, P, s) >= flee_line_nb(par_nb(st, sp, s, SP_FLEE_BELOW), active_ships_nb(st))
 
 
 @njit(cache=True)

@@ -18,9 +18,11 @@ from __future__ import annotations
 from ..base import Param
 from ...seating import seating_params
 
-VERSION = "1.0.0"
+VERSION = "1.2.0"
 
-ROUNDS = 12  # rulebook: "Flest poäng efter den 12:e och sista spelrundan" (12 rounds, 12 cards per island)
+DEFAULT_ROUNDS = 12  # the `rounds` parameter's default; rulebook: "Flest poäng efter den 12:e och sista spelrundan"
+ROUNDS = DEFAULT_ROUNDS  # the default's old name (report pages read the first ROUNDS rounds' columns)
+MAX_ROUNDS = 20  # most rounds the state's round log (and the round_NN columns) has room for
 N_ISLANDS = 6  # islands 1..6; 0 is Pirate's Cove, never chosen
 COVE = 0
 TAVERN = 1
@@ -109,7 +111,7 @@ END_MOST_FAME, END_TIE_COMBAT, END_TIE_UNRESOLVED, END_TRUNCATED = range(4)
 # --- state layout: one int32 vector per game ------------------------------------------------
 MAX_SEATS = 5
 MAX_UNITS = MAX_SEATS + MAX_BLACK
-G_ROUND = 0  # rounds finished so far (0..12)
+G_ROUND = 0  # rounds finished so far (0..rounds)
 G_FIRST = 1  # first player (set-up draws, Treasure Island and Pirate's Cove order)
 G_WINNER = 2
 G_END = 3  # end reason, -1 while playing
@@ -128,13 +130,28 @@ G_RESHUFFLES = 15
 G_GAME = 16  # game index (strategy seating rotation)
 G_BLACK_SUNK = 17
 G_TIE = 18  # 1: the winner came out of a final combat
-G_ROUND_LOG = 20  # [12] visits and contests per round, see encode in kernel.round_code_nb
-G_CARD = G_ROUND_LOG + ROUNDS  # [5 x 4] the face-up Treasure card of islands 1..5 (g, c, f, t)
+G_TIE_VOLLEYS = 19  # the final combat's volleys, hits and dice, counted apart from the game's
+G_TIE_HITS = 20
+G_TIE_DICE = 21
+# where the game stands (kernel.advance_nb resumes from here: a copy of the state is the whole game)
+G_PHASE = 22  # PH_* below
+G_CUR = 23  # the phase's position: the next seat to choose, the island resolving, the Treasure Island turn
+G_SUB = 24  # the step within an island or a Treasure Island turn (SUB_* in kernel.py)
+G_ACTOR = 25  # the seat acting alone on the island
+G_FORCED = 26  # a pending decision's option + FORCED_BIAS (0: none; the search writes it)
+G_DEC = 27  # the pending decision (DEC_* below) of seat G_DEC_SEAT
+G_DEC_SEAT = 28
+G_FREE = 29  # free levels (Mastercraft) of the pending upgrade
+G_DECISIONS = 30  # searched decisions so far (their rollout streams' index)
+G_CONTESTED = 31  # bit i - 1: a fight on island i this round
+G_PEND = 32  # [5] the islands chosen this round, not yet revealed
+G_ROUND_LOG = 40  # [MAX_ROUNDS] visits and contests per round, see encode in kernel.round_code_nb
+G_CARD = G_ROUND_LOG + MAX_ROUNDS  # [5 x 4] the face-up Treasure card of islands 1..5 (g, c, f, t)
 G_CARD_LIVE = G_CARD + N_CARD_ISLANDS * 4  # [5] 1 while the face-up card is still there
 G_CHOICE = G_CARD_LIVE + N_CARD_ISLANDS  # [5] island each seat revealed this round
 G_SCRIPT = G_CHOICE + MAX_SEATS  # scripted-policy words (tests), see SC_* below
-SC_ISLANDS = 0  # [5 seats x 12 rounds] islands; 0 = ask the seat's own strategy
-SC_SETUP = SC_ISLANDS + MAX_SEATS * ROUNDS  # [5 x 4] set-up levels to buy per section
+SC_ISLANDS = 0  # [5 seats x MAX_ROUNDS rounds] islands; 0 = ask the seat's own strategy
+SC_SETUP = SC_ISLANDS + MAX_SEATS * MAX_ROUNDS  # [5 x 4] set-up levels to buy per section
 SC_UPGRADE = SC_SETUP + MAX_SEATS * N_SECTIONS  # [5] levels to buy when alone on islands 2-5
 SC_BUYS = SC_UPGRADE + MAX_SEATS  # [5] Tavern cards to buy when alone on the Tavern
 SC_FLEE = SC_BUYS + MAX_SEATS  # [5] flee at the seat's n-th own turn in a fight (0 never)
@@ -154,7 +171,9 @@ F_TURNS = F_ACTIVE + MAX_UNITS  # [8] own turns taken
 F_BONUS = F_TURNS + MAX_UNITS  # [8] Battle-card dice this fight
 F_TB = F_BONUS + MAX_UNITS  # [8] tie-break rolls
 F_N = F_TB + MAX_UNITS
-F_WORDS = F_N + 1
+F_POS = F_N + 1  # the fight position whose turn it is
+F_VOL = F_N + 2  # volleys fired so far
+F_WORDS = F_N + 3
 BLACK_BASE = G_FIGHT + F_WORDS
 B_ISLAND = 0
 B_SEC = 1  # [4]
@@ -210,13 +229,22 @@ S_SPENT = 69  # gold spent (upgrades and Tavern cards)
 S_GOLD_TAKEN = 70  # gold from Treasure cards
 S_CHESTS_TAKEN = 71
 S_FOUGHT_ROUND = 72  # last round it fought (fame for fights in the round)
-SEAT_WORDS = 76
+S_F_BARGE = 73  # of S_F_BLACK: fame from plundering the treasure barge
+S_FAMEV = 76  # [11] Fame cards held by value (0..10): a hand can be re-dealt exactly
+SEAT_WORDS = 88
 STATE_WORDS = SEATS_BASE + MAX_SEATS * SEAT_WORDS
+
+PH_START, PH_CHOOSE, PH_ISLAND, PH_TI, PH_END, PH_DONE = range(6)
+# decisions the search player searches (kernel.advance_nb stops at them)
+DEC_NONE, DEC_ISLAND, DEC_FLEE, DEC_BUY, DEC_UPGRADE, DEC_TI = range(6)
+DEC_NAMES = ("", "island", "flee", "buy", "upgrade", "treasure_island")
+FORCED_BIAS = 16  # G_FORCED = option + FORCED_BIAS (options are -1..12)
+MAX_FAME_VALUE = 10
 
 # events: int32 rows [round, seat or -1, kind, a, b, c]
 (EV_ROUND, EV_CHOICE, EV_SETUP, EV_DRAW, EV_TAKE, EV_UPGRADE, EV_BUY, EV_BURY, EV_FIGHT, EV_VOLLEY,
  EV_CRIPPLE, EV_FLEE, EV_COVE, EV_BLACK, EV_PLAY, EV_END, EV_PLUNDER, EV_RESHUFFLE, EV_OVERBOARD,
- EV_TIE, EV_ORDER, EV_FIRST) = range(22)
+ EV_TIE, EV_ORDER, EV_FIRST, EV_SEARCH) = range(23)
 EVENT_WIDTH = 6
 
 
@@ -233,6 +261,8 @@ def _track(name: str, start: int, top: int, costs: list[int], why: str) -> tuple
 PARAMS: tuple[Param, ...] = seating_params(
     "rule", "a die roll among the players (uniform); it orders only set-up draws, Treasure Island and "
     "Pirate's Cove (islands are chosen at once, fights go by Sails)") + (
+    Param("rounds", DEFAULT_ROUNDS, "int", "rounds in a game (rulebook: 12; every island's Treasure stack needs "
+          "as many cards)", 1, MAX_ROUNDS),
     Param("setup.gold", 9, "int", "gold each player gets to spend on upgrades before round 1 (rulebook: 9)", 0, 100),
     Param("setup.tavern_cards", 1, "int", "Tavern cards each player draws at set-up (rulebook: 1)", 0, 5),
     *_track("hull", 2, 6, [1, 2, 2, 3, 3], "2 of 6, so a first hit does not sink"),
@@ -244,13 +274,13 @@ PARAMS: tuple[Param, ...] = seating_params(
     Param("supply.gold", 150, "int", "gold in the bank on Treasure Island after dealing set-up gold", 0, 10000),
     Param("supply.chests", 40, "int", "treasure chests in the bank", 0, 1000),
     Param("treasure.island1", DEFAULT_TREASURE[1], "str_list", "Tavern (island 1) Treasure stack, one card a "
-          "string: '2g 1c 1f 1t' = 2 gold, 1 chest, 1 fame, 1 Tavern card (needs at least 12 cards)",
-          min_length=ROUNDS),
-    Param("treasure.island2", DEFAULT_TREASURE[2], "str_list", "Hull Island (2) Treasure stack", min_length=ROUNDS),
-    Param("treasure.island3", DEFAULT_TREASURE[3], "str_list", "Sails Island (3) Treasure stack", min_length=ROUNDS),
+          "string: '2g 1c 1f 1t' = 2 gold, 1 chest, 1 fame, 1 Tavern card (needs at least `rounds` cards)",
+          min_length=1),
+    Param("treasure.island2", DEFAULT_TREASURE[2], "str_list", "Hull Island (2) Treasure stack", min_length=1),
+    Param("treasure.island3", DEFAULT_TREASURE[3], "str_list", "Sails Island (3) Treasure stack", min_length=1),
     Param("treasure.island4", DEFAULT_TREASURE[4], "str_list", "Cannons Island (4) Treasure stack",
-          min_length=ROUNDS),
-    Param("treasure.island5", DEFAULT_TREASURE[5], "str_list", "Crew Island (5) Treasure stack", min_length=ROUNDS),
+          min_length=1),
+    Param("treasure.island5", DEFAULT_TREASURE[5], "str_list", "Crew Island (5) Treasure stack", min_length=1),
     Param("combat.hit_min", 5, "int", "lowest die face that hits (rulebook: 5 or 6)", 1, 7),
     Param("combat.fame_per_loser", 1, "int", "fame each other ship on the island gains when a ship flees or "
           "sinks (rulebook: 1)", 0, 10),
@@ -283,13 +313,12 @@ PARAMS: tuple[Param, ...] = seating_params(
     Param("tavern.parrot_lasts", "until_cove", "choice", "how long a Parrot stays: until its ship next goes "
           "to Pirate's Cove, or the whole game (not in the sources)", choices=("until_cove", "game")),
     Param("cove.gold", 2, "int", "consolation gold at Pirate's Cove (the other choice: one Tavern card)", 0, 20),
-    Param("cove.repair_to", 1, "int", "level a crippled section is repaired to at Pirate's Cove", 1, MAX_LEVEL),
+    Param("cove.repair_to", 1, "int", "level a crippled section (one shot below its lowest level) is repaired "
+          "to at Pirate's Cove; damaged sections that were not crippled stay as they are", 1, MAX_LEVEL),
     Param("black.ships", [2, 1, 1], "int_list", "black ships with 3, 4, 5 players (rulebook: 2 with 3 players; "
           "with 4-5 not given)", 0, MAX_BLACK, length=3),
     Param("black.start_islands", [1, 4, 2], "int_list", "start island of the Royal Navy and of the 2nd and 3rd "
           "black ship (rulebook: 1 and 4)", 1, 5, length=MAX_BLACK),
-    Param("black.move", "end_of_round", "choice", "when black ships sail on to the next island (the seed: after "
-          "resolution; some sources: at the start of a round)", choices=("end_of_round", "start_of_round")),
     Param("royal_navy.sections", [4, 3, 4, 4], "int_list", "Royal Navy hull, sails, cannons, crew", 1, MAX_LEVEL,
           length=4),
     Param("royal_navy.fame", 4, "int", "fame for crippling the Royal Navy (reported: 4)", 0, 20),

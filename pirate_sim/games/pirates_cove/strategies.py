@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...search import search_params
 from ..base import Param, Strategy, seat_tables as base_seat_tables
-from .policies import (N_SP, SP_BURY_FROM, SP_COVE_CARD, SP_DECIDE_PROB, SP_FIGHT_MIN, SP_FLEE_BELOW,
-                       SP_FLEE_PROB, SP_GOLD_RESERVE, SP_MAX_BUYS, SP_TEMPERATURE, ST_AVOIDER, ST_FIGHTER,
-                       ST_HUNTER, ST_RANDOM)
+from .policies import (N_SCRIPTED, N_SP, SP_BUDGET, SP_BURY_FROM, SP_COVE_CARD, SP_DECIDE_PROB, SP_FIGHT_MIN,
+                       SP_FLEE_BELOW, SP_FLEE_PROB, SP_GOLD_RESERVE, SP_HORIZON, SP_MAX_BUYS, SP_REWARD,
+                       SP_ROLLOUT, SP_SEARCH, SP_TEMPERATURE, SP_TOP_K, ST_AVOIDER, ST_FIGHTER, ST_HUNTER,
+                       ST_RANDOM, ST_SEARCH)
 
 SLOTS = {
     "decide_prob": SP_DECIDE_PROB,
@@ -25,15 +27,21 @@ SLOTS = {
     "fight_min": SP_FIGHT_MIN,
     "max_buys": SP_MAX_BUYS,
     "cove_card": SP_COVE_CARD,
+    "budget": SP_BUDGET,
+    "rollout": SP_ROLLOUT,
+    "top_k": SP_TOP_K,
+    "reward": SP_REWARD,
+    "horizon": SP_HORIZON,
 }
-SLOT_DEFAULTS = np.array([0.5, 0.4, 0.2, 2.0, 11.0, 1.0, 0.5, 1.0, 0.0])
+SLOT_DEFAULTS = np.array([0.5, 0.4, 0.2, 2.0, 11.0, 1.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
 assert SLOT_DEFAULTS.shape[0] == N_SP
 
 
 def _flee(v: float) -> Param:
     return Param("flee_below", v, "float", "flees (from its second turn in a fight) when its estimated chance "
                  "of outlasting the others, own power / (own + theirs) with power = dice x weakest section, "
-                 "drops below this", 0.0, 1.0)
+                 "drops below this (one on one; x 2 / ships in a crowd); a fight it would flee is valued as a "
+                 "loss when it chooses its island", 0.0, 1.0)
 
 
 def _reserve(v: int) -> Param:
@@ -97,9 +105,39 @@ STRATEGIES = (
               Param("temperature", 1.0, "float", "spread of its prediction of the others (fame units)", 0.01,
                     100.0))),
 )
+SCRIPTED_NAMES = tuple(s.name for s in sorted(STRATEGIES, key=lambda s: s.code))
+assert len(SCRIPTED_NAMES) == N_SCRIPTED
+DEFAULT_BUDGET = 64
+SEARCH = Strategy(
+    "search", ST_SEARCH,
+    "Searches its secret island choice, attack or flee at each of its turns in a fight, the Tavern cards it "
+    "buys, the levels it buys alone on islands 2-5 and its Treasure Island upgrade: for each option kept "
+    "(top_k by the rollout strategy's own choice first) it plays rollouts to the end of the game from a "
+    "copy of the state whose hidden cards are re-dealt (the Tavern draw pile, the other seats' hands, the "
+    "unrevealed Treasure cards), every seat playing the rollout strategy, with sequential halving over "
+    "budget rollouts; the others' island choices in a rollout come from the rollout strategy on public "
+    "information.  Every other choice (set-up spending, burying, Pirate's Cove, cards, targets) is the "
+    "rollout strategy's.",
+    search_params(SCRIPTED_NAMES, "fighter", DEFAULT_BUDGET))
+STRATEGIES = STRATEGIES + (SEARCH,)
 STRATEGY_BY_NAME = {s.name: s for s in STRATEGIES}
 
 
 def seat_tables(seats: list[dict]) -> tuple[np.ndarray, np.ndarray]:
-    """(codes int32[n], params float64[n, N_SP]) for the kernel, one row per [[seats]] entry."""
-    return base_seat_tables(seats, STRATEGY_BY_NAME, SLOTS, SLOT_DEFAULTS)
+    """(codes int32[n], params float64[n, N_SP]) for the kernel, one row per [[seats]] entry.
+
+    A ``search`` entry is stored as its rollout strategy (that code, that strategy's default
+    parameters) with SP_SEARCH = 1 and its own search parameters: the kernel then plays every
+    choice it does not search exactly as the rollout strategy, and a rollout, which zeroes
+    SP_SEARCH, plays the seat as the rollout strategy."""
+    codes, sp = base_seat_tables(seats, STRATEGY_BY_NAME, SLOTS, SLOT_DEFAULTS)
+    for i, seat in enumerate(seats):
+        if seat["strategy"] != "search":
+            continue
+        code = int(sp[i, SP_ROLLOUT])
+        roll = STRATEGY_BY_NAME[SCRIPTED_NAMES[code]]
+        for p in roll.params:
+            sp[i, SLOTS[p.key]] = float(p.default)
+        codes[i] = code
+        sp[i, SP_SEARCH] = 1.0
+    return codes, sp

@@ -14,7 +14,7 @@ from ..base import Compiled
 from . import kernel as K
 from . import rules as R
 from .game import GAME
-from .policies import ST_SCRIPTED
+from .policies import FS_SIZE, ST_SCRIPTED
 from .ship import sb_nb
 
 
@@ -92,6 +92,7 @@ def give_card(st, s: int, t: int, value: int = 0) -> None:
             st[b + R.S_HAND + t] += 1
             if t == R.FAME:
                 st[b + R.S_FAME_CARDS] += code // 16
+                st[b + R.S_FAMEV + code // 16] += 1
             return
     raise ValueError(f"no card of type {t} left in the deck")
 
@@ -100,15 +101,17 @@ def empty_hands(st, n_seats: int) -> None:
     """Every held card goes back on top of the deck (a clean start for card tests)."""
     for s in range(n_seats):
         b = seat_base(s)
-        for t in range(R.N_CARD_TYPES):
+        for t in range(R.FAME):
             while st[b + R.S_HAND + t] > 0:
                 st[b + R.S_HAND + t] -= 1
-                code = t
-                if t == R.FAME:
-                    code = R.FAME + 16 * 1
-                    st[b + R.S_FAME_CARDS] -= 1
-                st[R.G_TDECK + st[R.G_DECK_N]] = code
+                st[R.G_TDECK + st[R.G_DECK_N]] = t
                 st[R.G_DECK_N] += 1
+        for v in range(R.MAX_FAME_VALUE + 1):  # Fame cards go back with their values
+            while st[b + R.S_FAMEV + v] > 0:
+                st[b + R.S_FAMEV + v] -= 1
+                st[R.G_TDECK + st[R.G_DECK_N]] = R.FAME + 16 * v
+                st[R.G_DECK_N] += 1
+        st[b + R.S_HAND + R.FAME] = 0
         st[b + R.S_FAME_CARDS] = 0
 
 
@@ -128,7 +131,7 @@ def script(st, s: int, islands=None, setup=None, upgrade=None, buys=None, flee=N
     if islands is not None:
         r0 = int(st[R.G_ROUND])
         for j, i in enumerate(islands):
-            st[g + R.SC_ISLANDS + s * R.ROUNDS + r0 + j] = i
+            st[g + R.SC_ISLANDS + s * R.MAX_ROUNDS + r0 + j] = i
     if setup is not None:
         st[g + R.SC_SETUP + s * 4:g + R.SC_SETUP + s * 4 + 4] = setup
     for slot, v in ((R.SC_UPGRADE, upgrade), (R.SC_BUYS, buys), (R.SC_FLEE, flee), (R.SC_SECTION, section),
@@ -160,7 +163,7 @@ def begin_round(c: Compiled, st, ev) -> None:
 
 def rest_of_round(c: Compiled, st, ev, rng) -> None:
     tr, cards, ncards, tavern, legends, strat, sp = c.arrays
-    K.rest_of_round_nb(st, ev, rng, c.params, tr, legends, strat, sp, np.zeros(K.FS_SIZE),
+    K.rest_of_round_nb(st, ev, rng, c.params, tr, legends, strat, sp, np.zeros(FS_SIZE),
                        np.zeros(K.WK_SIZE, np.int64))
 
 

@@ -76,4 +76,10 @@ def describe(kind: int, a: int, b: int, c: int, compiled) -> str:
     if kind == R.EV_END:
         reason = R.END_REASONS[b].replace("_", " ")
         return (f"seat {a} wins" if a >= 0 else "no winner") + f" ({reason}, {c} fame)"
+    if kind == R.EV_SEARCH:
+        what = R.DEC_NAMES[a].replace("_", " ")
+        opt = {R.DEC_ISLAND: lambda v: f"island {v}", R.DEC_FLEE: lambda v: "flee" if v else "attack",
+               R.DEC_BUY: lambda v: f"{v} Tavern card(s)", R.DEC_UPGRADE: lambda v: f"{v} level(s)",
+               R.DEC_TI: lambda v: "no upgrade" if v < 0 else f"{R.SECTION_NAMES[v]} +1"}[a](b)
+        return f"searches its {what} choice: {opt} ({c} rollouts)"
     return f"event {kind} {a} {b} {c}"

@@ -1,0 +1,504 @@
+"""The ``search`` player of Pirate's Cove, and the drivers that play whole games with it.
+
+The rules kernel (``kernel.advance_nb``) plays on until a search seat's decision is
+pending and stops there with the whole game in the state vector; ``search_decide_nb``
+answers it and the driver calls ``advance_nb`` again.  Rollouts run the same
+``advance_nb`` on copies of the state with the search switched off (``rsp``: the seat
+tables with SP_SEARCH = 0), so the kernel never calls the search from inside itself.
+
+Searched decisions (rules.DEC_*): the secret island (1-6), attack (0) or flee (1) at
+each own turn of a fight after its first volley, Tavern cards to buy alone on the
+Tavern (0..affordable), levels to buy alone on islands 2-5 (0..affordable), the Treasure
+Island upgrade (none or an affordable section).  Everything else is the rollout
+strategy's (the entry is stored as that strategy, see ``strategies.seat_tables``).
+
+A rollout (``rollout_nb``): copy the state into the scratch ``rst``; derive its stream
+from the game's (``pirate_sim.search.derive_stream_nb``: common random numbers across the
+options, the game's stream not advanced); re-deal what the deciding seat cannot know
+(``resample_nb``); every seat becomes the rollout strategy; at the island choice the
+other seats choose again with the rollout strategy on public information (their real
+choices of the round, already in G_PEND for the seats before, are overwritten unread);
+the option is forced; play to the end (or ``horizon`` rounds) and score.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ...rng import RNG_WORDS, seed_game_nb, shuffle_nb
+from ...search import (REWARD_MARGIN, REWARD_RANK, best_mean_nb, derive_stream_nb, halve_nb, halving_rounds_nb,
+                       per_round_rollouts_nb, top_k_nb)
+from .kernel import WK_SIZE, advance_nb, log_nb, setup_nb, write_outputs_nb
+from .policies import (FS_READY, FS_SIZE, SP_BUDGET, SP_HORIZON, SP_REWARD, SP_SEARCH, SP_TOP_K,
+                       choose_island_nb, decide_flee_nb, tavern_buys_nb, treasure_upgrade_nb, upgrade_levels_nb)
+from .rules import (DEC_BUY, DEC_FLEE, DEC_ISLAND, DEC_NONE, DEC_UPGRADE, EV_SEARCH, F_POS, F_TURNS,
+                    FAME, FORCED_BIAS, G_CUR, G_EVENTS, G_DEC, G_DEC_SEAT, G_DECISIONS, G_DECK_N, G_DISC_N, G_FIGHT,
+                    G_FORCED, G_FREE, G_PEND, G_PHASE, G_ROUND, G_TDECK, G_TPERM, G_WINNER, MASTERCRAFT,
+                    MAX_FAME_VALUE, MAX_TAVERN, MAX_TREASURE, N_CARD_ISLANDS, N_SECTIONS, PH_DONE, S_CHESTS,
+                    S_ENTRY, S_FAME, S_FAME_CARDS, S_FAMEV, S_GOLD, S_HAND, S_SEC, STATE_WORDS, TRELAWNEY)
+from .ship import level_cost_nb, sb_nb
+
+MAX_OPT = 16  # options of one decision (islands 6, levels up to MAX_LEVEL, ...)
+# integer scratch ``si``: options, their order, rollout counts, the Tavern pool
+SI_OPTS = 0
+SI_IDX = SI_OPTS + MAX_OPT
+SI_COUNTS = SI_IDX + MAX_OPT
+SI_POOL = SI_COUNTS + MAX_OPT
+SI_SIZE = SI_POOL + MAX_TAVERN
+# float scratch ``sf``: prior scores, rollout sums
+SF_SCORES = 0
+SF_SUMS = SF_SCORES + MAX_OPT
+SF_SIZE = SF_SUMS + MAX_OPT
+PRIOR_STREAM = 1 << 40  # the rollout index of the prior's own stream (never a rollout's)
+MARGIN_WEIGHT = 0.01  # reward "margin": win + this x (own fame - best other's), a tie-breaker only
+
+
+# ------------------------------------------------------------------ options and the prior
+@njit(cache=True)
+def options_nb(st, P, tr, kind, s, opts):
+    """The legal options of seat ``s``'s pending decision ``kind`` into ``opts``; returns
+    how many."""
+    b = sb_nb(s)
+    gold = st[b + S_GOLD]
+    if kind == DEC_ISLAND:
+        for i in range(6):
+            opts[i] = i + 1
+        return 6
+    if kind == DEC_FLEE:
+        opts[0] = 0
+        opts[1] = 1
+        return 2
+    if kind == DEC_BUY:
+        a = P.max_buys
+        if P.price > 0 and gold // P.price < a:
+            a = gold // P.price
+        if st[G_DECK_N] + st[G_DISC_N] < a:
+            a = st[G_DECK_N] + st[G_DISC_N]
+        a = min(a, MAX_OPT - 1)
+        for i in range(a + 1):
+            opts[i] = i
+        return a + 1
+    if kind == DEC_UPGRADE:
+        k = st[G_CUR] - 2
+        free = st[G_FREE]
+        lvl = st[b + S_SEC + k]
+        n = 0
+        spent = 0
+        while n < MAX_OPT - 1:
+            c = level_cost_nb(tr, k, lvl + n)
+            if c < 0:
+                break
+            if n < free:
+                c = 0
+            if spent + c > gold:
+                break
+            spent += c
+            n += 1
+        for i in range(n + 1):
+            opts[i] = i
+        return n + 1
+    # DEC_TI: no upgrade, or one affordable section
+    opts[0] = -1
+    m = 1
+    for k in range(N_SECTIONS):
+        c = level_cost_nb(tr, k, st[b + S_SEC + k])
+        if c >= 0 and c * P.ti_factor <= gold:
+            opts[m] = k
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def prior_nb(st, prng, P, tr, strat, rsp, rfs, kind, s):
+    """The rollout strategy's own answer to the pending decision (public information only)."""
+    if kind == DEC_ISLAND:
+        rfs[FS_READY] = 0.0
+        return choose_island_nb(st, prng, P, tr, strat, rsp, rfs, s)
+    if kind == DEC_FLEE:
+        j = st[G_FIGHT + F_POS]
+        return 1 if decide_flee_nb(st, prng, P, strat, rsp, s, st[G_FIGHT + F_TURNS + j] + 1) else 0
+    if kind == DEC_BUY:
+        return tavern_buys_nb(st, prng, P, strat, rsp, s)
+    if kind == DEC_UPGRADE:
+        return upgrade_levels_nb(st, prng, P, tr, strat, rsp, s, st[G_CUR] - 2, st[G_FREE])
+    return treasure_upgrade_nb(st, prng, P, tr, strat, rsp, s)
+
+
+# ------------------------------------------------------------------ determinisation
+@njit(cache=True)
+def _sort_nb(a, lo, hi):
+    for i in range(lo + 1, hi):  # insertion sort: at most a few dozen items
+        v = a[i]
+        j = i - 1
+        while j >= lo and a[j] > v:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = v
+
+
+@njit(cache=True)
+def resample_nb(st, rng, P, ncards, s, pool):
+    """Re-deal, in place, everything seat ``s`` cannot know, consistently with what it has
+    seen: the order of each island's unrevealed Treasure cards; the Tavern draw pile and
+    the other seats' hands (their non-Parrot cards; Parrots act when drawn, so a held
+    Parrot is public and stays), each seat keeping its number of cards.  The hidden
+    multisets are sorted before the shuffle, so the result depends on what ``s`` knows and
+    on ``rng`` only (the scrambling test in tests/test_pirates_cove_search.py)."""
+    r = st[G_ROUND]
+    for i in range(N_CARD_ISLANDS):  # cards 0..r have turned up (the current one is face up)
+        lo = G_TPERM + i * MAX_TREASURE + r + 1
+        hi = G_TPERM + i * MAX_TREASURE + ncards[i]
+        if hi - lo > 1:
+            _sort_nb(st, lo, hi)
+            shuffle_nb(rng, st[lo:hi])
+    m = 0
+    nd = st[G_DECK_N]
+    for i in range(nd):
+        pool[m] = st[G_TDECK + i]
+        m += 1
+    for o in range(P.n_seats):
+        if o == s:
+            continue
+        b = sb_nb(o)
+        for t in range(MASTERCRAFT, FAME):
+            for _ in range(st[b + S_HAND + t]):
+                pool[m] = t
+                m += 1
+        for v in range(MAX_FAME_VALUE + 1):
+            for _ in range(st[b + S_FAMEV + v]):
+                pool[m] = FAME + 16 * v
+                m += 1
+    _sort_nb(pool, 0, m)
+    shuffle_nb(rng, pool[:m])
+    for o in range(P.n_seats):
+        if o == s:
+            continue
+        b = sb_nb(o)
+        need = st[b + S_HAND + FAME]
+        for t in range(MASTERCRAFT, FAME):
+            need += st[b + S_HAND + t]
+            st[b + S_HAND + t] = 0
+        st[b + S_HAND + FAME] = 0
+        st[b + S_FAME_CARDS] = 0
+        for v in range(MAX_FAME_VALUE + 1):
+            st[b + S_FAMEV + v] = 0
+        for i in range(m):
+            if need == 0:
+                break
+            code = pool[i]
+            if code < 0 or code % 16 <= TRELAWNEY:
+                continue
+            t = code % 16
+            st[b + S_HAND + t] += 1
+            if t == FAME:
+                st[b + S_FAMEV + code // 16] += 1
+                st[b + S_FAME_CARDS] += code // 16
+            pool[i] = -1
+            need -= 1
+    k = 0
+    for i in range(m):
+        if pool[i] >= 0:
+            st[G_TDECK + k] = pool[i]
+            k += 1
+    st[G_DECK_N] = k
+
+
+# ------------------------------------------------------------------ rollouts
+@njit(cache=True)
+def score_nb(st, P, s, reward):
+    """What a finished (or stopped, at a horizon) rollout is worth to seat ``s``: win (1,
+    shared among seats left level by an unresolved tie), rank (1 first .. 0 last) or margin
+    (win + MARGIN_WEIGHT x fame margin).  At a horizon the score of a seat is its fame so far
+    plus its Fame cards, its chests and its gold at the burying rate, and the best wins."""
+    n = P.n_seats
+    done = st[G_PHASE] == PH_DONE
+    best = -1 << 30
+    best_other = -1 << 30
+    mine = 0
+    for o in range(n):
+        b = sb_nb(o)
+        v = st[b + S_FAME]
+        if not done:
+            v += st[b + S_FAME_CARDS] + st[b + S_CHESTS] * P.chest_fame + st[b + S_GOLD] // P.gold_per_fame
+        v *= 2
+        if done and st[G_WINNER] == o:
+            v += 1  # the tie-break's winner ranks above the seats it beat
+        if o == s:
+            mine = v
+        elif v > best_other:
+            best_other = v
+        if v > best:
+            best = v
+    level = 0
+    below = 0
+    for o in range(n):
+        b = sb_nb(o)
+        v = st[b + S_FAME]
+        if not done:
+            v += st[b + S_FAME_CARDS] + st[b + S_CHESTS] * P.chest_fame + st[b + S_GOLD] // P.gold_per_fame
+        v *= 2
+        if done and st[G_WINNER] == o:
+            v += 1
+        if v == best:
+            level += 1
+        if o != s and v < mine:
+            below += 1
+    if done and st[G_WINNER] >= 0:
+        win = 1.0 if st[G_WINNER] == s else 0.0
+    else:
+        win = 1.0 / level if mine == best else 0.0
+    if reward == REWARD_RANK:
+        equal = 0
+        for o in range(n):
+            if o == s:
+                continue
+            b = sb_nb(o)
+            v = st[b + S_FAME]
+            if not done:
+                v += st[b + S_FAME_CARDS] + st[b + S_CHESTS] * P.chest_fame + st[b + S_GOLD] // P.gold_per_fame
+            v *= 2
+            if done and st[G_WINNER] == o:
+                v += 1
+            if v == mine:
+                equal += 1
+        return (below + 0.5 * equal) / (n - 1)
+    if reward == REWARD_MARGIN:
+        return win + MARGIN_WEIGHT * (mine // 2 - best_other // 2)
+    return win
+
+
+@njit(cache=True)
+def rollout_nb(st, rng, P, tr, cards, ncards, legends, strat, rsp, kind, s, opt, decision, j, stop_round,
+               reward, rst, rrng, rfs, rwk, ev0, pool):
+    """One rollout of option ``opt`` (see the module docstring); returns its reward."""
+    for i in range(STATE_WORDS):
+        rst[i] = st[i]
+    derive_stream_nb(rrng, rng, decision, j)
+    resample_nb(rst, rrng, P, ncards, s, pool)
+    e = rst[sb_nb(s) + S_ENTRY]
+    for o in range(P.n_seats):
+        rst[sb_nb(o) + S_ENTRY] = e  # every seat plays the rollout strategy (rsp: no search)
+    rfs[FS_READY] = 0.0
+    if kind == DEC_ISLAND:
+        for o in range(P.n_seats):
+            if o != s:
+                rst[G_PEND + o] = choose_island_nb(rst, rrng, P, tr, strat, rsp, rfs, o)
+        rst[G_PEND + s] = opt
+        rst[G_CUR] = P.n_seats
+        rst[G_DEC] = DEC_NONE
+    else:
+        rst[G_FORCED] = opt + FORCED_BIAS
+    advance_nb(rst, ev0, rrng, P, tr, cards, legends, strat, rsp, rfs, rwk, stop_round)
+    return score_nb(rst, P, s, reward)
+
+
+@njit(cache=True)
+def search_decide_nb(st, ev, rng, P, tr, cards, ncards, legends, strat, sp, rsp, rst, rrng, rfs, rwk, ev0, si, sf):
+    """Answer the pending decision of the state (G_DEC, G_DEC_SEAT) by search: write the
+    chosen option into G_FORCED; returns the rollouts played."""
+    kind = st[G_DEC]
+    s = st[G_DEC_SEAT]
+    e = st[sb_nb(s) + S_ENTRY]
+    opts = si[SI_OPTS:SI_OPTS + MAX_OPT]
+    idx = si[SI_IDX:SI_IDX + MAX_OPT]
+    counts = si[SI_COUNTS:SI_COUNTS + MAX_OPT]
+    pool = si[SI_POOL:SI_POOL + MAX_TAVERN]
+    scores = sf[SF_SCORES:SF_SCORES + MAX_OPT]
+    sums = sf[SF_SUMS:SF_SUMS + MAX_OPT]
+    decision = st[G_DECISIONS]
+    n = options_nb(st, P, tr, kind, s, opts)
+    derive_stream_nb(rrng, rng, decision, PRIOR_STREAM)
+    pick = prior_nb(st, rrng, P, tr, strat, rsp, rfs, kind, s)
+    for i in range(n):
+        scores[i] = 1.0 if opts[i] == pick else 0.0
+        sums[i] = 0.0
+        counts[i] = 0
+    m = top_k_nb(scores, n, int(sp[e, SP_TOP_K]), idx)
+    played = 0
+    if m == 1:
+        best = idx[0]
+    else:
+        budget = int(sp[e, SP_BUDGET])
+        reward = int(sp[e, SP_REWARD])
+        h = int(sp[e, SP_HORIZON])
+        stop = P.rounds + 1 if h <= 0 or st[G_ROUND] + h >= P.rounds else st[G_ROUND] + h
+        rounds = halving_rounds_nb(m)
+        alive = m
+        for _ in range(rounds):
+            if alive == 1:
+                break
+            per = per_round_rollouts_nb(budget, alive, rounds)
+            for a in range(alive):
+                o = idx[a]
+                for _ in range(per):
+                    v = rollout_nb(st, rng, P, tr, cards, ncards, legends, strat, rsp, kind, s, opts[o], decision,
+                                   counts[o], stop, reward, rst, rrng, rfs, rwk, ev0, pool)
+                    sums[o] += v
+                    counts[o] += 1
+                    played += 1
+            alive = halve_nb(idx, alive, sums, counts)
+        best = best_mean_nb(idx, alive, sums, counts)
+    st[G_FORCED] = opts[best] + FORCED_BIAS
+    st[G_DECISIONS] = decision + 1
+    log_nb(st, ev, s, EV_SEARCH, kind, opts[best], played)
+    return played
+
+
+# ------------------------------------------------------------------ whole games
+@njit(cache=True)
+def rollout_tables_nb(sp):
+    """The seat tables rollouts play with: the search switched off."""
+    rsp = sp.copy()
+    for i in range(rsp.shape[0]):
+        rsp[i, SP_SEARCH] = 0.0
+    return rsp
+
+
+@njit(cache=True)
+def play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, rst, rrng, rfs,
+                     rwk, ev0, si, sf, game_index, out_g, out_s):
+    """One whole game on an already seeded ``rng`` (bulk runs and traces share it);
+    returns the rollouts its search seats played."""
+    setup_nb(st, ev, rng, P, tr, ncards, tavern, legends, strat, sp, game_index)
+    played = 0
+    while advance_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk, P.rounds + 1) != DEC_NONE:
+        played += search_decide_nb(st, ev, rng, P, tr, cards, ncards, legends, strat, sp, rsp, rst, rrng, rfs, rwk,
+                                   ev0, si, sf)
+    write_outputs_nb(st, rng, P, out_g, out_s)
+    return played
+
+
+@njit(cache=True)
+def new_scratch_nb():
+    """(rst, rrng, rfs, rwk, ev0, si, sf): one thread's search scratch, allocated once."""
+    return (np.zeros(STATE_WORDS, np.int32), np.zeros(RNG_WORDS, np.uint64), np.zeros(FS_SIZE, np.float64),
+            np.zeros(WK_SIZE, np.int64), np.zeros((0, 6), np.int32), np.zeros(SI_SIZE, np.int64),
+            np.zeros(SF_SIZE, np.float64))
+
+
+BLOCK = 64  # games per parallel block
+
+
+@njit(cache=True, parallel=True)
+def play_chunk_nb(seed, first, n, P, tr, cards, ncards, tavern, legends, strat, sp, out_g, out_s):
+    """Games ``first .. first + n - 1``: blocks of BLOCK games in parallel, scratch per block."""
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for blk in prange(n_blocks):
+        st = np.zeros(STATE_WORDS, np.int32)
+        ev = np.zeros((0, 6), np.int32)
+        rng = np.zeros(RNG_WORDS, np.uint64)
+        fs = np.zeros(FS_SIZE, np.float64)
+        wk = np.zeros(WK_SIZE, np.int64)
+        rsp = rollout_tables_nb(sp)
+        rst, rrng, rfs, rwk, ev0, si, sf = new_scratch_nb()
+        hi = min(n, (blk + 1) * BLOCK)
+        for i in range(blk * BLOCK, hi):
+            seed_game_nb(rng, seed, first + i)
+            play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, rst, rrng,
+                             rfs, rwk, ev0, si, sf, first + i, out_g[i], out_s[i])
+
+
+@njit(cache=True)
+def play_traced_nb(seed, k, P, tr, cards, ncards, tavern, legends, strat, sp, ev, out_g, out_s):
+    """Game ``k`` with the event log on (same code path as the bulk run)."""
+    st = np.zeros(STATE_WORDS, np.int32)
+    rng = np.zeros(RNG_WORDS, np.uint64)
+    fs = np.zeros(FS_SIZE, np.float64)
+    wk = np.zeros(WK_SIZE, np.int64)
+    rsp = rollout_tables_nb(sp)
+    rst, rrng, rfs, rwk, ev0, si, sf = new_scratch_nb()
+    seed_game_nb(rng, seed, k)
+    play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, rst, rrng, rfs, rwk,
+                     ev0, si, sf, k, out_g, out_s)
+    return st[G_EVENTS]
+
+
+@njit(cache=True, parallel=True)
+def rollouts_chunk_nb(seed, first, n, P, tr, cards, ncards, tavern, legends, strat, sp, out_g, out_s, played):
+    """``play_chunk_nb`` that also returns each game's rollouts in ``played`` (measurements)."""
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for blk in prange(n_blocks):
+        st = np.zeros(STATE_WORDS, np.int32)
+        ev = np.zeros((0, 6), np.int32)
+        rng = np.zeros(RNG_WORDS, np.uint64)
+        fs = np.zeros(FS_SIZE, np.float64)
+        wk = np.zeros(WK_SIZE, np.int64)
+        rsp = rollout_tables_nb(sp)
+        rst, rrng, rfs, rwk, ev0, si, sf = new_scratch_nb()
+        hi = min(n, (blk + 1) * BLOCK)
+        for i in range(blk * BLOCK, hi):
+            seed_game_nb(rng, seed, first + i)
+            played[i] = play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk,
+                                         rst, rrng, rfs, rwk, ev0, si, sf, first + i, out_g[i], out_s[i])
+
+
+# ------------------------------------------------------------------ bench: the search's cost
+@njit(cache=True)
+def collect_decisions_nb(seed, n_games, P, tr, cards, ncards, tavern, legends, strat, sp, out_st, out_rng):
+    """Play games (each pending decision answered by the rollout strategy's own choice)
+    and keep the state and stream at up to len(out_st) searched decisions; returns how many."""
+    st = np.zeros(STATE_WORDS, np.int32)
+    ev = np.zeros((0, 6), np.int32)
+    rng = np.zeros(RNG_WORDS, np.uint64)
+    fs = np.zeros(FS_SIZE, np.float64)
+    wk = np.zeros(WK_SIZE, np.int64)
+    rsp = rollout_tables_nb(sp)
+    rst, rrng, rfs, rwk, ev0, si, sf = new_scratch_nb()
+    got = 0
+    for g in range(n_games):
+        seed_game_nb(rng, seed, g)
+        setup_nb(st, ev, rng, P, tr, ncards, tavern, legends, strat, sp, g)
+        while advance_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk, P.rounds + 1) != DEC_NONE:
+            if got < out_st.shape[0]:
+                out_st[got] = st
+                out_rng[got] = rng
+                got += 1
+            s = st[G_DEC_SEAT]
+            derive_stream_nb(rrng, rng, st[G_DECISIONS], PRIOR_STREAM)
+            st[G_FORCED] = prior_nb(st, rrng, P, tr, strat, rsp, rfs, st[G_DEC], s) + FORCED_BIAS
+            st[G_DECISIONS] += 1
+        if got >= out_st.shape[0]:
+            break
+    return got
+
+
+@njit(cache=True)
+def bench_search_nb(states, rngs, m, P, tr, cards, ncards, legends, strat, sp):
+    """Search each of the first ``m`` collected decisions; returns the rollouts played."""
+    st = np.zeros(STATE_WORDS, np.int32)
+    ev = np.zeros((0, 6), np.int32)
+    rsp = rollout_tables_nb(sp)
+    rst, rrng, rfs, rwk, ev0, si, sf = new_scratch_nb()
+    played = 0
+    for d in range(m):
+        st[:] = states[d]
+        played += search_decide_nb(st, ev, rngs[d], P, tr, cards, ncards, legends, strat, sp, rsp, rst, rrng, rfs,
+                                   rwk, ev0, si, sf)
+    return played
+
+
+@njit(cache=True)
+def bench_playout_nb(states, rngs, m, reps, P, tr, cards, legends, strat, sp):
+    """``reps[d]`` plain playouts from each collected decision: a copy of the state played
+    to the end by the rollout strategy in every seat, the decision its own, no re-dealing,
+    no forced option, no choosing (the same streams as the rollouts: derived per playout)."""
+    ev0 = np.zeros((0, 6), np.int32)
+    rsp = rollout_tables_nb(sp)
+    rst = np.zeros(STATE_WORDS, np.int32)
+    rrng = np.zeros(RNG_WORDS, np.uint64)
+    rfs = np.zeros(FS_SIZE, np.float64)
+    rwk = np.zeros(WK_SIZE, np.int64)
+    total = 0
+    for d in range(m):
+        s = states[d][G_DEC_SEAT]
+        for j in range(reps[d]):
+            rst[:] = states[d]
+            derive_stream_nb(rrng, rngs[d], states[d][G_DECISIONS], j)
+            e = rst[sb_nb(s) + S_ENTRY]
+            for o in range(P.n_seats):
+                rst[sb_nb(o) + S_ENTRY] = e
+            rst[G_DEC] = DEC_NONE
+            advance_nb(rst, ev0, rrng, P, tr, cards, legends, strat, rsp, rfs, rwk, P.rounds + 1)
+            total += rst[G_WINNER] + 1
+    return total
