@@ -184,9 +184,12 @@ def gen_plays_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, d1, d2, plays):
     """Write every legal play of ``seat`` for the roll (d1, d2) into ``plays``; return the count.
 
     Both dice must be used when any play uses both (a move that wins ends the game, so it
-    is a whole play); otherwise one die alone (either, or the larger when it can move)."""
+    is a whole play beside them); when none does, every one-die move is legal (either die,
+    or the larger when it can move), winning or not: "If it is not possible to move with
+    both dice, one die may be used"."""
     sps = P.ships_per_seat
     n = 0
+    n_both = 0
     n_orders = 1 if d1 == d2 else 2
     for order in range(n_orders):
         a = d1 if order == 0 else d2
@@ -207,10 +210,13 @@ def gen_plays_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, d1, d2, plays):
                     if wins_nb(st, P.n_seats, sps, seat):
                         n = _write_nb(plays, n, s1, dir1, a, take1, -1, 0, 0, 0)
                     else:
-                        n = _moves_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, b, plays, n, s1, dir1, a, take1)
+                        m = _moves_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, b, plays, n, s1, dir1, a, take1)
+                        n_both += m - n
+                        n = m
                     undo_step_nb(st, sps, s1, dest1, victim, prev, prev_tr)
-    if n > 0:
+    if n_both > 0:
         return n
+    n = 0  # no play uses both dice: the one-die moves below include any winning one
     hi = max(d1, d2)
     lo = min(d1, d2)
     n = _moves_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, hi, plays, n, -1, 0, 0, 0)

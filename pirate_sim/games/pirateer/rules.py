@@ -9,7 +9,7 @@ from __future__ import annotations
 from ...seating import seating_params
 from ..base import Param
 
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 
 MAX_SEATS = 4  # four harbors on the published board
 MAX_SHIPS_PER_SEAT = 3  # "the 3 spaces next to the anchor flag"
