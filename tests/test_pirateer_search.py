@@ -128,4 +128,20 @@ def test_search_bench_reports_its_cost():
     assert b["rollouts_per_s"] > 0 and b["s_per_playout"] > 0 and b["turns_per_rollout"] > 1
     assert np.isfinite(b["overhead"])
     # no search seat: the default parameters
-    assert GAME.search_bench(compile_game("runner", "cautious"), 7, 2)["budget"] == 128
+    assert GAME.search_bench(compile_game("runner", "cautious"), 7, 2)["budget"] == STRATEGY_BY_NAME["search"].params[0].default == 256
+
+
+def test_the_head_to_head_script_runs_on_a_small_budget(capsys):
+    """docs/pirateer_search.py makes the rules page's search table; here on 4 games."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "docs" / "pirateer_search.py"
+    spec = importlib.util.spec_from_file_location("pirateer_search", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    h = mod.head_to_head({"strategy": "search", "budget": 2}, {"strategy": "runner"}, 4, threads=1)
+    assert h["games"] == 4 and 0.0 <= h["lo"] <= h["win"] <= h["hi"] <= 1.0 and h["truncated"] == 0
+    assert mod.main(["--pair", "cautious,runner", "--games", "8"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("| cautious | runner | ") and "| 8 |" in last
