@@ -257,13 +257,28 @@ def _reach_line_nb(st, sps, nb, kind, start, d, so, reach, o, v1):
         cur = nxt
 
 
+# de Bruijn bit index: (b * _DEBRUIJN) >> 58 is distinct for each single-bit b (Leiserson,
+# Prokop & Randall 1998), so the table turns an isolated bit into its index in O(1)
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN_INDEX = np.zeros(64, np.int64)
+for _i in range(64):
+    _DEBRUIJN_INDEX[int((((1 << _i) * int(_DEBRUIJN)) % 2**64) >> 58)] = _i
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _ctz_nb(low):
+    """Index of the single set bit of ``low``."""
+    return _DEBRUIJN_INDEX[(low * _DEBRUIJN) >> np.uint64(58)]
+
+
 @njit(cache=True, error_model="numpy")
 def compute_threat_nb(st, P, nb, kind, seat_allowed, seat, reach, union, hits):
     """What the opponents could capture next, blocking as it stands now.
 
     ``reach[o, v1, 0]``: bitset of nodes ship ``o`` lands on with die v1 alone;
     ``reach[o, v1, v2]``: with v1 then v2; ``union[s, a, b]``: every node seat ``s`` reaches
-    with the roll (a, b), either die alone or both in either order, any of its ships.
+    with the roll (a, b), either die alone or both in either order, any of its ships (filled
+    for b >= a only: the roll (b, a) reaches the same nodes).
     ``hits[s, node]`` (how many of the 36 rolls reach the node) is filled lazily: -1 here."""
     sps = P.ships_per_seat
     words = reach.shape[3]
@@ -282,24 +297,22 @@ def compute_threat_nb(st, P, nb, kind, seat_allowed, seat, reach, union, hits):
         for v1 in range(1, DIE_SIDES + 1):
             for w in range(words):
                 x = reach[o, v1, 0, w]
-                k = 0
-                while x:
-                    if x & np.uint64(1):
-                        dest = w * 64 + k
-                        victim = st[OCC_BASE + dest]
-                        st[OCC_BASE + dest] = o
-                        for d2 in range(N_DIRS):
-                            if not (held and seat_allowed[so, d2] == 0):
-                                _reach_line_nb(st, sps, nb, kind, dest, d2, so, reach, o, v1)
-                        st[OCC_BASE + dest] = victim
-                    x >>= np.uint64(1)
-                    k += 1
+                while x:  # each set bit, lowest first
+                    low = x & (~x + np.uint64(1))
+                    dest = w * 64 + _ctz_nb(low)
+                    x ^= low
+                    victim = st[OCC_BASE + dest]
+                    st[OCC_BASE + dest] = o
+                    for d2 in range(N_DIRS):
+                        if not (held and seat_allowed[so, d2] == 0):
+                            _reach_line_nb(st, sps, nb, kind, dest, d2, so, reach, o, v1)
+                    st[OCC_BASE + dest] = victim
         st[OCC_BASE + node] = o
     for s in range(P.n_seats):
         if s == seat or st[sb_nb(s) + S_SHIPS] == 0:
             continue
         for a in range(1, DIE_SIDES + 1):
-            for b in range(1, DIE_SIDES + 1):
+            for b in range(a, DIE_SIDES + 1):  # the union is symmetric in (a, b): b >= a only
                 for w in range(words):
                     u = np.uint64(0)
                     for o in range(s * sps, s * sps + sps):
@@ -314,9 +327,12 @@ def _hits_nb(union, hits, s, node):
     h = hits[s, node]
     if h < 0:
         h = 0
+        word = node >> 6
+        bit = np.uint64(node & 63)
         for a in range(1, DIE_SIDES + 1):
-            for b in range(1, DIE_SIDES + 1):
-                h += np.int64((union[s, a, b, node >> 6] >> np.uint64(node & 63)) & np.uint64(1))
+            h += np.int64((union[s, a, a, word] >> bit) & np.uint64(1))
+            for b in range(a + 1, DIE_SIDES + 1):  # (a, b) and (b, a): two of the 36 rolls
+                h += 2 * np.int64((union[s, a, b, word] >> bit) & np.uint64(1))
         hits[s, node] = h
     return h
 
@@ -331,13 +347,13 @@ def _seat_hits_nb(st, sps, reach, s, node):
     """Rolls (of 36) in which seat ``s``'s ships still afloat reach ``node``."""
     c = 0
     for a in range(1, DIE_SIDES + 1):
-        for b in range(1, DIE_SIDES + 1):
+        for b in range(a, DIE_SIDES + 1):  # symmetric in (a, b): count (a, b) and (b, a) together
             for o in range(s * sps, s * sps + sps):
                 if st[SHIPS_BASE + o] < 0:
                     continue
                 if (_bit_nb(reach, o, a, 0, node) | _bit_nb(reach, o, b, 0, node)
                         | _bit_nb(reach, o, a, b, node) | _bit_nb(reach, o, b, a, node)):
-                    c += 1
+                    c += 1 if a == b else 2
                     break
     return c
 
