@@ -27,9 +27,11 @@ def test_search_is_registered_with_the_shared_parameters():
     assert [p.key for p in s.params] == ["budget", "rollout", "top_k", "reward", "horizon", "prior"]
     codes, sp = seat_tables([{"strategy": "search", "rollout": "hunter", "prior": "runner", "reward": "rank"},
                              {"strategy": "cautious"}])
-    # one row per entry, then the four scripted strategies' defaults in code order
-    assert codes.tolist() == [K.ST_SEARCH, K.ST_CAUTIOUS, 0, 1, 2, 3]
-    assert sp[0, K.SP_ROLLOUT] == K.ST_HUNTER and sp[0, K.SP_PRIOR] == K.ST_RUNNER and sp[0, K.SP_REWARD] == 1
+    # one row per entry, then the scripted strategies' defaults, a row per rollout choice
+    assert codes.tolist() == [K.ST_SEARCH, K.ST_CAUTIOUS, 0, 1, 2, 3, K.ST_EXPERT]
+    assert s.params[1].choices == ("random", "runner", "hunter", "cautious", "expert")
+    assert sp[0, K.SP_ROLLOUT] == 2 and sp[0, K.SP_PRIOR] == 1 and sp[0, K.SP_REWARD] == 1
+    assert codes[2 + 2] == K.ST_HUNTER and codes[2 + 1] == K.ST_RUNNER
     assert sp[0, K.SP_BUDGET] == s.params[0].default and sp[5, K.SP_RISK] == 30.0 and sp[3, K.SP_CAPTURE] == 5.0
 
 

@@ -38,7 +38,9 @@ ST_RUNNER = 1
 ST_HUNTER = 2
 ST_CAUTIOUS = 3
 ST_SEARCH = 4
-N_ROLLOUT_ROWS = 4  # strategies.seat_tables appends one row per scripted strategy (codes 0..3), default weights
+ST_EXPERT = 5
+N_ROLLOUT_ROWS = 5  # strategies.seat_tables appends one row per scripted strategy (default weights), in the
+# order of the search's rollout/prior choices: the choice index is the row, the row's code the policy
 ST_SCRIPTED = 9  # tests only: plays from the state's script words
 
 # strategy parameter slots (columns of ``sp``)
@@ -49,11 +51,11 @@ SP_RISK = 3  # per expected ship under threat (treasure ship x TREASURE_RISK)
 SP_HOME = 4  # per treasure-ship step from home
 SP_ISLAND = 5  # per step of the nearest own ship from a treasure anchor square
 SP_BUDGET = 6  # search: rollouts per decision (search.search_params)
-SP_ROLLOUT = 7  # search: rollout strategy code
+SP_ROLLOUT = 7  # search: rollout strategy (its row among the N_ROLLOUT_ROWS)
 SP_TOP_K = 8  # search: plays kept by the prior
 SP_REWARD = 9  # search: REWARD_* index
 SP_HORIZON = 10  # search: turns per rollout, 0 = to the end
-SP_PRIOR = 11  # search: code of the scored strategy whose score is the prior
+SP_PRIOR = 11  # search: the strategy whose score is the prior (its row among the N_ROLLOUT_ROWS)
 N_SP = 12
 
 HOLD_VALUE = 1000.0  # holding the treasure outweighs any distance term (distances < 100 steps)
@@ -751,8 +753,9 @@ def search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, 
     reward = int(w[SP_REWARD])
     horizon = int(w[SP_HORIZON])
     base = strat.shape[0] - N_ROLLOUT_ROWS
-    rcode = int(w[SP_ROLLOUT])
-    rw = sp[base + rcode]
+    rcode = strat[base + int(w[SP_ROLLOUT])]
+    rw = sp[base + int(w[SP_ROLLOUT])]
+    pcode = strat[base + int(w[SP_PRIOR])]
     pw = sp[base + int(w[SP_PRIOR])]
     keys, hk, uniq, score, idx, alive, sums, counts = ss[4], ss[5], ss[6], ss[7], ss[8], ss[9], ss[10], ss[11]
     width = P.n_seats * P.ships_per_seat + 1
@@ -777,7 +780,7 @@ def search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, 
             u += 1
     if u == 1:
         return uniq[0], 0, 0
-    if int(w[SP_PRIOR]) == ST_RANDOM:
+    if pcode == ST_RANDOM:
         score[:u] = 0.0
     else:
         if pw[SP_RISK] != 0.0:
@@ -1012,13 +1015,14 @@ def capture_mc_nb(seed, samples, P, nb, kind, is_anchor, seat_allowed, st, seat,
 # ------------------------------------------------------------------ search bench (Game.search_bench)
 @njit(cache=True, error_model="numpy")
 def bench_points_nb(seed, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, seat_harbor,
-                    seat_anchor, seat_start, strat, sp, code, spacing, out_st, out_rng):
-    """Decision points for the bench: games ``0, 1, ..`` of ``code`` in every seat; every
+                    seat_anchor, seat_start, strat, sp, row, spacing, out_st, out_rng):
+    """Decision points for the bench: games ``0, 1, ..`` of rollout row ``row`` in every seat; every
     ``spacing``-th turn with more than one legal play, the state after the roll and the
     game's stream are recorded, until ``out_st`` is full.  Returns the games played."""
     plays, reach, union, hits, ss = scratch_nb(P)
     pass_row, ev0, heat0 = ss[0], ss[12], ss[13]
-    w = sp[strat.shape[0] - N_ROLLOUT_ROWS + code]
+    code = strat[strat.shape[0] - N_ROLLOUT_ROWS + row]
+    w = sp[strat.shape[0] - N_ROLLOUT_ROWS + row]
     st = np.zeros(P.state_words, np.int32)
     rng = np.zeros(RNG_WORDS, np.uint64)
     got = 0
@@ -1066,13 +1070,14 @@ def bench_search_nb(points_st, points_rng, P, nb, kind, is_anchor, dist, dist_is
 
 @njit(cache=True, error_model="numpy")
 def bench_playout_nb(points_st, points_rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat,
-                     sp, code, reward, rollouts):
-    """Plain games of ``code`` from the same points, as many as the search played there
+                     sp, row, reward, rollouts):
+    """Plain games of rollout row ``row`` from the same points, as many as the search played there
     (the same derived streams, no merging, prior or halving); returns (summed reward, turns
     played)."""
     plays, reach, union, hits, ss = scratch_nb(P)
     pass_row, st2, plays2, rng2, ev0, heat0 = ss[0], ss[1], ss[2], ss[3], ss[12], ss[13]
-    w = sp[strat.shape[0] - N_ROLLOUT_ROWS + code]
+    code = strat[strat.shape[0] - N_ROLLOUT_ROWS + row]
+    w = sp[strat.shape[0] - N_ROLLOUT_ROWS + row]
     st = np.zeros(P.state_words, np.int32)
     total = 0.0
     turns = 0
