@@ -13,6 +13,13 @@ the game's rng, the rules NamedTuple ``P`` and the board tables of ``geometry.py
 The generator writes every legal play into ``plays`` (int32 ``[MAX_PLAYS, 8]``) and
 returns their count; every player, random included, picks a row.  ``reference.py`` lists
 the same set in plain Python.
+
+A turn is three pieces (``step_nb``): ``begin_turn_nb`` rolls (the roll kept in ``G_ROLL``)
+and lists the plays, the chooser hook ``choose_nb`` picks one (``policy_nb`` for the
+scripted players, ``search_nb`` for ``search``), ``finish_turn_nb`` makes it and ends the
+turn (doubles, next seat), so a copy of ``st`` is the whole game and a rollout can resume
+from any decision.  The rows of ``strat``/``sp`` after the ``[[seats]]`` entries are the
+scripted strategies' defaults (``N_ROLLOUT_ROWS``), which the search's rollouts and prior use.
 """
 
 from __future__ import annotations

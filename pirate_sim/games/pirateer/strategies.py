@@ -13,6 +13,8 @@ best, ties broken uniformly at random from the game's own stream:
                     the treasure ship counts three times)
 
 Steps are single squares along the board's lines and tradewind bands, ships ignored.
+``expert`` is the same policy with weights found by search (docs/pirateer_expert_search.py).
+``search`` plays rollouts (kernel ``search_nb``; docs/rules/pirateer.md).
 """
 
 from __future__ import annotations
