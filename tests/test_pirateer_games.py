@@ -129,7 +129,7 @@ def test_golden_values():
     assert got == GOLDEN
 
 
-GOLDEN = {"version": "1.0.0", "turns": 14750, "wins": [0, 40, 52, 79, 29], "ends": [133, 67, 0],
+GOLDEN = {"version": "1.1.0", "turns": 14750, "wins": [0, 40, 52, 79, 29], "ends": [133, 67, 0],
           "captures": 1747, "sailed": 83953}
 
 

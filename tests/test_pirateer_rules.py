@@ -189,6 +189,31 @@ def test_one_die_alone_when_no_play_uses_both():
     assert st[R.G_SCR_FAIL] == 0 and where(c, st, 0)[1] == (0, 14)
 
 
+def test_when_no_play_uses_both_dice_every_one_die_move_is_legal_not_only_the_winning_one():
+    # the treasure ship at (0,14) rolls 5+2: N5 lands on the anchor (0,9) and wins; N2 to
+    # (0,12) leaves the 5 nowhere to go (land beyond the anchor), and no other play uses
+    # both dice.  "If it is not possible to move with both dice, one die may be used": N2
+    # is as legal as N5 (issue 20: the generator offered the winning move alone).
+    win, other = ((0, N, 5, 0),), ((0, N, 2, 0),)
+    c, st, ev, rng = setup({0: (0, 14), 3: (14, 5), 4: (12, 7)}, treasure=0, dice=[5, 2])
+    board = c.extra["board"]
+    pos = position(c, st)
+    assert legal_plays(board, pos, 0, 5, 2) == {win, other}
+    assert set(kernel_plays(c, st, 0, 5, 2)) == {win, other}
+    script(st, [other])
+    step(c, st, ev, rng)
+    assert st[R.G_SCR_FAIL] == 0 and where(c, st, 0)[1] == (0, 12) and st[R.G_END] == -1
+    assert st[R.G_SEAT] == 1 and script_remaining(rng) == 0
+    # the larger die alone when it can move (the variant): the winning 5 only
+    c, st, ev, rng = setup({0: (0, 14), 3: (14, 5), 4: (12, 7)}, treasure=0, single_die="larger")
+    assert set(kernel_plays(c, st, 0, 5, 2)) == {win} == legal_plays(board, pos, 0, 5, 2, "larger")
+    # beside plays that use both dice, a winning first move stays a whole play
+    c, st, ev, rng = setup({0: (0, 13), 3: FAR}, treasure=0)
+    plays = set(kernel_plays(c, st, 0, 4, 1))
+    assert ((0, N, 4, 0),) in plays and any(len(p) == 2 for p in plays)
+    assert plays == legal_plays(board, position(c, st), 0, 4, 1)
+
+
 @pytest.mark.parametrize("single", ["either", "larger"])
 def test_single_die_rule_matches_the_reference_where_it_matters(single):
     """Scattered positions where no play uses both dice yet each die can move alone: a lone

@@ -183,6 +183,60 @@ class Pirateer(Game):
         lines.append(self.result_line(out_g))
         return lines
 
+    # ------------------------------------------------------------------ search
+    def search_bench(self, compiled: Compiled, seed: int, n_decisions: int) -> dict:
+        """The search player's cost at ``n_decisions`` points of games of its rollout strategy
+        (every third turn with a choice), 1 thread: search decisions, then plain games of
+        the rollout strategy from the same points, as many as the search rolled out there.
+        The first ``search`` entry's parameters, else the defaults.  ``overhead`` compares
+        the seconds per rollout turn (a forced play changes how long the game lasts)."""
+        import time
+
+        from .strategies import STRATEGY_BY_NAME
+        from .strategies import seat_tables as tables
+
+        strat, sp = compiled.arrays[10], compiled.arrays[11]
+        n_entries = len(strat) - K.N_ROLLOUT_ROWS
+        found = [e for e in range(n_entries) if strat[e] == K.ST_SEARCH]
+        if found:
+            entry = found[0]
+        else:  # a search row with the defaults, before the rollout rows
+            row_c, row_p = tables([{"strategy": "search"}])
+            strat = np.concatenate([strat[:n_entries], row_c[:1], strat[n_entries:]])
+            sp = np.concatenate([sp[:n_entries], row_p[:1], sp[n_entries:]])
+            entry = n_entries
+        code = int(sp[entry, K.SP_ROLLOUT])
+        reward = int(sp[entry, K.SP_REWARD])
+        a = compiled.arrays
+        P = compiled.params
+        pts = np.zeros((n_decisions + 1, P.state_words), np.int32)
+        rngs = np.zeros((n_decisions + 1, K.RNG_WORDS), np.uint64)
+        K.bench_points_nb(np.uint64(seed % 2**64), P, *a[:10], strat, sp, code, 3, pts, rngs)
+        tables_ = (P, *a[:7], strat, sp)
+        warm = np.zeros(1, np.int64)  # compile and warm on the extra point, then time the rest
+        K.bench_search_nb(pts[-1:], rngs[-1:], *tables_, entry, warm)
+        K.bench_playout_nb(pts[-1:], rngs[-1:], *tables_, code, reward, warm)
+        pts, rngs = pts[:-1], rngs[:-1]
+        rolls = np.zeros(n_decisions, np.int64)
+        t0 = time.perf_counter()
+        turns_search = K.bench_search_nb(pts, rngs, *tables_, entry, rolls)
+        t_search = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        _reward, turns_play = K.bench_playout_nb(pts, rngs, *tables_, code, reward, rolls)
+        t_play = time.perf_counter() - t0
+        n = max(int(rolls.sum()), 1)
+        s_roll, s_play = t_search / n, t_play / n
+        # a forced play leads to other (shorter or longer) games than the rollout strategy's
+        # own first play: the machinery's overhead is compared per turn played
+        per_turn_search = t_search / max(int(turns_search), 1)
+        per_turn_play = t_play / max(int(turns_play), 1)
+        return {"decisions": n_decisions, "rollouts": int(rolls.sum()), "budget": int(sp[entry, K.SP_BUDGET]),
+                "rollout": STRATEGY_BY_NAME["search"].params[1].choices[code],
+                "rollouts_per_s": 1.0 / s_roll, "s_per_rollout": s_roll, "s_per_playout": s_play,
+                "turns_per_rollout": int(turns_search) / n, "turns_per_playout": int(turns_play) / n,
+                "s_per_turn_search": per_turn_search, "s_per_turn_playout": per_turn_play,
+                "overhead": per_turn_search / per_turn_play - 1.0, "s_per_decision": t_search / n_decisions}
+
     # ------------------------------------------------------------------ report
     def report_figures(self, ctx) -> list:
         """Win rates by harbor and turn order, endings, heat map, treasure survival, 2-4 players."""

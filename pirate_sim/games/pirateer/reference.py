@@ -7,9 +7,10 @@ set of plays for a position and a roll) and replay traced games through it.
 
 A *move* is one die moving one ship: ``(ship, (dx, dy), die, take)`` where ``take`` is 1
 when the ship takes the treasure on the square it lands on.  A *play* is the tuple of
-moves of one turn, in the order made: two moves, or one when no play uses both dice, or
-one when that move wins the game at once (the game ends the moment the treasure reaches
-home or the last opposing ship is captured, so nothing is left to play).
+moves of one turn, in the order made: two moves; or one when that move wins the game at
+once (the game ends the moment the treasure reaches home or the last opposing ship is
+captured, so nothing is left to play); or, when no play uses both dice, one move of
+either die, winning or not.
 """
 
 from __future__ import annotations
@@ -161,17 +162,18 @@ def legal_plays(board: Board, pos: Position, seat: int, d1: int, d2: int, single
     "Both dice must be used for movement wherever possible. If it is not possible to move
     with both dice, one die may be used" (``single_die='larger'``: the larger die when it
     can move, as in backgammon)."""
-    both = set()
+    both, winning = set(), set()
     orders = [(d1, d2)] if d1 == d2 else [(d1, d2), (d2, d1)]
     for a, b in orders:
         for m1, p1 in single_moves(board, pos, seat, a):
-            if wins(board, p1, seat):
-                both.add((m1,))
+            if wins(board, p1, seat):  # the game ends: nothing is left to play
+                winning.add((m1,))
                 continue
             for m2, _p2 in single_moves(board, p1, seat, b):
                 both.add((m1, m2))
-    if both:
-        return both
+    if both:  # some play uses both dice: those, and a first move that wins
+        return both | winning
+    # none does: "one die may be used", any one-die move (the winning ones among them)
     one = {}
     for die in sorted({d1, d2}, reverse=True):
         one[die] = {(m,) for m, _p in single_moves(board, pos, seat, die)}

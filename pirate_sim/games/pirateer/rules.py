@@ -9,7 +9,7 @@ from __future__ import annotations
 from ...seating import seating_params
 from ..base import Param
 
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 
 MAX_SEATS = 4  # four harbors on the published board
 MAX_SHIPS_PER_SEAT = 3  # "the 3 spaces next to the anchor flag"
@@ -57,6 +57,7 @@ G_SCR_POS = 14
 G_SCR_FAIL = 15  # 1 when a scripted play was not legal
 G_GAME = 16  # game index (seating)
 G_DICE = 17  # dice rolled (first-player rolls included)
+G_ROLL = 19  # the roll of the turn in play, d1 * 8 + d2 (the doubles rule reads it when the turn ends)
 G_SCR = 20  # [MAX_SCRIPT * PLAY_WIDTH]
 MAX_SCRIPT = 16
 SEATS_BASE = G_SCR + MAX_SCRIPT * PLAY_WIDTH

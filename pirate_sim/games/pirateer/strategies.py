@@ -13,18 +13,23 @@ best, ties broken uniformly at random from the game's own stream:
                     the treasure ship counts three times)
 
 Steps are single squares along the board's lines and tradewind bands, ships ignored.
+``expert`` is the same policy with weights found by search (docs/pirateer_expert_search.py).
+``search`` plays rollouts (kernel ``search_nb``; docs/rules/pirateer.md).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ...search import search_params
 from ..base import Param, Strategy, seat_tables as base_seat_tables
-from .kernel import (N_SP, SP_CAPTURE, SP_CHASE, SP_HOME, SP_HUNT, SP_ISLAND, SP_RISK, ST_CAUTIOUS,
-                     ST_HUNTER, ST_RANDOM, ST_RUNNER)
+from .kernel import (N_ROLLOUT_ROWS, N_SP, SP_BUDGET, SP_CAPTURE, SP_CHASE, SP_HOME, SP_HORIZON, SP_HUNT, SP_ISLAND,
+                     SP_PRIOR, SP_REWARD, SP_RISK, SP_ROLLOUT, SP_TOP_K, ST_CAUTIOUS, ST_EXPERT, ST_HUNTER, ST_RANDOM,
+                     ST_RUNNER, ST_SEARCH)
 
 SLOTS = {"capture": SP_CAPTURE, "chase": SP_CHASE, "hunt": SP_HUNT, "risk": SP_RISK, "home": SP_HOME,
-         "island": SP_ISLAND}
+         "island": SP_ISLAND, "budget": SP_BUDGET, "rollout": SP_ROLLOUT, "top_k": SP_TOP_K, "reward": SP_REWARD,
+         "horizon": SP_HORIZON, "prior": SP_PRIOR}
 SLOT_DEFAULTS = np.zeros(N_SP)
 
 
@@ -57,9 +62,33 @@ STRATEGIES = (
              "of each opponent's 36 next rolls could capture its ships (blocking as it stands before its "
              "move) and avoids exposure.", _weights(capture=20.0, chase=1.0, hunt=0.0, risk=30.0)),
 )
+EXPERT_WEIGHTS = dict(capture=80.0, chase=2.0, hunt=0.5, risk=80.0, home=5.0, island=0.5)
+STRATEGIES += (
+    Strategy("expert", ST_EXPERT, _SCORED + "Expert: the weights found by search (docs/pirateer_expert_search.py: "
+             "random search and successive halving against runner, hunter and cautious on common dice, "
+             "held-out table on the rules page).", _weights(**EXPERT_WEIGHTS)),
+)
+# the search's rollout and prior choices: one table row each (seat_tables), the choice index is the row
+SCRIPTED = tuple(s.name for s in STRATEGIES)
+assert len(SCRIPTED) == N_ROLLOUT_ROWS
+DEFAULT_BUDGET = 256  # beats cautious head to head (68% [60, 75], 150 games); 64 does not (50%)
+
+STRATEGIES += (
+    Strategy("search", ST_SEARCH, "Searches every play: plays leaving the same position merged, a winning play "
+             "taken at once, the prior strategy's best-scored top_k kept, then sequential halving of budget "
+             "rollouts over them (the same derived dice streams for every play), each rollout played to the end "
+             "by the rollout strategy in every seat; the best mean reward wins. The board is open: only future "
+             "dice vary. It never draws from the game's own stream.",
+             search_params(SCRIPTED, "runner", DEFAULT_BUDGET, default_top_k=8)
+             + (Param("prior", "cautious", "choice", "the scored strategy (default weights) whose score ranks the "
+                      "plays for top_k (random: the listing order)", choices=SCRIPTED),)),
+)
 STRATEGY_BY_NAME = {s.name: s for s in STRATEGIES}
 
 
 def seat_tables(seats: list[dict]) -> tuple[np.ndarray, np.ndarray]:
-    """(codes int32[n], params float64[n, N_SP]) for the kernel, one row per [[seats]] entry."""
-    return base_seat_tables(seats, STRATEGY_BY_NAME, SLOTS, SLOT_DEFAULTS)
+    """(codes int32[n + N_ROLLOUT_ROWS], params float64[n + N_ROLLOUT_ROWS, N_SP]) for the kernel:
+    one row per [[seats]] entry, then one row per scripted strategy with its default weights
+    (in the order of ``SCRIPTED``), which the search's rollouts and prior read."""
+    rows = seats + [{"strategy": name} for name in SCRIPTED]
+    return base_seat_tables(rows, STRATEGY_BY_NAME, SLOTS, SLOT_DEFAULTS)

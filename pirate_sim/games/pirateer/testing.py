@@ -41,11 +41,11 @@ def new_state(c: Compiled, seed: int = 0, game_index: int = 0, dice: list[int] |
 
 def step(c: Compiled, st, ev, rng, heat=None) -> None:
     """One turn exactly as a bulk run plays it."""
-    plays, reach, union, hits = K.scratch_nb(c.params)
+    plays, reach, union, hits, ss = K.scratch_nb(c.params)
     heat = np.zeros((2, 0), np.int64) if heat is None else heat
     a = c.arrays
     K.step_nb(st, ev, rng, c.params, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[10], a[11], plays, reach, union,
-              hits, heat)
+              hits, heat, ss)
 
 
 def use_scripted(c: Compiled, seats) -> None:
