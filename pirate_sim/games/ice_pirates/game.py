@@ -111,8 +111,9 @@ class IcePirates(Game):
                              f"{total} chips")
         copies = int(r["upgrades.copies"])
         costs = [int(x) for x in r["upgrades.costs"]]
-        if len(costs) < max(copies, 1):
-            raise ValueError(f"upgrades.costs: needs one cost per copy ({copies}), got {len(costs)}")
+        if len(costs) != copies:  # a cost the game can never charge is a scenario mistake
+            raise ValueError(f"upgrades.costs: needs exactly one cost per copy (upgrades.copies = {copies}), "
+                             f"got {len(costs)}")
         weights = [float(x) for x in r["wind.weights"]]
         if len(weights) != 6 or min(weights) < 0 or sum(weights) <= 0:
             raise ValueError("wind.weights: six non-negative weights with a positive sum")

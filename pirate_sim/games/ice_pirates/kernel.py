@@ -40,7 +40,7 @@ from .rules import (BB_BITS, BB_KELLY, BB_LOST, BB_PASS, BB_PASS_IB, BB_REVEALED
                     EV_WALLED, EV_WIN, EV_WIND, EV_WRECK, G_BELL_POOL, G_DIR_SCR, G_DIR_SCR_LEN,
                     G_DIR_SCR_POS, G_END, G_EVENTS, G_MAPS_LEFT, G_RAMS, G_SCR_FIGHT, G_SCR_RAID,
                     G_SCR_SWASH, G_SCR_TELESCOPE, G_SCR_UPGRADE, G_SEAT, G_SUPPLY, G_TREASURE,
-                    G_TREASURE_TURN, G_TURN, G_VERSION, G_ENTRY, G_UNUSED, G_WALLED, G_WIND, G_WIND_ROLLS,
+                    G_TREASURE_TURN, G_TURN, G_VERSION, G_ENTRY, G_FIRST, G_UNUSED, G_WALLED, G_WIND, G_WIND_ROLLS,
                     G_WIND_SCR, G_WIND_SCR_LEN, G_WIND_SCR_POS, G_WINNER, GRAPPLING_HOOK,
                     ICE_BREAKER, INTO, JIB, KELLY, LOST_ISLAND, MAIN_SAIL, N_BAY, N_CELLS,
                     PORT, S_ABANDONED, S_ABANDONS, S_CREW, S_CREW_ROW, S_CREW_SWASH,
@@ -1380,6 +1380,7 @@ def setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index):
     for s in range(P.n_seats):
         st[G_ENTRY + s] = entry_of_seat_nb(s, game_index, P.n_seats, P.rotate_seats == 1)
     st[G_SEAT] = first_seat_nb(P.first_player, 0, game_index, P.n_seats, rng)
+    st[G_FIRST] = st[G_SEAT]
 
 
 @njit(cache=True, _nrt=False)
@@ -1410,7 +1411,7 @@ def write_outputs_nb(st, rng, P, out_g, out_s):
     out_g[1] = st[G_TURN]
     out_g[2] = st[G_END]
     out_g[3] = 1 if st[G_END] == END_TRUNCATED else 0
-    out_g[4] = 0
+    out_g[4] = st[G_FIRST]
     out_g[5] = dice_rolled_nb(rng) + st[G_WIND_ROLLS]
     out_g[6] = st[G_WIND_ROLLS]
     out_g[7] = st[G_WALLED]

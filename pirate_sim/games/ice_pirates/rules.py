@@ -33,7 +33,7 @@ import numpy as np
 from ...seating import seating_params
 from ..base import Param
 
-VERSION = "1.1.0"
+VERSION = "1.1.1"
 
 RADIUS = 3
 N_CELLS = 37
@@ -140,6 +140,7 @@ G_RAMS = 72  # rams into icebergs
 G_TREASURE_TURN = 73  # turn the treasure was first dug up, -1 never
 G_VERSION = 74  # changes with anything a plan reads but the moving ship's place (flips, crew, collections)
 G_ENTRY = 75  # [6] the scenario's [[seats]] entry (strategy row) that plays each seat this game
+G_FIRST = 81  # the seat that moved first (rules.first_player), for the games table's first_seat
 G_CELLS = 88
 C_CARD = G_CELLS  # [37] card type (OPEN..PORT)
 C_REVEALED = C_CARD + N_CELLS  # [37] 1 face up
