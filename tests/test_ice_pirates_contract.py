@@ -177,7 +177,7 @@ def test_compile_rejects_inconsistent_rules(over, key):
 
 
 def test_game_metadata():
-    assert GAME.name == "ice_pirates" and GAME.version == "1.1.1"
+    assert GAME.name == "ice_pirates" and GAME.version == "1.2.0"
     assert GAME.min_seats == 2 and GAME.max_seats == 6
     assert "truncated" in GAME.end_reasons
     assert len(GAME.hex_cells) == 37 and GAME.hex_cells[18][3] == "Bell Island"
