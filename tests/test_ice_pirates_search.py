@@ -143,3 +143,19 @@ def test_search_bench_reports_its_cost():
     assert out["decisions"] == 40 and out["rollouts"] > 0
     assert out["rollouts_per_s"] > 0 and out["s_per_playout"] > 0
     assert out["overhead"] == pytest.approx(out["s_per_rollout"] / out["s_per_playout"] - 1)
+
+
+def test_the_strength_script_runs(capsys):
+    """docs/ice_pirates_search.py (the rules page's strength table) on a tiny budget."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "docs" / "ice_pirates_search.py"
+    spec = importlib.util.spec_from_file_location("ice_pirates_search", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.main(["--budgets", "4", "--games", "6", "--first-games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "| 4 | 6 |" in out and "first mover wins" in out
+    r = mod.head_to_head(4, "upgrader", 4)
+    assert r["games"] == 4 and 0 <= r["lo"] <= r["win"] <= r["hi"] <= 1 and r["truncated"] == 0
