@@ -68,7 +68,12 @@ def test_bulk_outputs_are_consistent(n):
     assert s.shape == (300, n, len(GAME.seat_columns))
     trunc = g[:, 3] == 1
     assert np.all((g[:, 0] >= 0) | trunc) and np.all(g[trunc, 0] == -1)
-    assert np.all(g[:, 1] <= 3000) and np.all(g[:, 4] == 0)
+    assert np.all(g[:, 1] <= 3000)
+    # first_seat: the default first_player = random spreads it, and every win falls on the
+    # winner's own turn: turn t is played by seat (first_seat + t - 1) mod n
+    assert len(np.unique(g[:, 4])) == n
+    done = ~trunc
+    assert np.all(g[done, 0] == (g[done, 4] + g[done, 1] - 1) % n)
     col = GAME.seat_column_index
     assert np.all(s[:, :, col("maps_held")].sum(axis=1) <= 18)
     assert np.all(s[:, :, col("holds_treasure")].sum(axis=1) <= 1)
@@ -160,6 +165,8 @@ def test_no_jit_gives_identical_results():
     ({"deck.clear": 7}, "deck.clear"),
     ({"crew.total": 9}, "crew.total"),
     ({"upgrades.costs": [0, 1]}, "upgrades.costs"),
+    ({"upgrades.costs": [0, 1, 2, 3]}, "upgrades.costs"),  # a cost never charged (issue 20)
+    ({"upgrades.copies": 2}, "upgrades.costs"),
     ({"map.ports": ["jib"] * 6}, "map.ports"),
     ({"map.escape_corners": [1, 3]}, "map.escape_corners"),
     ({"wind.weights": [0.0] * 6}, "wind.weights"),
@@ -170,7 +177,7 @@ def test_compile_rejects_inconsistent_rules(over, key):
 
 
 def test_game_metadata():
-    assert GAME.name == "ice_pirates" and GAME.version == "1.1.0"
+    assert GAME.name == "ice_pirates" and GAME.version == "1.2.0"
     assert GAME.min_seats == 2 and GAME.max_seats == 6
     assert "truncated" in GAME.end_reasons
     assert len(GAME.hex_cells) == 37 and GAME.hex_cells[18][3] == "Bell Island"

@@ -198,8 +198,36 @@ def test_winning_back_a_treasure_held_before_renews_no_patience(held_before, idl
     script(st, [], raid=1)
     st[R.G_TREASURE] = 1
     st[R.SEATS_BASE + R.S_HELD_TREASURE] = held_before
+    st[R.SEATS_BASE + R.S_PROGRESS] = 4 if held_before else 0  # as play leaves them
     st[R.SEATS_BASE + R.S_IDLE] = 5
     strat, sp = c.arrays[6], c.arrays[7]
     K.do_raid_nb(st, ev, rng, c.params, strat, sp, 0, 1)
     assert st[R.G_TREASURE] == 0
     assert seat(st, 0, R.S_IDLE) == idle_after
+
+
+@pytest.mark.parametrize("best_before,theirs,idle_after", [(2, 0b011, 5), (2, 0b111, 0), (0, 0b001, 0)])
+def test_winning_back_maps_renews_patience_only_beyond_the_best(best_before, theirs, idle_after):
+    # 1.1.1: two raiders under a steady wind raided the same maps back and forth, every won
+    # raid renewed the raider's patience, and a game ran 663 turns (mean 40); only raising
+    # the best progress (most colours ever held at once) renews it now
+    from pirate_sim.games.ice_pirates import kernel as K
+
+    c = compile_game()
+    use_scripted(c, [0, 1])
+    st, ev, rng = blank(c, wind=4, dice=[6, 1])
+    place(st, 0, 24, crew=3, maps=0)
+    place(st, 1, 24, crew=0, maps=theirs)
+    st[R.SEATS_BASE + R.S_PROGRESS] = best_before
+    st[R.SEATS_BASE + R.S_IDLE] = 5
+    K.do_raid_nb(st, ev, rng, c.params, c.arrays[6], c.arrays[7], 0, 1)
+    assert seat(st, 0, R.S_MAPS) == theirs
+    assert seat(st, 0, R.S_IDLE) == idle_after
+
+
+def test_no_long_game_in_a_raider_mirror():
+    # issue 22: 20,000 two-player raider games had one of 663 turns (mean 40; seed 1,
+    # rules 1.1.1); 1.2.0: at most 203 (seed 1) and 0 truncated
+    c = compile_game(("raider", "raider"))
+    g, _ = GAME.play(c, 1, 0, 20_000)
+    assert g[:, 3].sum() == 0 and g[:, 1].max() <= 300

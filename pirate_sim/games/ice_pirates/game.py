@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ...rng import RNG_WORDS
 from ...seating import first_player_code, rotates
 from ..base import Column, Compiled, Game, OddsRow, Ratio
 from . import kernel as K
@@ -111,8 +112,9 @@ class IcePirates(Game):
                              f"{total} chips")
         copies = int(r["upgrades.copies"])
         costs = [int(x) for x in r["upgrades.costs"]]
-        if len(costs) < max(copies, 1):
-            raise ValueError(f"upgrades.costs: needs one cost per copy ({copies}), got {len(costs)}")
+        if len(costs) != copies:  # a cost the game can never charge is a scenario mistake
+            raise ValueError(f"upgrades.costs: needs exactly one cost per copy (upgrades.copies = {copies}), "
+                             f"got {len(costs)}")
         weights = [float(x) for x in r["wind.weights"]]
         if len(weights) != 6 or min(weights) < 0 or sum(weights) <= 0:
             raise ValueError("wind.weights: six non-negative weights with a positive sum")
@@ -175,12 +177,61 @@ class IcePirates(Game):
 
     # ------------------------------------------------------------------ play
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        return self.play_chunk(K.play_chunk_nb, compiled, seed, first_game, n_games)
+        chunk = K.search_chunk_nb if _searching(compiled) else K.play_chunk_nb
+        return self.play_chunk(chunk, compiled, seed, first_game, n_games)
+
+    # ------------------------------------------------------------------ search
+    def search_bench(self, compiled: Compiled, seed: int, n_decisions: int) -> dict:
+        """The search player's cost on one thread: search games of ``compiled`` (at least one
+        ``search`` seat) until ``n_decisions`` searched choices, then one plain game of the
+        rollout strategy from each choice's turn start per rollout it spent on average (no
+        copying, re-dealing, replaying nor choosing), so both time the same positions."""
+        import time
+
+        import numba
+
+        geo, rel, cum_w, costs, deck, port_upg, strat, sp = compiled.arrays
+        n = compiled.n_seats
+        searching = [e for e in range(n) if sp[e, K.SP_SEARCH] > 0]
+        if not searching:
+            raise ValueError("seats: search_bench needs a seat playing 'search'")
+        rollout_code = int(sp[searching[0], K.SP_ROLLOUT])
+        P = compiled.params
+        n_decisions = max(int(n_decisions), 1)
+
+        def searched(k: int):
+            pts = np.zeros((k, R.STATE_WORDS), np.int32)
+            pts_rng = np.zeros((k, RNG_WORDS), np.uint64)
+            tally = np.zeros(2, np.int64)
+            t = time.perf_counter()
+            K.search_bench_nb(np.uint64(seed % 2**64), np.int64(0), np.int64(k), P, *compiled.arrays, pts, pts_rng,
+                              tally)
+            return time.perf_counter() - t, pts, pts_rng, tally
+
+        threads = numba.get_num_threads()
+        numba.set_num_threads(1)
+        try:
+            searched(1)  # compile
+            K.playouts_nb(np.zeros((1, R.STATE_WORDS), np.int32) + 0, np.ones((1, RNG_WORDS), np.uint64), 0, 1, P,
+                          geo, rel, cum_w, costs, strat, sp, rollout_code)
+            t_search, pts, pts_rng, tally = searched(n_decisions)
+            rollouts = int(tally[0])
+            reps = max(1, round(rollouts / n_decisions))
+            t = time.perf_counter()
+            K.playouts_nb(pts, pts_rng, n_decisions, reps, P, geo, rel, cum_w, costs, strat, sp, rollout_code)
+            t_play = time.perf_counter() - t
+        finally:
+            numba.set_num_threads(threads)
+        s_roll = t_search / max(rollouts, 1)
+        s_play = t_play / (n_decisions * reps)
+        return {"decisions": n_decisions, "rollouts": rollouts, "rollouts_per_s": rollouts / t_search,
+                "s_per_rollout": s_roll, "s_per_playout": s_play, "overhead": s_roll / s_play - 1.0}
 
     # ------------------------------------------------------------------ trace
     def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 200_000):
         """(events int32[n, 6], out_games row, out_seats rows) of one game."""
-        return self.traced_game(K.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH)
+        traced = K.search_traced_nb if _searching(compiled) else K.play_traced_nb
+        return self.traced_game(traced, compiled, seed, game_index, capacity, R.EVENT_WIDTH)
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         ev, out_g, out_s = self.trace_events(compiled, seed, game_index)
@@ -209,6 +260,12 @@ class IcePirates(Game):
         if mechanic == "wind":
             return wind_rows(r, samples, seed)
         raise KeyError(mechanic)
+
+
+def _searching(compiled: Compiled) -> bool:
+    """Does a seat of this scenario play ``search`` (the kernel's SP_SEARCH flag)?"""
+    sp = compiled.arrays[7]
+    return bool((sp[:compiled.n_seats, K.SP_SEARCH] > 0).any())
 
 
 def _describe(kind: int, a: int, b: int, c: int, ports: list[str]) -> str:

@@ -15,6 +15,10 @@ capacity 0 in bulk runs), the game's rng, the rules NamedTuple ``P`` and plain a
 * ``fs`` int64[FS_SIZE] (the planner's work space) and ``perm`` int64[30]: scratch,
   allocated once per block.
 
+The search player's kernels (``search_game_nb`` and the functions it calls, see "the
+search player" below) run only for scenarios with a ``search`` seat, through their own
+entry points (``search_chunk_nb``, ``search_traced_nb``).
+
 Every kernel but the four that allocate (play_chunk_nb, play_traced_nb and the odds'
 Monte Carlo loops) is compiled with ``_nrt=False``: numba's reference counting of the
 array arguments took about a third of a turn.
@@ -28,19 +32,21 @@ from numba import njit, prange, types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
+from ...search import (REWARD_MARGIN, REWARD_RANK, REWARD_WIN, best_mean_nb, derive_stream_nb, halve_nb,
+                       halving_rounds_nb, per_round_rollouts_nb, top_k_nb)
 from ...seating import entry_of_seat_nb, first_seat_nb
 from ...rng import (RNG_WORDS, dice_rolled_nb, rand_below_nb, rand_float_nb, roll_die_nb,
                     seed_game_nb, shuffle_nb, weighted_choice_nb)
 from .rules import (BB_BITS, BB_KELLY, BB_LOST, BB_PASS, BB_PASS_IB, BB_REVEALED, BB_STORM, CELLS, DQ, DR, RADIUS,
                     neighbour_table,
-                    BELL, C_CARD, C_PASS, C_PASS_IB, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVEALED, C_VISITS,
+                    BELL, OPEN, C_CARD, C_PASS, C_PASS_IB, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVEALED, C_VISITS,
                     C_WALLED, C_WRECK, CANNON, EV_ABANDON, EV_BELL, EV_FIGHT, EV_FLIP, EV_MAP,
                     EV_MOVE, EV_NO_MOVE, EV_RAID, EV_RAM, EV_REENTER, EV_STOP, EV_STORM,
                     EV_TELESCOPE, EV_TREASURE, EV_TRUNC, EV_TURN, EV_UPGRADE, EV_VOID,
                     EV_WALLED, EV_WIN, EV_WIND, EV_WRECK, G_BELL_POOL, G_DIR_SCR, G_DIR_SCR_LEN,
                     G_DIR_SCR_POS, G_END, G_EVENTS, G_MAPS_LEFT, G_RAMS, G_SCR_FIGHT, G_SCR_RAID,
                     G_SCR_SWASH, G_SCR_TELESCOPE, G_SCR_UPGRADE, G_SEAT, G_SUPPLY, G_TREASURE,
-                    G_TREASURE_TURN, G_TURN, G_VERSION, G_ENTRY, G_UNUSED, G_WALLED, G_WIND, G_WIND_ROLLS,
+                    G_TREASURE_TURN, G_TURN, G_VERSION, G_ENTRY, G_FIRST, G_UNUSED, G_WALLED, G_WIND, G_WIND_ROLLS,
                     G_WIND_SCR, G_WIND_SCR_LEN, G_WIND_SCR_POS, G_WINNER, GRAPPLING_HOOK,
                     ICE_BREAKER, INTO, JIB, KELLY, LOST_ISLAND, MAIN_SAIL, N_BAY, N_CELLS,
                     PORT, S_ABANDONED, S_ABANDONS, S_CREW, S_CREW_ROW, S_CREW_SWASH,
@@ -49,7 +55,8 @@ from .rules import (BB_BITS, BB_KELLY, BB_LOST, BB_PASS, BB_PASS_IB, BB_REVEALED
                     S_STORMS, S_STUCK, S_SWASH, S_T_ALL_MAPS, S_T_FIRST_MAP, S_T_TREASURE,
                     S_TREASURE_CHANGES, S_UPG, S_UPG_EVER, SEAT_WORDS, SEATS_BASE, STATE_WORDS,
                     STORM, TACK, TELESCOPE, WITH, WRECK, END_HARBOUR_GRACE, END_OPEN_WATER,
-                    END_TRUNCATED)
+                    END_TRUNCATED, MAX_FORCED, PEND_DIR, PEND_FIGHT, PEND_RAID, T_FORCED, T_FPOS, T_FSEAT,
+                    T_NF, T_PAUSE, T_PEND, T_PMASK, T_PSTOP)
 
 # strategy codes (stable: they are stored in nothing but keep them fixed anyway)
 ST_RANDOM = 0
@@ -57,6 +64,8 @@ ST_MAP_HUNTER = 1
 ST_RAIDER = 2
 ST_UPGRADER = 3
 ST_SCRIPTED = 9  # tests only: directions and decisions from the state's script words
+ST_SEARCH = 4  # the search player (strategies.py): in the kernel its entry plays the rollout
+#               strategy's code and parameters, flagged by SP_SEARCH, for the choices it does not search
 
 # strategy parameter slots (columns of ``sp``)
 SP_AGGRESSION = 0
@@ -71,7 +80,16 @@ SP_PATIENCE = 8
 SP_RAID_WORTHLESS = 9
 SP_ABANDON_IDLE = 10
 SP_ABANDON_STALLED = 11
-N_SP = 12
+SP_SEARCH = 12  # 1: this entry is the search player (its searched choices go to search_choice_nb)
+SP_BUDGET = 13  # search: rollouts per searched choice
+SP_ROLLOUT = 14  # search: the rollout strategy's code
+SP_TOP_K = 15  # search: options kept by the rollout strategy's prior (0: all)
+SP_REWARD = 16  # search: search.REWARD_*
+SP_HORIZON = 17  # search: turns a rollout plays (0: to the end)
+N_SP = 18
+N_SCRIPTED = 4  # codes 0..3: the scripted strategies; sp rows n_seats + code hold their defaults
+NOT_FORCED = -100  # forced_nb: the seat chooses as its policy does
+PAUSED = -101  # forced_nb: a searching seat's choice, the turn pauses for the search
 
 # Explicit signatures for the small helpers called from many places with mixed int32 /
 # int64 arguments: one compiled version each instead of one per argument-type mix.
@@ -1012,7 +1030,7 @@ def choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask, may_stop
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def decide_fight_nb(st, rng, P, geo, strat, sp, s, v, onward, fs):
+def decide_fight_nb(st, rng, P, geo, rel, costs, strat, sp, s, v, onward, esc_ok, fs):
     """Fight the waves at storm ``v`` (``onward``: the legal moves after paying)?  A planner
     pays only for a following move that gets closer to its goal (or wins)."""
     e = st[G_ENTRY + s]
@@ -1024,6 +1042,10 @@ def decide_fight_nb(st, rng, P, geo, strat, sp, s, v, onward, fs):
     b = sb_nb(s)
     if not has_upg_nb(st, s, ICE_BREAKER) and st[b + S_CREW] <= sp[e, SP_CREW_RESERVE]:
         return False
+    if fs[FS_KEY_TURN] != st[G_TURN]:  # no choice of this turn planned (its moves were forced)
+        fs[FS_KEY_TARGET] = plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs)
+        fs[FS_KEY_TURN] = st[G_TURN]
+        fs[FS_KEY_VERSION] = st[G_VERSION]
     search_nb(fs, BB_AROUND[v])  # the plan of this turn's last choice, as far as it is needed here
     here = fs[FS_DIST + v]
     if here <= 0:
@@ -1093,6 +1115,20 @@ def swash_params_nb(st, strat, sp, s):
     return np.int64(sp[e, SP_SWASH_RESERVE]), 1.0
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def forced_nb(st, sp, s):
+    """Seat ``s``'s next choice if it is forced (a search replaying its turn, or a rollout
+    playing the option searched), PAUSED if it is a searching seat's choice to search, else
+    NOT_FORCED (its policy chooses).  Reads no random stream."""
+    pos = st[T_FPOS]
+    if pos < st[T_NF] and st[T_FSEAT] == s:
+        st[T_FPOS] = pos + 1
+        return np.int64(st[T_FORCED + pos])
+    if st[T_PAUSE] == 1 and sp[st[G_ENTRY + s], SP_SEARCH] > 0:
+        return np.int64(PAUSED)
+    return np.int64(NOT_FORCED)
+
+
 # ------------------------------------------------------------------ turn actions
 @njit(cache=True, _nrt=False)
 def do_raid_nb(st, ev, rng, P, strat, sp, s, o):
@@ -1119,8 +1155,7 @@ def do_raid_nb(st, ev, rng, P, strat, sp, s, o):
     if won:
         st[b + S_RAIDS_WON] += 1
         theirs = st[bo + S_MAPS]
-        if (theirs & ~st[b + S_MAPS]) != 0 or (st[G_TREASURE] == o and st[b + S_HELD_TREASURE] == 0):
-            st[b + S_IDLE] = 0  # progress; taking back a treasure it held before is none
+        best_before = st[b + S_PROGRESS]
         for c in range(3):
             if (theirs >> c) & 1 and (st[b + S_MAPS] >> c) & 1:
                 st[G_MAPS_LEFT + c] += 1  # duplicates go back to the stack
@@ -1129,6 +1164,11 @@ def do_raid_nb(st, ev, rng, P, strat, sp, s, o):
             gain_maps_nb(st, P, s, theirs)
         if st[G_TREASURE] == o:
             take_treasure_nb(st, s)
+        if st[b + S_PROGRESS] > best_before:
+            # progress renews patience only when it beats the seat's best: winning back maps
+            # or a treasure it held before is none (two ships trading them under a steady
+            # wind never gave up: 1.1.1 played 663 turns in a raider mirror)
+            st[b + S_IDLE] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -1221,8 +1261,17 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
                 roll_wind_nb(st, ev, rng, cum_w, s)
                 return
             break
-        d = choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask,
-                          k > 0 and not must_continue, esc_ok, passed, fs)
+        f = forced_nb(st, sp, s)
+        if f == PAUSED:  # the search decides (search_game_nb replays the turn with it)
+            st[T_PEND] = PEND_DIR
+            st[T_PMASK] = mask
+            st[T_PSTOP] = 1 if (k > 0 and not must_continue) else 0
+            return
+        if f != NOT_FORCED:
+            d = f
+        else:
+            d = choose_dir_nb(st, rng, P, geo, rel, costs, strat, sp, s, pos, mask,
+                              k > 0 and not must_continue, esc_ok, passed, fs)
         if d < 0:
             log_nb(st, ev, s, EV_STOP, pos, 0, 0)
             break
@@ -1274,7 +1323,20 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
             onward = 0
             if cont and (ib or st[b + S_CREW] >= 1):
                 onward = onward_mask_nb(st, P, geo, rel, s, v, k, start, esc_ok, ib)
-            if onward != 0 and (occupied or decide_fight_nb(st, rng, P, geo, strat, sp, s, v, onward, fs)):
+            fight = False
+            if onward != 0:
+                if occupied:
+                    fight = True  # it may not stop on an occupied space
+                else:
+                    f = forced_nb(st, sp, s)
+                    if f == PAUSED:
+                        st[T_PEND] = PEND_FIGHT
+                        return
+                    if f != NOT_FORCED:
+                        fight = f == 1
+                    else:
+                        fight = decide_fight_nb(st, rng, P, geo, rel, costs, strat, sp, s, v, onward, esc_ok, fs)
+            if fight:
                 if not ib:
                     st[b + S_CREW] -= 1
                     st[G_BELL_POOL] += 1
@@ -1297,7 +1359,12 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
     if has_upg_nb(st, s, GRAPPLING_HOOK):
         cand |= occupants_nb(st, P, pos, s)
     if cand != 0:
-        o = choose_raid_nb(st, rng, P, strat, sp, s, cand)
+        f = forced_nb(st, sp, s)
+        if f == PAUSED:
+            st[T_PEND] = PEND_RAID
+            st[T_PMASK] = cand
+            return
+        o = f if f != NOT_FORCED else choose_raid_nb(st, rng, P, strat, sp, s, cand)
         if o >= 0:
             do_raid_nb(st, ev, rng, P, strat, sp, s, o)
             if P.hg_raid_wins == 1 and pos == P.hg_cell and st[G_TREASURE] == s:
@@ -1380,6 +1447,7 @@ def setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index):
     for s in range(P.n_seats):
         st[G_ENTRY + s] = entry_of_seat_nb(s, game_index, P.n_seats, P.rotate_seats == 1)
     st[G_SEAT] = first_seat_nb(P.first_player, 0, game_index, P.n_seats, rng)
+    st[G_FIRST] = st[G_SEAT]
 
 
 @njit(cache=True, _nrt=False)
@@ -1400,7 +1468,7 @@ def step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
         return
     st[G_TURN] += 1
     play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
-    if st[G_END] < 0:
+    if st[G_END] < 0 and st[T_PEND] == 0:  # (a paused turn is replayed, not ended)
         st[G_SEAT] = (st[G_SEAT] + 1) % P.n_seats
 
 
@@ -1410,7 +1478,7 @@ def write_outputs_nb(st, rng, P, out_g, out_s):
     out_g[1] = st[G_TURN]
     out_g[2] = st[G_END]
     out_g[3] = 1 if st[G_END] == END_TRUNCATED else 0
-    out_g[4] = 0
+    out_g[4] = st[G_FIRST]
     out_g[5] = dice_rolled_nb(rng) + st[G_WIND_ROLLS]
     out_g[6] = st[G_WIND_ROLLS]
     out_g[7] = st[G_WALLED]
@@ -1449,6 +1517,369 @@ def write_outputs_nb(st, rng, P, out_g, out_s):
         o[29] = st[b + S_PROGRESS]
 
 
+# ------------------------------------------------------------------ the search player
+@njit(cache=True, _nrt=False)
+def turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
+    """step_nb as a call, not inlined: the search code's one copy of the turn (each inlined
+    copy of the turn costs minutes of cold compile)."""
+    step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
+
+
+# A searching seat's turn is replayed from its start after each of its searched choices,
+# with the choices made so far forced (T_FORCED), until it pauses at the next one (T_PEND)
+# or ends; the turn's locals (position, moves, ships passed, rams tried) are thus never
+# copied.  Each rollout copies the turn's start, re-deals what the seat has not seen
+# (determinise_nb), replays the turn with the option searched forced, and plays every seat
+# with the rollout strategy to the end (or the horizon).  Nothing here allocates per rollout.
+MAX_OPTIONS = 8  # a direction choice: 6 directions + stop; a raid: no raid + 5 seats
+
+
+@njit(cache=True, _nrt=False)
+def determinise_nb(rs, truth, rng, P, geo, cards):
+    """Re-deal, in ``rs``, the Bay cards face down in ``truth`` among those cells: the
+    seat knows the multiset of face-down cards (the deck less what it has seen), not where
+    each lies nor its iceberg sides.  The multiset is sorted before the shuffle, so the deal
+    depends on ``rng`` and the multiset only; sides are drawn as setup_nb draws them, a
+    face-down Shipwreck still has its Extra Crew.  The bitboards of card types are rebuilt;
+    passage masks need nothing: a face-down card's icebergs block nothing yet."""
+    n = 0
+    for c in range(N_CELLS):
+        if geo[c, 7] == 1 and truth[C_REVEALED + c] == 0:
+            card = truth[C_CARD + c]
+            sides = popcount_nb(truth[C_MASK + c]) if card == OPEN else 0
+            cards[n] = (card * 8 + truth[C_COLOUR + c] + 1) * 8 + sides
+            n += 1
+    for i in range(1, n):  # insertion sort: at most 30 cards
+        x = cards[i]
+        j = i - 1
+        while j >= 0 and cards[j] > x:
+            cards[j + 1] = cards[j]
+            j -= 1
+        cards[j + 1] = x
+    for i in range(n - 1, 0, -1):
+        j = rand_below_nb(rng, i + 1)
+        x = cards[i]
+        cards[i] = cards[j]
+        cards[j] = x
+    i = 0
+    for c in range(N_CELLS):
+        if geo[c, 7] == 1 and truth[C_REVEALED + c] == 0:
+            key = cards[i]
+            i += 1
+            card = key // 64
+            sides = key % 8
+            rs[C_CARD + c] = card
+            rs[C_COLOUR + c] = (key // 8) % 8 - 1
+            rs[C_WRECK + c] = -1 if card == WRECK else -2
+            rs[C_REVEALED + c] = 0
+            rs[C_WALLED + c] = 0
+            m = 0
+            if sides == 1:
+                m = 1 << rand_below_nb(rng, 6)
+            elif sides == 2:
+                a = rand_below_nb(rng, 6)
+                if P.two_adjacent == 1:
+                    e = (a + 1) % 6
+                else:
+                    e = (a + 1 + rand_below_nb(rng, 5)) % 6
+                m = (1 << a) | (1 << e)
+            rs[C_MASK + c] = m
+    storm = np.int64(0)
+    kelly = np.int64(0)
+    lost0 = np.int64(0)
+    lost1 = np.int64(0)
+    lost2 = np.int64(0)
+    for c in range(N_CELLS):
+        bit = np.int64(1) << BB_BIT[c]
+        card = rs[C_CARD + c]
+        if card == STORM:
+            storm |= bit
+        elif card == KELLY:
+            kelly |= bit
+        elif card == LOST_ISLAND:
+            col = rs[C_COLOUR + c]
+            if col == 0:
+                lost0 |= bit
+            elif col == 1:
+                lost1 |= bit
+            else:
+                lost2 |= bit
+    set_bb_nb(rs, BB_STORM, storm)
+    set_bb_nb(rs, BB_KELLY, kelly)
+    set_bb_nb(rs, BB_LOST, lost0)
+    set_bb_nb(rs, BB_LOST + 2, lost1)
+    set_bb_nb(rs, BB_LOST + 4, lost2)
+
+
+@njit(cache=True, _nrt=False)
+def reward_nb(rs, P, s, kind):
+    """What a rollout ending in ``rs`` is worth to seat ``s`` (search.REWARD_*).  A game not
+    over (horizon or turn cap) counts the seats level on the best progress as tied."""
+    w = rs[G_WINNER]
+    mine = rs[sb_nb(s) + S_PROGRESS] + (10 if w == s else 0)
+    below = 0
+    level = 0
+    best_other = -1
+    for o in range(P.n_seats):
+        if o == s:
+            continue
+        x = rs[sb_nb(o) + S_PROGRESS] + (10 if w == o else 0)
+        if x < mine:
+            below += 1
+        elif x == mine:
+            level += 1
+        if x > best_other:
+            best_other = x
+    if w >= 0:
+        win = 1.0 if w == s else 0.0
+    else:
+        win = 1.0 / (level + 1) if below + level == P.n_seats - 1 else 0.0
+    if kind == REWARD_WIN:
+        return win
+    if kind == REWARD_RANK:
+        return (below + 0.5 * level) / (P.n_seats - 1)
+    if kind == REWARD_MARGIN:
+        return win + 0.01 * (mine - best_other) / 14.0
+    return win
+
+
+@njit(cache=True)
+def rollout_nb(st0, truth, rng0, P, geo, rel, cum_w, costs, rstrat, rsp, s, nf, opt, decision, j,
+               horizon, reward, rs, rrng, rfs, ev0, cards):
+    """One rollout of option ``opt`` of the seat's choice number ``nf`` of this turn."""
+    rs[:] = st0
+    derive_stream_nb(rrng, rng0, decision, j)
+    determinise_nb(rs, truth, rrng, P, geo, cards)
+    rs[T_FORCED + nf] = opt
+    rs[T_NF] = nf + 1
+    rs[T_FPOS] = 0
+    rs[T_FSEAT] = s
+    rs[T_PAUSE] = 0
+    rs[T_PEND] = 0
+    rfs[FS_KEY_TURN] = -1  # this rollout's own plans (the cache is keyed on turn and version)
+    turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs)
+    rs[T_NF] = 0
+    stop = rs[G_TURN] + horizon
+    while rs[G_END] < 0 and (horizon == 0 or rs[G_TURN] < stop):
+        turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs)
+    return reward_nb(rs, P, s, reward)
+
+
+@njit(cache=True)
+def prior_nb(truth, st0, P, geo, rel, costs, strat, sp, s, opts, n, scores, pfs):
+    """The rollout strategy's own preference among the options (higher is better): for a
+    direction its planner's distance to its goal after the move, for a raid the raid's
+    value (below not raiding when worthless); fight or not in that order."""
+    kind = truth[T_PEND]
+    for i in range(n):
+        scores[i] = 0.0
+    if kind == PEND_DIR:
+        pos = truth[sb_nb(s) + S_POS]
+        plan_nb(truth, P, geo, rel, costs, strat, sp, s, st0[G_TREASURE] == s, pfs)
+        search_nb(pfs, BB_AROUND[pos])
+        b = sb_nb(s)
+        upg = truth[b + S_UPG]
+        crew = truth[b + S_CREW]
+        reserve = sp[truth[G_ENTRY + s], SP_CREW_RESERVE]
+        wind = truth[G_WIND]
+        for i in range(n):
+            d = opts[i]
+            if d < 0:
+                scores[i] = -float(pfs[FS_DIST + pos]) - 1.0
+                continue
+            v = geo[pos, d]
+            if v < 0 or (v == P.hg_cell and truth[G_TREASURE] == s):
+                scores[i] = 1e9  # the move wins
+                continue
+            scores[i] = -float(edge_cost_nb(truth, rel, wind, upg, crew, reserve, d, v) + pfs[FS_DIST + v])
+    elif kind == PEND_RAID:
+        for i in range(n):
+            o = opts[i]
+            scores[i] = 0.5 if o < 0 else float(raid_value_nb(truth, P, s, o, sp[truth[G_ENTRY + s], SP_RAID_WORTHLESS] > 0))
+    else:
+        for i in range(n):
+            scores[i] = float(n - i)
+
+
+@njit(cache=True)
+def search_choice_nb(truth, st0, rng0, P, geo, rel, cum_w, costs, strat, sp, rstrat, rsp, s, nf,
+                     rs, rrng, rfs, pfs, ev0, cards, opts, scores, idx, sums, counts, tally):
+    """The searching seat's choice at the pause in ``truth`` (its turn began in ``st0``):
+    the options its rules allow, the ``top_k`` best by the rollout strategy's prior, then
+    sequential halving over ``budget`` rollouts with common random numbers (rollout j of
+    every option draws from the same derived stream)."""
+    e = truth[G_ENTRY + s]
+    kind = truth[T_PEND]
+    n = 0
+    if kind == PEND_DIR:
+        mask = truth[T_PMASK]
+        for d in range(6):
+            if (mask >> d) & 1:
+                opts[n] = d
+                n += 1
+        if truth[T_PSTOP] == 1:
+            opts[n] = -1
+            n += 1
+    elif kind == PEND_FIGHT:
+        opts[0] = 1
+        opts[1] = 0
+        n = 2
+    else:
+        opts[0] = -1
+        n = 1
+        cand = truth[T_PMASK]
+        for o in range(P.n_seats):
+            if (cand >> o) & 1:
+                opts[n] = o
+                n += 1
+    if n == 1:
+        return opts[0]
+    prior_nb(truth, st0, P, geo, rel, costs, strat, sp, s, opts, n, scores, pfs)
+    m = top_k_nb(scores, n, np.int64(sp[e, SP_TOP_K]), idx)
+    if m == 1:
+        return opts[idx[0]]
+    budget = np.int64(sp[e, SP_BUDGET])
+    horizon = np.int64(sp[e, SP_HORIZON])
+    reward = np.int64(sp[e, SP_REWARD])
+    decision = np.int64(st0[G_TURN]) * MAX_FORCED + nf
+    for i in range(n):
+        sums[i] = 0.0
+        counts[i] = 0.0
+    rounds = halving_rounds_nb(m)
+    alive = m
+    j0 = 0
+    for _ in range(rounds):
+        if alive <= 1:
+            break
+        per = per_round_rollouts_nb(budget, alive, rounds)
+        for a in range(alive):
+            o = idx[a]
+            for j in range(per):
+                sums[o] += rollout_nb(st0, truth, rng0, P, geo, rel, cum_w, costs, rstrat, rsp, s, nf, opts[o],
+                                      decision, j0 + j, horizon, reward, rs, rrng, rfs, ev0, cards)
+                counts[o] += 1.0
+        tally[0] += per * alive
+        j0 += per
+        alive = halve_nb(idx, alive, sums, counts)
+    tally[1] += 1
+    return opts[best_mean_nb(idx, alive, sums, counts)]
+
+
+@njit(cache=True)
+def search_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, tally, max_decisions,
+                   pts, pts_rng):
+    """Play the game on from ``st`` with searching seats (their sp SP_SEARCH > 0).  A
+    searching seat's turn is replayed from its start after each searched choice (see
+    above), so the game's own stream draws exactly what a turn of forced choices draws,
+    and the search never advances it.  ``tally``: [rollouts, searched choices]; with
+    ``max_decisions`` > 0 (search_bench) it stops after that many, storing each choice's
+    turn start in ``pts`` / ``pts_rng``."""
+    n = P.n_seats
+    st0 = np.empty_like(st)
+    truth = np.empty_like(st)
+    rs = np.empty_like(st)
+    rng0 = np.empty_like(rng)
+    rrng = np.zeros(RNG_WORDS, np.uint64)
+    rfs = np.zeros(FS_SIZE, np.int64)
+    pfs = np.zeros(FS_SIZE, np.int64)
+    ev0 = np.zeros((0, 6), np.int32)
+    cards = np.zeros(N_BAY, np.int64)
+    opts = np.zeros(MAX_OPTIONS, np.int64)
+    idx = np.zeros(MAX_OPTIONS, np.int64)
+    scores = np.zeros(MAX_OPTIONS, np.float64)
+    sums = np.zeros(MAX_OPTIONS, np.float64)
+    counts = np.zeros(MAX_OPTIONS, np.float64)
+    rstrat = np.zeros(n, np.int32)
+    rsp = np.zeros((n, sp.shape[1]), np.float64)
+    while st[G_END] < 0:
+        s = st[G_SEAT]
+        e = st[G_ENTRY + s]
+        if sp[e, SP_SEARCH] == 0 or st[G_TURN] >= P.turn_cap:
+            turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
+            continue
+        rc = np.int64(sp[e, SP_ROLLOUT])
+        for i in range(n):  # inside rollouts every seat plays the rollout strategy's defaults
+            rstrat[i] = strat[n + rc]
+            rsp[i, :] = sp[n + rc, :]
+        st0[:] = st
+        rng0[:] = rng
+        nf = 0
+        while True:
+            st[:] = st0
+            rng[:] = rng0
+            st[T_FSEAT] = s
+            st[T_NF] = nf
+            st[T_FPOS] = 0
+            st[T_PAUSE] = 1 if nf < MAX_FORCED - 1 else 0  # (never reached: a turn has fewer choices)
+            st[T_PEND] = 0
+            fs[FS_KEY_TURN] = -1
+            turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
+            if st[T_PEND] == 0:
+                break
+            truth[:] = st
+            if max_decisions > 0:
+                k = tally[1]
+                if k >= max_decisions:
+                    return
+                pts[k, :] = st0
+                pts_rng[k, :RNG_WORDS] = rng0[:RNG_WORDS]
+            opt = search_choice_nb(truth, st0, rng0, P, geo, rel, cum_w, costs, strat, sp, rstrat, rsp, s, nf,
+                                   rs, rrng, rfs, pfs, ev0, cards, opts, scores, idx, sums, counts, tally)
+            st0[T_FORCED + nf] = opt
+            nf += 1
+        st[T_NF] = 0
+        st[T_FPOS] = 0
+        st[T_PAUSE] = 0
+
+
+@njit(cache=True)
+def playouts_nb(pts, pts_rng, n_pts, reps, P, geo, rel, cum_w, costs, strat, sp, rollout_code):
+    """Plain games of the rollout strategy from the stored turn starts (search_bench's
+    like-for-like cost of a rollout without the search machinery); returns turns played."""
+    n = P.n_seats
+    rs = np.empty(pts.shape[1], np.int32)
+    rrng = np.zeros(RNG_WORDS, np.uint64)
+    rfs = np.zeros(FS_SIZE, np.int64)
+    ev0 = np.zeros((0, 6), np.int32)
+    rstrat = np.zeros(n, np.int32)
+    rsp = np.zeros((n, sp.shape[1]), np.float64)
+    for i in range(n):
+        rstrat[i] = strat[n + rollout_code]
+        rsp[i, :] = sp[n + rollout_code, :]
+    turns = 0
+    for k in range(n_pts):
+        for j in range(reps):
+            rs[:] = pts[k]
+            derive_stream_nb(rrng, pts_rng[k], 1, j)
+            rs[T_NF] = 0
+            rs[T_PAUSE] = 0
+            rfs[FS_KEY_TURN] = -1
+            t0 = rs[G_TURN]
+            while rs[G_END] < 0:
+                turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs)
+            turns += rs[G_TURN] - t0
+    return turns
+
+
+@njit(cache=True)
+def search_bench_nb(seed, first, max_decisions, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, pts, pts_rng,
+                    tally):
+    """Search games from ``first`` on until ``max_decisions`` searched choices were made."""
+    st = np.zeros(STATE_WORDS, np.int32)
+    ev = np.zeros((0, 6), np.int32)
+    rng = np.zeros(RNG_WORDS, np.uint64)
+    fs = np.zeros(FS_SIZE, np.int64)
+    perm = np.zeros(N_BAY, np.int64)
+    k = first
+    while tally[1] < max_decisions:
+        seed_game_nb(rng, seed, k)
+        setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, k)
+        fs[FS_KEY_TURN] = -1
+        search_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, tally, max_decisions, pts, pts_rng)
+        k += 1
+    return k - first
+
+
 @njit(cache=True, _nrt=False)
 def play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,
                      out_g, out_s, game_index):
@@ -1457,6 +1888,48 @@ def play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, str
     fs[FS_KEY_TURN] = -1  # no plan of an earlier game is reused
     run_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
     write_outputs_nb(st, rng, P, out_g, out_s)
+
+
+@njit(cache=True)
+def search_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,
+                       out_g, out_s, game_index):
+    """play_one_game_nb with searching seats (a kernel of its own, so that runs without a
+    search player compile none of it)."""
+    setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index)
+    fs[FS_KEY_TURN] = -1
+    tally = np.zeros(2, np.int64)
+    search_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, tally, 0,
+                   np.zeros((0, 0), np.int32), np.zeros((0, 0), np.uint64))
+    write_outputs_nb(st, rng, P, out_g, out_s)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def search_chunk_nb(seed, first, n, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, out_g, out_s):
+    """play_chunk_nb for scenarios with a search seat: one game per parallel item (a search
+    game is long: blocks of 64 would leave threads idle at a chunk's end)."""
+    for i in prange(n):
+        st = np.zeros(STATE_WORDS, np.int32)
+        ev = np.zeros((0, 6), np.int32)
+        rng = np.zeros(RNG_WORDS, np.uint64)
+        fs = np.zeros(FS_SIZE, np.int64)
+        perm = np.zeros(N_BAY, np.int64)
+        seed_game_nb(rng, seed, first + i)
+        search_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs,
+                           perm, out_g[i], out_s[i], first + i)
+
+
+@njit(cache=True)
+def search_traced_nb(seed, k, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, ev, out_g, out_s):
+    """play_traced_nb for scenarios with a search seat (the event log shows each turn once:
+    a replayed turn rewinds the log with the state)."""
+    st = np.zeros(STATE_WORDS, np.int32)
+    rng = np.zeros(RNG_WORDS, np.uint64)
+    fs = np.zeros(FS_SIZE, np.int64)
+    perm = np.zeros(N_BAY, np.int64)
+    seed_game_nb(rng, seed, k)
+    search_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,
+                       out_g, out_s, k)
+    return st[G_EVENTS]
 
 
 @njit(cache=True, parallel=True, nogil=True)

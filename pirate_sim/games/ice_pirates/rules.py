@@ -33,7 +33,7 @@ import numpy as np
 from ...seating import seating_params
 from ..base import Param
 
-VERSION = "1.1.0"
+VERSION = "1.2.0"
 
 RADIUS = 3
 N_CELLS = 37
@@ -140,6 +140,7 @@ G_RAMS = 72  # rams into icebergs
 G_TREASURE_TURN = 73  # turn the treasure was first dug up, -1 never
 G_VERSION = 74  # changes with anything a plan reads but the moving ship's place (flips, crew, collections)
 G_ENTRY = 75  # [6] the scenario's [[seats]] entry (strategy row) that plays each seat this game
+G_FIRST = 81  # the seat that moved first (rules.first_player), for the games table's first_seat
 G_CELLS = 88
 C_CARD = G_CELLS  # [37] card type (OPEN..PORT)
 C_REVEALED = C_CARD + N_CELLS  # [37] 1 face up
@@ -200,7 +201,20 @@ S_PROGRESS = 28  # best progress: most map colours held at once (0..3), 4 once i
 S_STALL = 29  # turns since its best progress last rose (strategies: abandon a hopeless ship)
 SEAT_WORDS = 30
 MAX_SEATS = 6
-STATE_WORDS = SEATS_BASE + MAX_SEATS * SEAT_WORDS
+# the search player's turn words (kernel.search_game_nb): a searching seat's turn is replayed
+# from its start with the choices it has made so far forced, and pauses at its next choice
+T_BASE = SEATS_BASE + MAX_SEATS * SEAT_WORDS
+T_FSEAT = T_BASE  # the seat whose next choices are forced
+T_NF = T_BASE + 1  # forced choices queued this turn (0: none)
+T_FPOS = T_BASE + 2  # the next forced choice
+T_PAUSE = T_BASE + 3  # 1: a searching seat's unforced choice pauses the turn (the real game only)
+T_PEND = T_BASE + 4  # the paused choice: 0 none, PEND_DIR, PEND_FIGHT, PEND_RAID
+T_PMASK = T_BASE + 5  # its options: the legal directions, or the seats it may raid
+T_PSTOP = T_BASE + 6  # a direction choice: 1 if the ship may stop instead
+T_FORCED = T_BASE + 8  # [MAX_FORCED] the forced choices, in the order the turn meets them
+MAX_FORCED = 40  # choices in one turn: at most 4 moves x (6 rams + 1) + 3 fights + 1 raid < 40
+PEND_DIR, PEND_FIGHT, PEND_RAID = 1, 2, 3
+STATE_WORDS = T_FORCED + MAX_FORCED
 
 # events: int32 rows [turn, seat, kind, a, b, c]
 EV_TURN, EV_MOVE, EV_FLIP, EV_RAM, EV_WALLED, EV_STORM, EV_FIGHT, EV_WIND, EV_NO_MOVE, \

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...search import search_params
 from ..base import Param, Strategy, seat_tables as base_seat_tables
 from .kernel import (N_SP, SP_ABANDON_AFTER, SP_ABANDON_PROB, SP_AGGRESSION, SP_CREW_RESERVE,
-                     SP_DECIDE_PROB, SP_MAX_UPGRADE_COST, SP_PATIENCE, SP_RAID_WORTHLESS, SP_ABANDON_IDLE, SP_ABANDON_STALLED, SP_SWASH_RESERVE, SP_UPGRADES_WANTED,
-                     ST_MAP_HUNTER, ST_RAIDER, ST_RANDOM, ST_UPGRADER)
+                     SP_DECIDE_PROB, SP_MAX_UPGRADE_COST, SP_PATIENCE, SP_BUDGET, SP_HORIZON, SP_REWARD, SP_ROLLOUT, SP_SEARCH, SP_TOP_K, SP_RAID_WORTHLESS, SP_ABANDON_IDLE, SP_ABANDON_STALLED, SP_SWASH_RESERVE, SP_UPGRADES_WANTED,
+                     ST_MAP_HUNTER, ST_RAIDER, ST_RANDOM, ST_SEARCH, ST_UPGRADER)
 
 SLOTS = {
     "aggression": SP_AGGRESSION,
@@ -26,8 +27,14 @@ SLOTS = {
     "raid_worthless_maps": SP_RAID_WORTHLESS,
     "abandon_idle": SP_ABANDON_IDLE,
     "abandon_stalled": SP_ABANDON_STALLED,
+    "budget": SP_BUDGET,
+    "rollout": SP_ROLLOUT,
+    "top_k": SP_TOP_K,
+    "reward": SP_REWARD,
+    "horizon": SP_HORIZON,
 }
-SLOT_DEFAULTS = np.array([0.0, 1.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.5, 12.0, 0.0, 1e9, 1e9])
+SLOT_DEFAULTS = np.array([0.0, 1.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.5, 12.0, 0.0, 1e9, 1e9,
+                          0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
 assert SLOT_DEFAULTS.shape[0] == N_SP
 
 _PLANNER = ("Moves by a wind-aware shortest path (reverse Dijkstra over the 37 cells, "
@@ -85,9 +92,38 @@ STRATEGIES = (
               Param("swash_reserve", 1, "int", "chips kept back when swashbuckling", 0, 7),
               _ABANDON, _PATIENCE, _WORTHLESS, _ABANDON_IDLE, _ABANDON_STALLED)),
 )
+SCRIPTED = tuple(s.name for s in STRATEGIES)  # in code order: codes 0..3 (search.search_params' rule)
+assert [s.code for s in STRATEGIES] == list(range(len(SCRIPTED)))
+SEARCH_DEFAULT_ROLLOUT = "upgrader"  # the strongest in 2 players: 63% against raider, 73% against map_hunter
+SEARCH_DEFAULT_BUDGET = 64
+STRATEGIES = STRATEGIES + (
+    Strategy("search", ST_SEARCH,
+             "Flat Monte Carlo search (pirate_sim/search.py): at each choice of a move's direction "
+             "(stopping included), of fighting the waves and of a raid (whom, or none) it keeps the "
+             "top_k options by the rollout strategy's prior, spends budget rollouts on them by "
+             "sequential halving and takes the best mean reward.  A rollout re-deals the face-down "
+             "Bay cards it has not seen, replays its turn with the option forced and plays every seat "
+             "with the rollout strategy to the end.  Every other choice (abandoning ship, upgrades, "
+             "the Telescope, swashbuckling) is the rollout strategy's, with its default parameters.",
+             search_params(SCRIPTED, SEARCH_DEFAULT_ROLLOUT, SEARCH_DEFAULT_BUDGET, default_top_k=4)),
+)
 STRATEGY_BY_NAME = {s.name: s for s in STRATEGIES}
 
 
 def seat_tables(seats: list[dict]) -> tuple[np.ndarray, np.ndarray]:
-    """(codes int32[n], params float64[n, N_SP]) for the kernel, one row per [[seats]] entry."""
-    return base_seat_tables(seats, STRATEGY_BY_NAME, SLOTS, SLOT_DEFAULTS)
+    """(codes int32[n + 4], params float64[n + 4, N_SP]) for the kernel: one row per [[seats]]
+    entry, then the default rows of the scripted strategies 0..3 (what rollouts play).  A
+    ``search`` entry plays its rollout strategy's code and defaults for the choices it does
+    not search, its own parameters in the search slots and SP_SEARCH = 1."""
+    codes, sp = base_seat_tables(seats, STRATEGY_BY_NAME, SLOTS, SLOT_DEFAULTS)
+    d_codes, d_sp = base_seat_tables([{"strategy": n} for n in SCRIPTED], STRATEGY_BY_NAME, SLOTS, SLOT_DEFAULTS)
+    n = len(seats)
+    codes = np.concatenate([codes, d_codes]).astype(np.int32)
+    sp = np.concatenate([sp, d_sp])
+    for i in range(n):
+        if codes[i] == ST_SEARCH:
+            rc = int(sp[i, SP_ROLLOUT])
+            sp[i, :SP_SEARCH] = sp[n + rc, :SP_SEARCH]
+            sp[i, SP_SEARCH] = 1.0
+            codes[i] = rc
+    return codes, sp

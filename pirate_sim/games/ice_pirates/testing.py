@@ -140,3 +140,65 @@ def events(st, ev) -> list[tuple[int, ...]]:
 
 def kinds(st, ev) -> list[int]:
     return [e[2] for e in events(st, ev)]
+
+
+def pause_for_search(c: Compiled, st, rng, fs=None):
+    """Play the turn of the seat to move (a ``search`` seat) up to its first searched choice,
+    as search_game_nb's replay does: returns (truth, st0, rng0): the paused state, the turn's
+    start and the game's stream there; truth[T_PEND] == 0 if the turn had no choice to search."""
+    geo, rel, cum_w, costs, deck, port_upg, strat, sp = c.arrays
+    st0, rng0 = st.copy(), rng.copy()
+    truth = st.copy()
+    truth[R.T_FSEAT] = truth[R.G_SEAT]
+    truth[R.T_NF] = 0
+    truth[R.T_FPOS] = 0
+    truth[R.T_PAUSE] = 1
+    truth[R.T_PEND] = 0
+    fs = np.zeros(K.FS_SIZE, np.int64) if fs is None else fs
+    fs[K.FS_KEY_TURN] = -1
+    ev = np.zeros((0, R.EVENT_WIDTH), np.int32)
+    K.step_nb(truth, ev, rng.copy(), c.params, geo, rel, cum_w, costs, strat, sp, fs)
+    return truth, st0, rng0
+
+
+def search_choice(c: Compiled, truth, st0, rng0) -> tuple[int, int]:
+    """(option chosen, rollouts played) by the kernel's search at the pause in ``truth``."""
+    geo, rel, cum_w, costs, deck, port_upg, strat, sp = c.arrays
+    n = c.n_seats
+    s = int(truth[R.G_SEAT])
+    rc = int(sp[truth[R.G_ENTRY + s], K.SP_ROLLOUT])
+    rstrat = np.full(n, strat[n + rc], np.int32)
+    rsp = np.tile(sp[n + rc], (n, 1))
+    w = len(truth)
+    scratch = [np.zeros(w, np.int32), np.zeros(len(rng0), np.uint64), np.zeros(K.FS_SIZE, np.int64),
+               np.zeros(K.FS_SIZE, np.int64), np.zeros((0, R.EVENT_WIDTH), np.int32), np.zeros(R.N_BAY, np.int64)]
+    opts, idx = np.zeros(K.MAX_OPTIONS, np.int64), np.zeros(K.MAX_OPTIONS, np.int64)
+    scores, sums, counts = (np.zeros(K.MAX_OPTIONS) for _ in range(3))
+    tally = np.zeros(2, np.int64)
+    opt = K.search_choice_nb(truth, st0, rng0, c.params, geo, rel, cum_w, costs, strat, sp, rstrat, rsp, s, 0,
+                             *scratch, opts, scores, idx, sums, counts, tally)
+    return int(opt), int(tally[0])
+
+
+def scramble_hidden(c: Compiled, states, rng: np.random.Generator) -> int:
+    """Re-deal, identically in every state of ``states``, the Bay cards face down in the
+    first: a permutation of them among those cells and new iceberg sides (as many as before,
+    the shape rule kept).  Everything a seat could know stays; returns the cells touched."""
+    geo = c.arrays[0]
+    first = states[0]
+    cells = [x for x in range(R.N_CELLS) if geo[x, 7] == 1 and first[R.C_REVEALED + x] == 0]
+    order = rng.permutation(len(cells))
+    cards = [(int(first[R.C_CARD + x]), int(first[R.C_COLOUR + x]), bin(int(first[R.C_MASK + x])).count("1"))
+             for x in cells]
+    masks = []
+    for _card, _col, sides in (cards[i] for i in order):
+        a = int(rng.integers(6))
+        masks.append(0 if sides == 0 else (1 << a) if sides == 1 else (1 << a) | (1 << ((a + 1) % 6)))
+    for st in states:
+        for x, (card, col, _sides), m in zip(cells, (cards[i] for i in order), masks):
+            st[R.C_CARD + x] = card
+            st[R.C_COLOUR + x] = col
+            st[R.C_MASK + x] = m
+            st[R.C_WRECK + x] = -1 if card == R.WRECK else -2
+        K.refresh_all_nb(st, geo)
+    return len(cells)
