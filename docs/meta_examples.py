@@ -80,6 +80,8 @@ def main(argv=None) -> int:
     ap.add_argument("--base-budget", type=int, default=skill.BASE_BUDGET)
     ap.add_argument("--steps", type=int, default=skill.STEPS)
     ap.add_argument("--bootstrap", type=int, default=500)
+    ap.add_argument("--search-budget", type=int, default=None,
+                    help="the tournament's `search` at this budget (default: the scenario's, else search's default)")
     ap.add_argument("--only", default=",".join(GAMES), help="games to run, comma-separated (their default scenario)")
     ap.add_argument("--scenarios", default=None, help="scenario files to run instead, comma-separated")
     ap.add_argument("--results", default=None, help="where the directories go (default: a temporary folder)")
@@ -99,8 +101,15 @@ def main(argv=None) -> int:
         lines += [f"## {base.game.title} (`{source}`, {base.n_seats} seats, seed {base.seed})", ""]
         t0 = time.perf_counter()
         ms, st = tournament.build(base, tournament.settings(None, args.games, args.bootstrap))
+        if args.search_budget:  # what `--set` on a search seat of the scenario would give
+            for m in ms:
+                m.seats = [{**x, "budget": args.search_budget} if x["strategy"] == skill.SEARCH else x
+                           for x in m.seats]
         s = plan.execute(res_root / f"{g}-tournament", "tournament", base, ms, st, tournament.analyse, force=True)
         lines += tournament_md(s, time.perf_counter() - t0, source)
+        if args.search_budget and skill.SEARCH in st["strategies"]:
+            lines += [f"(`search` plays at budget {args.search_budget} in this tournament: "
+                      f"`--set seats.N.budget={args.search_budget}` on a search seat gives the same.)", ""]
         print(f"{g}: tournament {time.perf_counter() - t0:.1f} s: {s['verdict']}", flush=True)
         if skill.SEARCH in [x.name for x in base.game.strategies]:
             t0 = time.perf_counter()

@@ -33,9 +33,10 @@ def test_examples_include_the_ladder_when_search_is_registered(tmp_path):
 @pytest.mark.slow
 def test_examples_of_the_four_games(tmp_path):
     doc = tmp_path / "ex.md"
-    assert examples().main(["--games", "8", "--bootstrap", "20", "--results", str(tmp_path / "r"),
-                            "--doc", str(doc)]) == 0
+    assert examples().main(["--games", "8", "--bootstrap", "20", "--search-budget", "4", "--skill-games", "8",
+                            "--place-games", "4", "--steps", "2", "--base-budget", "2",
+                            "--results", str(tmp_path / "r"), "--doc", str(doc)]) == 0
     text = doc.read_text()
     for title in ("Pirate's Peak", "Ice Pirates", "Pirate's Cove", "Pirateer"):
         assert f"## {title}" in text
-    assert text.count("**Tournament**") == 4
+    assert text.count("**Tournament**") == 4 and text.count("**Skill ladder**") == 4
