@@ -19,7 +19,8 @@ from .common import console, fail, load_scenario
 @click.option("--nojit-games", type=click.IntRange(min=10), default=300, show_default=True,
               help="Games played with the JIT disabled (slow).")
 @click.option("--scenario", "scenario_path", type=click.Path(dir_okay=False),
-              help="Scenario to benchmark (default: the game's default scenario).")
+              help="Scenario to benchmark (default: the game's default scenario); it must be a scenario "
+                   "of GAME, and without GAME its own game is benchmarked.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
     """Measure games/s (1 thread, all threads, JIT disabled), `run` end to end, dice per game, raw dice rate.
@@ -32,14 +33,16 @@ def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
     from ..bench import REPEATS, bench_game
     from ..games import available_games, get_game
 
-    names = [game] if game else available_games()
+    if game is not None and game not in available_games():
+        fail(f"unknown game {game!r}" + scen._suggest(game, available_games()))
+    scenario = load_scenario(scenario_path) if scenario_path else None
+    if scenario is not None and game is not None and scenario.game.name != game:
+        # never benchmark another game than the one named (a silent substitution)
+        fail(f"{scenario_path}: game: the scenario is a {scenario.game.name} scenario, not {game}")
+    names = [game] if game else [scenario.game.name] if scenario is not None else available_games()
     out = []
     for name in names:
-        try:
-            get_game(name)
-        except KeyError:
-            fail(f"unknown game {name!r}" + scen._suggest(name, available_games()))
-        s = load_scenario(scenario_path) if scenario_path else scen.default_scenario(get_game(name))
+        s = scenario if scenario is not None else scen.default_scenario(get_game(name))
         out.append(bench_game(s, n_games, nojit_games, log=None if as_json else console.print))
     if as_json:
         click.echo(json.dumps(out, indent=2))
