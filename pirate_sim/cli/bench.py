@@ -64,10 +64,17 @@ def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
             ("ns per turn, 1 thread", "ns_per_turn_1", "{:,.0f}"),
             ("raw dice/s (RNG alone)", "raw_dice_per_s", "{:,.0f}"),
             ("efficiency ratio", "efficiency", "{:.3g}"),
-            ("first call, s (compile/cache load)", "first_call_s", "{:.2f}"))
+            ("first call, s (compile/cache load)", "first_call_s", "{:.2f}"),
+            ("search: rollouts/s, 1 thread", "search_rollouts_per_s", "{:,.0f}"),
+            ("search: s per rollout / per plain playout", "search_s_per_rollout",
+             "{0:.2e} / {r[search_s_per_playout]:.2e}"),
+            ("search: machinery overhead (target <= 30%)", "search_overhead", "{:.0%}"))
     for label, key, fmt in rows:
         t.add_row(label, *[cell(r, key, fmt) for r in out])
     console.print(t)
+    console.print("[dim]search: the search player's rollouts (copy, re-sample, play the option and the rollout "
+                  "strategy to the end, choose) against plain playouts of the same rollouts from prepared copies; "
+                  "overhead = per rollout / per playout - 1; '-' where a game has no search player[/]")
     console.print("[dim]efficiency = games/s (1 thread) / (raw dice/s / dice per game): the share of time "
                   f"a game would take if rolling its dice were all it did; every rate is the best of up "
                   f"to {REPEATS} timings[/]")
