@@ -235,7 +235,7 @@ class PiratesPeak(Game):
             chosen, rec, rec_snap, n_roll = decide_all_nb(sd, snap_w, snap_rng, snap_i, n_rec)
             best_search = min(best_search, time.thread_time() - t)
         n_roll = int(n_roll)
-        batch = 256  # prepared copies that stay in cache (the search reuses one hot copy)
+        batch = 64  # prepared copies that stay in cache (the search reuses one hot copy)
         big_w = np.zeros((batch,) + snap_w.shape[1:], np.int32)
         big_rng = np.zeros((batch, snap_rng.shape[1]), np.uint64)
         best_play, total = float("inf"), 0.0
