@@ -73,8 +73,8 @@ def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
         t.add_row(label, *[cell(r, key, fmt) for r in out])
     console.print(t)
     console.print("[dim]search: the search player's rollouts (copy, re-sample, play the option and the rollout "
-                  "strategy to the end, choose) against plain playouts of the same rollouts from prepared copies; "
-                  "overhead = per rollout / per playout - 1; '-' where a game has no search player[/]")
+                  "strategy to the end, choose) against plain playouts of the same rollouts from prepared copies, in "
+                  "CPU time; overhead = per rollout / per playout - 1; '-' where a game has no search player[/]")
     console.print("[dim]efficiency = games/s (1 thread) / (raw dice/s / dice per game): the share of time "
                   f"a game would take if rolling its dice were all it did; every rate is the best of up "
                   f"to {REPEATS} timings[/]")
