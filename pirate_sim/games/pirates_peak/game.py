@@ -10,7 +10,7 @@ from ...rng import new_rng
 from ...seating import first_player_code, rotates
 from ..base import Column, Compiled, Game, OddsRow, Ratio
 from . import rules as r
-from .kernel import play_chunk_nb, play_one
+from .kernel import play_chunk_nb, play_one, play_search_chunk_nb, searching
 from .odds import MECHANICS, odds_rows
 from .strategies import STRATEGIES, seat_row
 
@@ -175,7 +175,8 @@ class PiratesPeak(Game):
         out_games, out_seats = self.new_outputs(n, 2)
         if n == 0:
             return out_games, out_seats
-        play_chunk_nb(
+        chunk = play_search_chunk_nb if searching(compiled.extra["sd"]) else play_chunk_nb
+        chunk(
             compiled.extra["sd"],
             np.uint64(seed % 2**64),
             np.int64(first_game),

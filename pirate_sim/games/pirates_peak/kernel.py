@@ -1631,10 +1631,9 @@ def play_search_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_in
     finish_nb(rng, w, out_games, out_seats, k)
 
 
-@njit(cache=True, _nrt=False)
-def searching_nb(sd):
+def searching(sd) -> bool:
     """Does a seat of this table search?"""
-    return sd[SD_SP, SP_SEARCH] != 0 or sd[SD_SP + 1, SP_SEARCH] != 0
+    return bool(sd[SD_SP, SP_SEARCH] != 0 or sd[SD_SP + 1, SP_SEARCH] != 0)
 
 
 @njit(cache=True)
@@ -1747,7 +1746,9 @@ def new_scratch(sd, width, n_rec=0, n_snap=0):
 @njit(cache=True, parallel=True, nogil=True)
 def play_chunk_nb(sd, seed, first_game, out_games, out_seats):
     """Games first_game .. first_game+n-1 in N_BLOCKS parallel blocks; game k uses
-    ``seed_game_nb(rng, seed, first_game + k)`` so results never depend on threads or chunks."""
+    ``seed_game_nb(rng, seed, first_game + k)`` so results never depend on threads or chunks.
+    No seat searches (:func:`play_search_chunk_nb` plays the tables with a search seat: a
+    kernel of its own, so that a scripted run never compiles the search player)."""
     n = out_games.shape[0]
     n_blocks = min(N_BLOCKS, n)
     for b in prange(n_blocks):
@@ -1759,32 +1760,45 @@ def play_chunk_nb(sd, seed, first_game, out_games, out_seats):
         sd_block = sd.copy()
         order = np.zeros(0, dtype=np.int32)
         rotate = sd[SD_RULES, RU_STRATEGY_SEATING] != 0
-        if searching_nb(sd):  # the search player's scratch, once per block
-            sd_roll = sd.copy()
-            w2 = np.zeros((ROW_EV, sd[SD_RULES, RU_WORK_WIDTH]), dtype=np.int32)
-            rng2 = np.zeros(RNG_WORDS, dtype=np.uint64)
-            opts = np.zeros(MAX_OPTIONS, dtype=np.int64)
-            alive = np.zeros(MAX_OPTIONS, dtype=np.int64)
-            sums = np.zeros(MAX_OPTIONS)
-            counts = np.zeros(MAX_OPTIONS)
-            scores = np.zeros(MAX_OPTIONS)
-            rec = np.zeros((0, 3))
-            cnt = np.zeros(3, dtype=np.int64)
-            snap_w = np.zeros((0, ROW_EV, 1), dtype=np.int32)
-            snap_rng = np.zeros((0, RNG_WORDS), dtype=np.uint64)
-            snap_i = np.zeros((0, 3 + MAX_OPTIONS), dtype=np.int32)
-            for k in range(lo, hi):
-                seed_game_nb(rng, seed, first_game + k)
-                if rotate:
-                    seat_strategies_nb(sd, sd_block, first_game + k)
-                play_search_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k, sd_roll, w2,
-                                    rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
-        else:
-            for k in range(lo, hi):
-                seed_game_nb(rng, seed, first_game + k)
-                if rotate:
-                    seat_strategies_nb(sd, sd_block, first_game + k)
-                play_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k)
+        for k in range(lo, hi):
+            seed_game_nb(rng, seed, first_game + k)
+            if rotate:
+                seat_strategies_nb(sd, sd_block, first_game + k)
+            play_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def play_search_chunk_nb(sd, seed, first_game, out_games, out_seats):
+    """:func:`play_chunk_nb` for a table with a searching seat (its scratch once per block)."""
+    n = out_games.shape[0]
+    n_blocks = min(N_BLOCKS, n)
+    for b in prange(n_blocks):
+        lo = (n * b) // n_blocks
+        hi = (n * (b + 1)) // n_blocks
+        rng = np.zeros(RNG_WORDS, dtype=np.uint64)
+        w = np.zeros((ROW_EV, sd[SD_RULES, RU_WORK_WIDTH]), dtype=np.int32)
+        sd_block = sd.copy()
+        order = np.zeros(0, dtype=np.int32)
+        rotate = sd[SD_RULES, RU_STRATEGY_SEATING] != 0
+        sd_roll = sd.copy()
+        w2 = np.zeros((ROW_EV, sd[SD_RULES, RU_WORK_WIDTH]), dtype=np.int32)
+        rng2 = np.zeros(RNG_WORDS, dtype=np.uint64)
+        opts = np.zeros(MAX_OPTIONS, dtype=np.int64)
+        alive = np.zeros(MAX_OPTIONS, dtype=np.int64)
+        sums = np.zeros(MAX_OPTIONS)
+        counts = np.zeros(MAX_OPTIONS)
+        scores = np.zeros(MAX_OPTIONS)
+        rec = np.zeros((0, 3))
+        cnt = np.zeros(3, dtype=np.int64)
+        snap_w = np.zeros((0, ROW_EV, 1), dtype=np.int32)
+        snap_rng = np.zeros((0, RNG_WORDS), dtype=np.uint64)
+        snap_i = np.zeros((0, 3 + MAX_OPTIONS), dtype=np.int32)
+        for k in range(lo, hi):
+            seed_game_nb(rng, seed, first_game + k)
+            if rotate:
+                seat_strategies_nb(sd, sd_block, first_game + k)
+            play_search_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k, sd_roll, w2,
+                                rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
 
 
 # ================================================================ Python-side helpers
@@ -1872,7 +1886,7 @@ def play_one(compiled, rng, deck_order=None, ev_capacity=0, game_index=0):
     s = State(compiled, ev_capacity, deck_order)
     s.sd = s.sd.copy()
     seat_strategies_nb(compiled.extra["sd"], s.sd, game_index)
-    if searching_nb(s.sd):
+    if searching(s.sd):
         play_search_game_nb(s.sd, rng, s.w, s.deck_order, s.out_games, s.out_seats, 0, game_index,
                             *new_scratch(s.sd, s.R.work_width))
     else:
