@@ -117,6 +117,22 @@ AUTO_GAMES = (20_000, 2_000_000)
 WARM_GAMES = 10_000  # the untimed warm-up, which also estimates the kernel's rate
 
 
+SEARCH_DECISIONS = 200  # searched decisions the search player's cost is measured over
+
+
+def search_figures(game, compiled, seed: int, n_decisions: int = SEARCH_DECISIONS) -> dict:
+    """The search player's cost (``Game.search_bench``) as bench fields, for a game whose
+    strategies include ``search``; {} for a game without it (or without a search_bench)."""
+    from .games.base import Game
+
+    if "search" not in [st.name for st in game.strategies] or type(game).search_bench is Game.search_bench:
+        return {}
+    b = game.search_bench(compiled, seed, n_decisions)
+    return {"search_rollouts_per_s": b["rollouts_per_s"], "search_s_per_rollout": b["s_per_rollout"],
+            "search_s_per_playout": b["s_per_playout"], "search_overhead": b["overhead"],
+            "search_decisions": n_decisions}
+
+
 def bench_game(s: Scenario, n_games: int | None, nojit_games: int, log=None) -> dict:
     """All the figures for one scenario, as a dict (``n_games`` None: about TIMING_S of
     the kernel on one thread)."""
@@ -146,6 +162,10 @@ def bench_game(s: Scenario, n_games: int | None, nojit_games: int, log=None) -> 
     dpg = s.game.dice_per_game(compiled, s.seed, min(n_games, 100_000))
     turns = float(s.game.play(compiled, s.seed, 0, min(n_games, TURN_SAMPLE))[0][:, G_TURNS].mean())
     raw = raw_dice_rate()
+    set_threads(1)
+    say(f"[dim]{s.game.name}: the search player's rollouts, 1 thread...[/]")
+    search = search_figures(s.game, compiled, s.seed)
+    set_threads(None)
     return {
         "game": s.game.name,
         "rules_version": s.game.version,
@@ -166,4 +186,5 @@ def bench_game(s: Scenario, n_games: int | None, nojit_games: int, log=None) -> 
         "raw_dice_per_s": raw,
         "efficiency": g1 / (raw / dpg),
         "first_call_s": first_call,
+        **search,  # search_rollouts_per_s, search_s_per_rollout, search_s_per_playout, search_overhead
     }

@@ -97,8 +97,10 @@ def top_k_nb(scores, n, k, idx):
         idx[i] = i
     for i in range(m):  # partial selection sort: m is small (the prior's top few)
         best = i
-        for j in range(i + 1, n):
-            if scores[idx[j]] > scores[idx[best]]:
+        for j in range(i + 1, n):  # the swaps below reorder idx[i+1:]: ties compare indices
+            sj = scores[idx[j]]
+            sb = scores[idx[best]]
+            if sj > sb or (sj == sb and idx[j] < idx[best]):
                 best = j
         t = idx[i]
         idx[i] = idx[best]

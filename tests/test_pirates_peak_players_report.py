@@ -30,13 +30,19 @@ def test_the_scenario_settings_are_played_not_the_defaults(data):
     assert by["treasure_digger"].source == "scenario"
     assert by["treasure_digger"].seat["sacrifice_crew"] is False and by["treasure_digger"].seat["fog_guess"] == 6
     assert by["expert"].source == "defaults" and by["expert"].seat == {"strategy": "expert"}
+    assert by["search"].source == "search defaults"  # registered: on the page without being asked for
 
 
 def test_every_pairing_is_played_the_stated_games(data):
     names = [e.label for e in data["entries"]]
     assert len(data["table"]) == len(names) * (len(names) + 1) // 2
     for p in data["table"]:
-        assert p.games == (GAMES if p.a == p.b else 2 * GAMES) and p.per_seating == GAMES and not p.cut
+        per = data["search_games"] if "search" in (p.a, p.b) else GAMES  # search pairings play fewer, and say so
+        if p.cut:  # cut to fit the page's time limit: fewer games than asked, never more
+            assert "search" in (p.a, p.b) and p.per_seating < per
+        else:
+            assert p.per_seating == per
+        assert p.games == (p.per_seating if p.a == p.b else 2 * p.per_seating)
         assert p.first_wins.lo <= p.first_wins.value <= p.first_wins.hi
 
 

@@ -19,7 +19,8 @@ from .common import console, fail, load_scenario
 @click.option("--nojit-games", type=click.IntRange(min=10), default=300, show_default=True,
               help="Games played with the JIT disabled (slow).")
 @click.option("--scenario", "scenario_path", type=click.Path(dir_okay=False),
-              help="Scenario to benchmark (default: the game's default scenario).")
+              help="Scenario to benchmark (default: the game's default scenario); it must be a scenario "
+                   "of GAME, and without GAME its own game is benchmarked.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
     """Measure games/s (1 thread, all threads, JIT disabled), `run` end to end, dice per game, raw dice rate.
@@ -32,14 +33,16 @@ def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
     from ..bench import REPEATS, bench_game
     from ..games import available_games, get_game
 
-    names = [game] if game else available_games()
+    if game is not None and game not in available_games():
+        fail(f"unknown game {game!r}" + scen._suggest(game, available_games()))
+    scenario = load_scenario(scenario_path) if scenario_path else None
+    if scenario is not None and game is not None and scenario.game.name != game:
+        # never benchmark another game than the one named (a silent substitution)
+        fail(f"{scenario_path}: game: the scenario is a {scenario.game.name} scenario, not {game}")
+    names = [game] if game else [scenario.game.name] if scenario is not None else available_games()
     out = []
     for name in names:
-        try:
-            get_game(name)
-        except KeyError:
-            fail(f"unknown game {name!r}" + scen._suggest(name, available_games()))
-        s = load_scenario(scenario_path) if scenario_path else scen.default_scenario(get_game(name))
+        s = scenario if scenario is not None else scen.default_scenario(get_game(name))
         out.append(bench_game(s, n_games, nojit_games, log=None if as_json else console.print))
     if as_json:
         click.echo(json.dumps(out, indent=2))
@@ -61,10 +64,17 @@ def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
             ("ns per turn, 1 thread", "ns_per_turn_1", "{:,.0f}"),
             ("raw dice/s (RNG alone)", "raw_dice_per_s", "{:,.0f}"),
             ("efficiency ratio", "efficiency", "{:.3g}"),
-            ("first call, s (compile/cache load)", "first_call_s", "{:.2f}"))
+            ("first call, s (compile/cache load)", "first_call_s", "{:.2f}"),
+            ("search: rollouts/s, 1 thread", "search_rollouts_per_s", "{:,.0f}"),
+            ("search: s per rollout / per plain playout", "search_s_per_rollout",
+             "{0:.2e} / {r[search_s_per_playout]:.2e}"),
+            ("search: machinery overhead (target <= 30%)", "search_overhead", "{:.0%}"))
     for label, key, fmt in rows:
         t.add_row(label, *[cell(r, key, fmt) for r in out])
     console.print(t)
+    console.print("[dim]search: the search player's rollouts (copy, re-sample, play the option and the rollout "
+                  "strategy to the end, choose) against plain playouts of the same rollouts from prepared copies, in "
+                  "CPU time; overhead = per rollout / per playout - 1; '-' where a game has no search player[/]")
     console.print("[dim]efficiency = games/s (1 thread) / (raw dice/s / dice per game): the share of time "
                   f"a game would take if rolling its dice were all it did; every rate is the best of up "
                   f"to {REPEATS} timings[/]")

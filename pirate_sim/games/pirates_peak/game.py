@@ -10,7 +10,7 @@ from ...rng import new_rng
 from ...seating import first_player_code, rotates
 from ..base import Column, Compiled, Game, OddsRow, Ratio
 from . import rules as r
-from .kernel import play_chunk_nb, play_one
+from .kernel import play_chunk_nb, play_one, play_search_chunk_nb, searching
 from .odds import MECHANICS, odds_rows
 from .strategies import STRATEGIES, seat_row
 
@@ -159,7 +159,9 @@ class PiratesPeak(Game):
         strat = np.asarray(codes, dtype=np.int32)
         sp = np.ascontiguousarray(np.vstack(rows), dtype=np.float64)
         names = tuple(str(s["strategy"]) for s in seats)
-        sd = r.static_table(R, cards, card_len, strat, sp)
+        # a search seat plays its smaller choices as its rollout strategy: that is its kernel code
+        kcodes = np.where(sp[:, r.SP_SEARCH] > 0, sp[:, r.SP_ROLLOUT], strat).astype(np.int32)
+        sd = r.static_table(R, cards, card_len, kcodes, sp)
         return Compiled(
             params=R,
             arrays=(cards, card_len, strat, sp),
@@ -173,7 +175,8 @@ class PiratesPeak(Game):
         out_games, out_seats = self.new_outputs(n, 2)
         if n == 0:
             return out_games, out_seats
-        play_chunk_nb(
+        chunk = play_search_chunk_nb if searching(compiled.extra["sd"]) else play_chunk_nb
+        chunk(
             compiled.extra["sd"],
             np.uint64(seed % 2**64),
             np.int64(first_game),
@@ -195,6 +198,72 @@ class PiratesPeak(Game):
     def dice_per_game(self, compiled: Compiled, seed: int, n_games: int) -> float:
         out_games, _ = self.play(compiled, seed, 0, n_games)
         return float(out_games[:, r.GC_DICE].mean())
+
+    def search_table(self, compiled: Compiled) -> np.ndarray:
+        """The static table with both seats searching: the scenario's search seat settings
+        where it has one, else the search player's defaults."""
+        sd = compiled.extra["sd"].copy()
+        rows = [i for i in range(2) if sd[r.SD_SP + i, r.SP_SEARCH] > 0]
+        if rows:
+            row = sd[r.SD_SP + rows[0]].copy()
+        else:
+            _, sp = seat_row({"strategy": "search"})
+            row = np.zeros(sd.shape[1], np.int32)
+            row[: r.N_SP] = sp.astype(np.int32)
+        for i in range(2):
+            sd[r.SD_SP + i] = row
+            sd[r.SD_CODES, i] = row[r.SP_ROLLOUT]
+        return sd
+
+    def search_bench(self, compiled: Compiled, seed: int, n_decisions: int) -> dict:
+        """The search player's cost on 1 thread (see base.Game.search_bench): its decisions
+        at the first ``n_decisions`` searched points of games with search in both seats,
+        searched again (timed), against plain playouts of the very same rollouts (the option,
+        then the rollout strategy to the end) from copies prepared untimed.  Timed in the
+        calling thread's CPU time (the kernels run in it): wall clock on a shared machine
+        swung the same figures by 2x."""
+        import time
+
+        from .kernel import decide_all_nb, playouts_nb, prepare_playouts_nb, search_collect_nb
+
+        sd = self.search_table(compiled)
+        snap_w, snap_rng, snap_i, games = search_collect_nb(sd, np.uint64(seed % 2**64), int(n_decisions), 100_000)
+        budget = int(sd[r.SD_SP, r.SP_BUDGET])
+        n_rec = len(snap_i) * (budget + 8)  # halving rounds at least one rollout per option: a few above budget
+        best_search = float("inf")
+        for _ in range(3):
+            t = time.thread_time()
+            chosen, rec, rec_snap, n_roll = decide_all_nb(sd, snap_w, snap_rng, snap_i, n_rec)
+            best_search = min(best_search, time.thread_time() - t)
+        n_roll = int(n_roll)
+        batch = 64  # prepared copies that stay in cache (the search reuses one hot copy)
+        big_w = np.zeros((batch,) + snap_w.shape[1:], np.int32)
+        big_rng = np.zeros((batch, snap_rng.shape[1]), np.uint64)
+        best_play, total = float("inf"), 0.0
+        for _ in range(3):
+            dt, total = 0.0, 0.0
+            for lo in range(0, len(rec), batch):
+                hi = min(lo + batch, len(rec))
+                prepare_playouts_nb(sd, snap_w, snap_rng, rec, rec_snap, lo, hi, big_w, big_rng)
+                t = time.thread_time()
+                total += playouts_nb(sd, snap_i, rec, rec_snap, lo, hi, big_w, big_rng)
+                dt += time.thread_time() - t
+            best_play = min(best_play, dt)
+        s_roll = best_search / max(n_roll, 1)
+        s_play = best_play / max(len(rec), 1)
+        return {
+            "decisions": int(len(snap_i)),
+            "games": int(games),
+            "budget": budget,
+            "rollouts": n_roll,
+            "rollouts_per_s": n_roll / best_search,
+            "s_per_rollout": s_roll,
+            "s_per_playout": s_play,
+            "overhead": s_roll / s_play - 1.0,
+            # the plain playouts are the search's own rollouts, replayed: the same rewards
+            "reward_sum_search": float(rec[:, 2].sum()),
+            "reward_sum_playouts": float(total),
+        }
 
     def report_figures(self, ctx) -> list:
         """Squid, traps (whirlpool, fog, Ghost Ship) and Peak treasure pages (see report.py)."""

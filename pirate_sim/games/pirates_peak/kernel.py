@@ -25,10 +25,20 @@ import numpy as np
 from numba import njit, prange
 
 from ...rng import RNG_WORDS, dice_rolled_nb, rand_below_nb, roll_die_nb, seed_game_nb
+from ...search import (
+    REWARD_MARGIN,
+    best_mean_nb,
+    derive_stream_nb,
+    halve_nb,
+    halving_rounds_nb,
+    per_round_rollouts_nb,
+    top_k_nb,
+)
 from ...seating import FP_RULE, entry_of_seat_nb, first_seat_nb
 from .board import dock_progress_nb, phys_nb
 from .rules import (
     ACT_FIRE,
+    ACT_SAIL,
     ACT_SEARCH,
     C_BALLS,
     C_BALLS_BOUGHT,
@@ -116,6 +126,13 @@ from .rules import (
     G_FLIPPED,
     G_GHOST_X,
     G_ISLANDS,
+    G_MV_D,
+    G_MV_DPATH,
+    G_MV_STEPS,
+    G_MV_TAKEN,
+    G_MV_X0,
+    G_MV_XO,
+    G_N_DEC,
     G_N_EV,
     G_N_LAID,
     G_OUT_CARDS,
@@ -123,6 +140,9 @@ from .rules import (
     G_PEAK_ARRIVALS,
     G_PEAK_MASK,
     G_PEAK_X,
+    G_PEND,
+    G_PEND_CODE,
+    G_PEND_SEAT,
     G_RESHUFFLES,
     G_SEA_BANK,
     G_SUPPLY,
@@ -142,8 +162,13 @@ from .rules import (
     MERMAIDS,
     MIGHTY_SAIL,
     N_SEAT_COLS,
+    N_SCRIPTED,
     OPEN,
     PEAK,
+    PEND_DECLARE,
+    PEND_NONE,
+    PEND_STOP,
+    PEND_TREASURE,
     ROW_CARD,
     ROW_CNT,
     ROW_DECK,
@@ -221,6 +246,9 @@ from .rules import (
     SH_POS,
     SH_SHORTCUT,
     SH_SKIP,
+    SH_T_GUST,
+    SH_T_PREV_SEARCH,
+    SH_T_SHORTCUT,
     SH_TRAP,
     SH_TRAP_COUNT,
     SH_TREASURE,
@@ -230,8 +258,14 @@ from .rules import (
     SP_FIRE_AT_SHIP,
     SP_FIRE_BEHIND,
     SP_FIRE_OPP_LIFE,
+    SP_BUDGET,
     SP_HOLD_BEHIND,
+    SP_HORIZON,
     SP_INTERRUPT,
+    SP_REWARD,
+    SP_ROLLOUT,
+    SP_SEARCH,
+    SP_TOP_K,
     SQUID,
     STEEL_CANNON,
     STRAT_RANDOM,
@@ -529,11 +563,24 @@ def peak_arrive_nb(sd, rng, w, s):
     w[ROW_CNT + s, C_PEAK_ORDER] = order
     t = 0
     if order <= 2 and (w[ROW_ST, G_PEAK_MASK] | 1) != 15:  # a treasure is left (bits 1..3)
+        if sd[SD_SP + s, SP_SEARCH] != 0:
+            # a searching seat picks once the move has unwound (nothing else happens in the
+            # turn after a Peak arrival): the driver sees the pending pick, take_treasure_nb
+            w[ROW_ST, G_PEND] = PEND_TREASURE
+            w[ROW_ST, G_PEND_SEAT] = s
+            return
         t = policy_treasure_nb(sd, rng, w, s, w[ROW_ST, G_PEAK_MASK])
+    take_treasure_nb(w, s, t)
+
+
+@njit(cache=True, _nrt=False)
+def take_treasure_nb(w, s, t):
+    """Seat s takes Peak treasure t (0: none was left for it)."""
+    if t > 0:
         w[ROW_ST, G_PEAK_MASK] |= 1 << t
         w[ROW_SHIP + s, SH_TREASURE] = t
         w[ROW_CNT + s, C_TREASURE] = t
-    log_nb(w, EV_TREASURE, s, t, order, 0, 0)
+    log_nb(w, EV_TREASURE, s, t, w[ROW_CNT + s, C_PEAK_ORDER], 0, 0)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -776,7 +823,8 @@ def stop_at_nb(w, s, x0, d):
 
 @njit(cache=True, inline="always", _nrt=False)
 def sail_nb(sd, rng, w, s, steps):
-    """Move seat s forward ``steps`` spaces, resolving every encounter on the way."""
+    """Move seat s forward ``steps`` spaces, resolving every encounter on the way (a
+    searching seat's move pauses at a stop-early question: :func:`sail_loop_nb`)."""
     d0 = w[ROW_SHIP + s, SH_POS]
     x0 = phys_nb(w, d0)
     if steps <= 0:
@@ -803,10 +851,54 @@ def sail_nb(sd, rng, w, s, steps):
             return
     # the other ship does not move during this move: only its space can block
     xo = phys_nb(w, w[ROW_SHIP + 1 - s, SH_POS])
-    d = d0
-    d_path = d0  # the last space of the move on the ship's path (bypassed islands are not)
-    taken = 0
+    sail_loop_nb(sd, rng, w, s, steps, d0, d0, 0, x0, xo, -1)
+
+
+@njit(cache=True, _nrt=False)
+def sail_call_nb(sd, rng, w, s, steps):
+    """:func:`sail_nb` as a call: the search player's paths (the bulk turn loop inlines it)."""
+    sail_nb(sd, rng, w, s, steps)
+
+
+@njit(cache=True, _nrt=False)
+def sail_resume_nb(sd, rng, w, s, answer):
+    """Resume seat s's move paused at a stop-early question with ``answer`` (1 stop, 0 sail
+    on): the asking step is played again from its start (everything before the question in
+    a step reads the state only, so it replays exactly) with the answer forced."""
+    w[ROW_ST, G_PEND] = PEND_NONE
+    sail_loop_nb(sd, rng, w, s, w[ROW_ST, G_MV_STEPS], w[ROW_ST, G_MV_D], w[ROW_ST, G_MV_DPATH],
+                 w[ROW_ST, G_MV_TAKEN], w[ROW_ST, G_MV_X0], w[ROW_ST, G_MV_XO], answer)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def ask_stop_nb(sd, rng, w, s, code, force, steps, d, d_path, taken, x0, xo):
+    """The stop-early question for the space ``code`` of the step starting at (d, d_path,
+    taken): 1 stop, 0 sail on, -1 paused (a searching seat: the move waits in the state)."""
+    if force >= 0:
+        return force
+    if sd[SD_SP + s, SP_SEARCH] != 0:
+        w[ROW_ST, G_PEND] = PEND_STOP
+        w[ROW_ST, G_PEND_SEAT] = s
+        w[ROW_ST, G_PEND_CODE] = code
+        w[ROW_ST, G_MV_STEPS] = steps
+        w[ROW_ST, G_MV_D] = d
+        w[ROW_ST, G_MV_DPATH] = d_path
+        w[ROW_ST, G_MV_TAKEN] = taken
+        w[ROW_ST, G_MV_X0] = x0
+        w[ROW_ST, G_MV_XO] = xo
+        return -1
+    return 1 if policy_stop_early_nb(sd, rng, w, s, code) else 0
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def sail_loop_nb(sd, rng, w, s, steps, d, d_path, taken, x0, xo, force):
+    """The steps of a move from progress d (``d_path``: the last space of its path,
+    ``taken``: steps counted); ``force`` >= 0 answers the first stop-early question."""
+    dock_d = dock_progress_nb(w)
     while taken < steps:
+        d_it = d  # the step's start, where a paused move resumes
+        dp_it = d_path
+        tk_it = taken
         nd = d + 1
         if w[ROW_ST, G_PEAK_X] < 0 and nd >= w[ROW_ST, G_N_LAID]:
             ensure_laid_nb(sd, rng, w, nd)
@@ -825,7 +917,10 @@ def sail_nb(sd, rng, w, s, steps):
         if x == xo:
             landing = taken + 1 == steps or code == SQUID or code == FOG
             if not landing and (code == TREASURE_X or code == CASTAWAY):
-                stop = 1 if policy_stop_early_nb(sd, rng, w, s, code) else 0
+                stop = ask_stop_nb(sd, rng, w, s, code, force, steps, d_it, dp_it, tk_it, x0, xo)
+                if stop < 0:
+                    return
+                force = -1
                 landing = stop == 1
             if blocking_nb(sd, w, s, x, nd, landing) and can_fight_from_nb(w, d_path):
                 stop_at_nb(w, s, x0, d_path)
@@ -834,7 +929,11 @@ def sail_nb(sd, rng, w, s, steps):
         d = nd
         if code == ISLAND:
             # stopping counts the island as a space; bypassing it costs nothing
-            if policy_stop_early_nb(sd, rng, w, s, ISLAND):
+            ans = ask_stop_nb(sd, rng, w, s, ISLAND, force, steps, d_it, dp_it, tk_it, x0, xo)
+            if ans < 0:
+                return
+            force = -1
+            if ans == 1:
                 w[ROW_SHIP + s, SH_POS] = d
                 log_nb(w, EV_MOVE, s, x0, x, d, code)
                 island_stop_nb(sd, rng, w, s)
@@ -862,9 +961,12 @@ def sail_nb(sd, rng, w, s, steps):
             log_nb(w, EV_MOVE, s, x0, x, d, code)
             land_nb(sd, rng, w, s, code)
             return
-        if (code == TREASURE_X or code == CASTAWAY) and (
-            stop == 1 or (stop == -1 and policy_stop_early_nb(sd, rng, w, s, code))
-        ):
+        if (code == TREASURE_X or code == CASTAWAY) and stop == -1:
+            stop = ask_stop_nb(sd, rng, w, s, code, force, steps, d_it, dp_it, tk_it, x0, xo)
+            if stop < 0:
+                return
+            force = -1
+        if (code == TREASURE_X or code == CASTAWAY) and stop == 1:
             w[ROW_SHIP + s, SH_POS] = d
             log_nb(w, EV_MOVE, s, x0, x, d, code)
             log_nb(w, EV_STOP_EARLY, s, code, x, 0, 0)
@@ -966,16 +1068,16 @@ def arrival_attempt_nb(sd, rng, w, s):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def turn_steps_nb(sd, rng, w, s):
-    """Seat s plays one turn up to its move: a trap attempt, or its declaration (sail /
-    search / fire).  Returns the spaces the ship then sails (0: none)."""
+def turn_begin_nb(sd, rng, w, s):
+    """Seat s's turn up to its declaration: a skipped turn or a trap attempt returns the
+    spaces the ship then sails (0: none); -1: the ship declares (sail / search / fire)."""
     w[ROW_ST, G_TURNS] += 1
     log_nb(w, EV_TURN, s, w[ROW_ST, G_TURNS], 0, 0, 0)
-    prev_search = w[ROW_SHIP + s, SH_LAST_SEARCH]
+    w[ROW_SHIP + s, SH_T_PREV_SEARCH] = w[ROW_SHIP + s, SH_LAST_SEARCH]
     w[ROW_SHIP + s, SH_LAST_SEARCH] = -1
-    gust = w[ROW_SHIP + s, SH_GUST]
+    w[ROW_SHIP + s, SH_T_GUST] = w[ROW_SHIP + s, SH_GUST]
     w[ROW_SHIP + s, SH_GUST] = 0
-    short = w[ROW_SHIP + s, SH_SHORTCUT]
+    w[ROW_SHIP + s, SH_T_SHORTCUT] = w[ROW_SHIP + s, SH_SHORTCUT]
     w[ROW_SHIP + s, SH_SHORTCUT] = 0
     if w[ROW_SHIP + s, SH_SKIP] != 0:
         w[ROW_SHIP + s, SH_SKIP] = 0
@@ -1013,8 +1115,29 @@ def turn_steps_nb(sd, rng, w, s):
             w[ROW_SHIP + s, SH_TRAP] = TRAP_NONE
             return r
         return 0
+    return -1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def can_search_nb(w, s):
+    """May seat s search this turn (on an X it did not search on its previous turn)?"""
     x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
-    can_search = 1 if (w[ROW_TRACK, x] == TREASURE_X and x != prev_search) else 0
+    return 1 if (w[ROW_TRACK, x] == TREASURE_X and x != w[ROW_SHIP + s, SH_T_PREV_SEARCH]) else 0
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def threat_nb(sd, w, s, can_search):
+    """Under fire: low on life with the opponent's cannon in range (a cautious ship's check)."""
+    if can_search != 0 and w[ROW_SHIP + s, SH_LIFE] <= sd[SD_SP + s, SP_CAUTION_LIFE]:
+        return 1 if can_fire_nb(sd, w, 1 - s) else 0
+    return 0
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def scripted_declare_nb(sd, rng, w, s):
+    """Seat s's declaration by its strategy (``policy_declare_nb``)."""
+    x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
+    can_search = can_search_nb(w, s)
     # can_fire only matters to policy_declare_nb for the random player, a ship that fires
     # at ships, or one waiting on its dig site (no search here, digs made at x): skip the
     # check otherwise (it draws no dice, so results are unchanged)
@@ -1032,11 +1155,19 @@ def turn_steps_nb(sd, rng, w, s):
         )
     ):
         can_fire = 1 if can_fire_nb(sd, w, s) else 0
-    # under fire: low on life with the opponent's cannon in range (a cautious ship's check)
-    threat = 0
-    if can_search != 0 and w[ROW_SHIP + s, SH_LIFE] <= sd[SD_SP + s, SP_CAUTION_LIFE]:
-        threat = 1 if can_fire_nb(sd, w, 1 - s) else 0
-    act = policy_declare_nb(sd, rng, w, s, can_search, can_fire, threat)
+    return policy_declare_nb(sd, rng, w, s, can_search, can_fire, threat_nb(sd, w, s, can_search))
+
+
+@njit(cache=True, _nrt=False)
+def turn_act_nb(sd, rng, w, s, act):
+    """:func:`turn_act_body_nb` as a call (the search player's paths)."""
+    return turn_act_body_nb(sd, rng, w, s, act)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def turn_act_body_nb(sd, rng, w, s, act):
+    """Seat s carries out its declaration ``act``: returns the spaces the ship sails
+    (inlined in the bulk turn: a call per turn cost 10-15% of a scripted game)."""
     log_nb(w, EV_DECLARE, s, act, 0, 0, 0)
     if act == ACT_SEARCH:
         search_nb(sd, rng, w, s)
@@ -1044,6 +1175,7 @@ def turn_steps_nb(sd, rng, w, s):
     if act == ACT_FIRE:
         fire_nb(sd, rng, w, s)
         return 0
+    x = phys_nb(w, w[ROW_SHIP + s, SH_POS])
     r = roll_die_nb(rng, 6)
     if (
         r == sd[SD_RULES, RU_GHOST_SUMMON_FACE]
@@ -1061,16 +1193,26 @@ def turn_steps_nb(sd, rng, w, s):
             log_nb(w, EV_SUMMON, s, r2, -1, 0, 0)
             r = r2
     steps = r
-    if gust != 0:
+    if w[ROW_SHIP + s, SH_T_GUST] != 0:
         steps *= sd[SD_RULES, RU_GUST_MULTIPLIER]
     if w[ROW_SHIP + s, SH_TREASURE] == MIGHTY_SAIL and x >= sd[SD_RULES, RU_DOCK_SPACES]:
         steps += sd[SD_RULES, RU_MIGHTY_SAIL_BONUS]
-    if short != 0 and policy_shortcut_nb(sd, rng, w, s):
+    if w[ROW_SHIP + s, SH_T_SHORTCUT] != 0 and policy_shortcut_nb(sd, rng, w, s):
         steps += sd[SD_RULES, RU_SHORTCUT_SPACES]
         w[ROW_CNT + s, C_SHORTCUTS] += 1
         log_nb(w, EV_SHORTCUT, s, 1, 0, 0, 0)
     log_nb(w, EV_ROLL, s, r, steps, 0, 0)
     return steps
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def turn_steps_nb(sd, rng, w, s):
+    """Seat s plays one turn up to its move: a trap attempt, or its declaration (sail /
+    search / fire) by its strategy.  Returns the spaces the ship then sails (0: none)."""
+    steps = turn_begin_nb(sd, rng, w, s)
+    if steps >= 0:
+        return steps
+    return turn_act_body_nb(sd, rng, w, s, scripted_declare_nb(sd, rng, w, s))
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -1190,28 +1332,423 @@ def finish_nb(rng, w, out_games, out_seats, k):
     out_games[k, GC_SUPPLY_DRY] = w[ROW_ST, G_SUPPLY_DRY]
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def finish_move_nb(sd, rng, w, s, steps):
+    """The rest of seat s's turn after its declaration or trap attempt: sail ``steps``
+    spaces, then any at-once squid attempt (squid.first_attempt = arrival) and its move."""
+    while steps > 0:
+        sail_nb(sd, rng, w, s, steps)
+        steps = arrival_attempt_nb(sd, rng, w, s)
+
+
 @njit(cache=True, _nrt=False)
-def play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_index):
-    """Play game ``game_index`` on a seeded ``rng`` and write it as row k of the outputs
-    (``sd`` already holds the seats' strategies for this game: :func:`seat_strategies_nb`)."""
-    cur = setup_game_nb(sd, rng, w, deck_order, game_index)
+def play_rest_nb(sd, rng, w, cur, last_turn):
+    """Play from the start of seat ``cur``'s turn to the end of the game (every seat by its
+    strategy), or until ``last_turn`` turns have been played."""
     while w[ROW_ST, G_OVER] == 0:
         if w[ROW_ST, G_TURNS] >= sd[SD_RULES, RU_TURN_CAP]:
             end_game_nb(w, END_TRUNCATED, -1)
             break
-        # play_turn_nb spelled out: one level less of numba inlining (compile time)
+        if w[ROW_ST, G_TURNS] >= last_turn:
+            break
         steps = turn_steps_nb(sd, rng, w, cur)
+        finish_move_nb(sd, rng, w, cur, steps)
+        cur = 1 - cur
+
+
+NO_LIMIT = 1 << 30  # a turn count no game reaches (play_rest_nb's last_turn: to the end)
+
+
+@njit(cache=True, _nrt=False)
+def play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_index):
+    """Play game ``game_index`` on a seeded ``rng`` and write it as row k of the outputs
+    (``sd`` already holds the seats' strategies for this game: :func:`seat_strategies_nb`;
+    no seat searches: a table with a search seat plays :func:`play_search_game_nb`)."""
+    cur = setup_game_nb(sd, rng, w, deck_order, game_index)
+    play_rest_nb(sd, rng, w, cur, NO_LIMIT)
+    finish_nb(rng, w, out_games, out_seats, k)
+
+
+# ================================================================ the search player
+# The search player (strategy "search", docs/search.md): at a searching seat's declaration,
+# stop-early question or Peak treasure pick the game waits (G_PEND, the move's progress in
+# G_MV_*), the player runs rollouts from copies of the work array with the unflipped Sea
+# cards re-shuffled, and the game goes on with the option of the best mean reward.
+
+# The rollout index of the prior's own stream (a random rollout strategy's choice): no
+# rollout index reaches it (budgets stop at 2**20 rollouts per decision).
+PRIOR_STREAM = 0x7FFFFFFF
+# reward "margin": the win (1 / 0.5 / 0) plus this share of the gold lead over the total
+# gold, (lead / (total + 1)): at most 0.1, a tie-breaker between options that win as often
+MARGIN_WEIGHT = 0.1
+MAX_OPTIONS = 8  # scratch length of a decision's options (at most 3 in Pirate's Peak)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def mover_nb(w):
+    """The seat whose turn it is (G_TURNS counts the turn being played)."""
+    return w[ROW_ST, G_FIRST] ^ ((w[ROW_ST, G_TURNS] - 1) & 1)
+
+
+@njit(cache=True, _nrt=False)
+def resample_nb(sd, rng, w):
+    """Re-deal what no seat has seen, the order of the unflipped Sea cards: sorted, then
+    shuffled on ``rng`` (so the result depends on which cards are left, not their order).
+    Nothing once the Peak is laid (no card is flipped after it)."""
+    if w[ROW_ST, G_PEAK_X] >= 0:
+        return
+    n_deck = sd[SD_RULES, RU_N_JOURNEY] + 1
+    lo = w[ROW_ST, G_DECK_PTR]
+    for i in range(lo + 1, n_deck):
+        v = w[ROW_DECK, i]
+        j = i - 1
+        while j >= lo and w[ROW_DECK, j] > v:
+            w[ROW_DECK, j + 1] = w[ROW_DECK, j]
+            j -= 1
+        w[ROW_DECK, j + 1] = v
+    for i in range(n_deck - 1, lo, -1):
+        j = lo + rand_below_nb(rng, i - lo + 1)
+        tmp = w[ROW_DECK, i]
+        w[ROW_DECK, i] = w[ROW_DECK, j]
+        w[ROW_DECK, j] = tmp
+
+
+@njit(cache=True, _nrt=False)
+def rollout_table_nb(sd, sd_roll, s):
+    """Fill the seat rows of ``sd_roll`` (otherwise a copy of ``sd``) with seat s's rollout
+    strategy at its default parameters, for both seats."""
+    code = sd[SD_SP + s, SP_ROLLOUT]
+    row = sd.shape[0] - N_SCRIPTED + code
+    for seat in range(2):
+        sd_roll[SD_CODES, seat] = code
+        for i in range(sd.shape[1]):
+            sd_roll[SD_SP + seat, i] = sd[row, i]
+
+
+@njit(cache=True, _nrt=False)
+def rollout_prepare_nb(sd, rng, w, dec, j, w2, rng2):
+    """Rollout j of decision ``dec``: ``w2`` a copy of the game (its first rows: no events),
+    ``rng2`` its derived stream, the unflipped Sea cards re-shuffled on it."""
+    for r in range(w2.shape[0]):
+        for i in range(w2.shape[1]):
+            w2[r, i] = w[r, i]
+    derive_stream_nb(rng2, rng, dec, j)
+    resample_nb(sd, rng2, w2)
+
+
+@njit(cache=True, _nrt=False)
+def reward_nb(w, s, kind):
+    """What the position is worth to seat s: 1 win, 0.5 tie or truncated, 0 loss (a game
+    stopped at the horizon: by gold); ``kind`` REWARD_MARGIN adds MARGIN_WEIGHT x the gold
+    lead / (total gold + 1).  With two seats the reward "rank" equals "win"."""
+    gs = w[ROW_SHIP + s, SH_GOLD]
+    go = w[ROW_SHIP + 1 - s, SH_GOLD]
+    if w[ROW_ST, G_OVER] != 0:
+        win = w[ROW_ST, G_WINNER]
+        v = 1.0 if win == s else (0.0 if win == 1 - s else 0.5)
+    else:
+        v = 1.0 if gs > go else (0.0 if gs < go else 0.5)
+    if kind == REWARD_MARGIN:
+        v += MARGIN_WEIGHT * (gs - go) / (gs + go + 1.0)
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def rollout_play_nb(sd_roll, rng, w, s, kind, opt, horizon, reward):
+    """Play option ``opt`` of seat s's pending decision ``kind`` on the copy ``w``, then
+    every seat by the rollout table to the end (or ``horizon`` turns); returns the reward."""
+    mover = mover_nb(w)
+    w[ROW_ST, G_PEND] = PEND_NONE
+    if kind == PEND_DECLARE:
+        steps = turn_act_nb(sd_roll, rng, w, mover, opt)
+    elif kind == PEND_STOP:
+        sail_resume_nb(sd_roll, rng, w, mover, opt)
+        steps = arrival_attempt_nb(sd_roll, rng, w, mover)
+    else:
+        take_treasure_nb(w, s, opt)
+        steps = arrival_attempt_nb(sd_roll, rng, w, mover)
+    while steps > 0:  # finish_move_nb with the move as a call (one inlined copy less)
+        sail_call_nb(sd_roll, rng, w, mover, steps)
+        steps = arrival_attempt_nb(sd_roll, rng, w, mover)
+    last = NO_LIMIT if horizon <= 0 else w[ROW_ST, G_TURNS] + horizon
+    play_rest_nb(sd_roll, rng, w, 1 - mover, last)
+    return reward_nb(w, s, reward)
+
+
+@njit(cache=True, _nrt=False)
+def prior_nb(sd_roll, rng, w, s, kind, n, opts):
+    """The index in ``opts`` of the rollout strategy's own choice (0 if it is not there)."""
+    c = 0
+    if kind == PEND_DECLARE:
+        can_search = 0
+        can_fire = 0
+        for i in range(n):
+            if opts[i] == ACT_SEARCH:
+                can_search = 1
+            elif opts[i] == ACT_FIRE:
+                can_fire = 1
+        c = policy_declare_nb(sd_roll, rng, w, s, can_search, can_fire,
+                              threat_nb(sd_roll, w, s, can_search))
+    elif kind == PEND_STOP:
+        c = 1 if policy_stop_early_nb(sd_roll, rng, w, s, w[ROW_ST, G_PEND_CODE]) else 0
+    else:
+        c = policy_treasure_nb(sd_roll, rng, w, s, w[ROW_ST, G_PEAK_MASK])
+    for i in range(n):
+        if opts[i] == c:
+            return i
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def search_decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sums, counts, scores,
+                     rec, cnt):
+    """Seat s's searched choice among ``opts[:n]`` at its pending decision ``kind``: the
+    rollout strategy's favourite first (the prior), the ``top_k`` kept, ``budget``
+    rollouts by sequential halving on common random numbers (rollout j of every option
+    draws from the same derived stream).  Reads ``w`` and ``rng``, changes neither.
+    ``rec`` (rollouts: option, index, reward; no row: not recorded) and ``cnt`` ([0]
+    rollouts recorded, [1] rollouts played) are the benchmark's.  Returns an index in opts."""
+    rollout_table_nb(sd, sd_roll, s)
+    dec = w[ROW_ST, G_N_DEC]
+    derive_stream_nb(rng2, rng, dec, PRIOR_STREAM)
+    p = prior_nb(sd_roll, rng2, w, s, kind, n, opts)
+    for i in range(n):
+        scores[i] = 1.0 if i == p else 0.0
+        sums[i] = 0.0
+        counts[i] = 0.0
+    m = top_k_nb(scores, n, sd[SD_SP + s, SP_TOP_K], alive)
+    if m <= 1:
+        return alive[0]
+    budget = sd[SD_SP + s, SP_BUDGET]
+    horizon = sd[SD_SP + s, SP_HORIZON]
+    reward = sd[SD_SP + s, SP_REWARD]
+    rounds = halving_rounds_nb(m)
+    j0 = 0
+    n_alive = m
+    for _ in range(rounds):
+        if n_alive <= 1:
+            break
+        per = per_round_rollouts_nb(budget, n_alive, rounds)
+        for jj in range(per):
+            for a in range(n_alive):
+                o = alive[a]
+                rollout_prepare_nb(sd, rng, w, dec, j0 + jj, w2, rng2)
+                v = rollout_play_nb(sd_roll, rng2, w2, s, kind, opts[o], horizon, reward)
+                sums[o] += v
+                counts[o] += 1.0
+                k = cnt[0]
+                if k < rec.shape[0]:
+                    rec[k, 0] = o
+                    rec[k, 1] = j0 + jj
+                    rec[k, 2] = v
+                    cnt[0] = k + 1
+                cnt[1] += 1
+        j0 += per
+        n_alive = halve_nb(alive, n_alive, sums, counts)
+    return best_mean_nb(alive, n_alive, sums, counts)
+
+
+@njit(cache=True, _nrt=False)
+def decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sums, counts, scores, rec, cnt,
+              snap_w, snap_rng, snap_i):
+    """A searching seat's decision in the real game: recorded as a snapshot for the
+    benchmark (while ``snap_i`` has rows left), searched, counted; returns the option."""
+    w[ROW_ST, G_PEND] = kind
+    w[ROW_ST, G_PEND_SEAT] = s
+    k = cnt[2]
+    if k < snap_i.shape[0]:
+        for r in range(snap_w.shape[1]):
+            for i in range(snap_w.shape[2]):
+                snap_w[k, r, i] = w[r, i]
+        for i in range(snap_rng.shape[1]):
+            snap_rng[k, i] = rng[i]
+        snap_i[k, 0] = s
+        snap_i[k, 1] = kind
+        snap_i[k, 2] = n
+        for i in range(n):
+            snap_i[k, 3 + i] = opts[i]
+        cnt[2] = k + 1
+    o = search_decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sums, counts, scores,
+                         rec, cnt)
+    w[ROW_ST, G_N_DEC] += 1
+    return opts[o]
+
+
+@njit(cache=True, _nrt=False)
+def play_search_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_index, sd_roll, w2, rng2,
+                        opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng, snap_i):
+    """:func:`play_game_nb` for a table with a searching seat: the same turn, move and
+    pick (the same kernels), with the searching seats' decisions taken by search."""
+    cur = np.int64(setup_game_nb(sd, rng, w, deck_order, game_index))
+    while w[ROW_ST, G_OVER] == 0:
+        if w[ROW_ST, G_TURNS] >= sd[SD_RULES, RU_TURN_CAP]:
+            end_game_nb(w, END_TRUNCATED, -1)
+            break
+        steps = turn_begin_nb(sd, rng, w, cur)
+        if steps < 0:
+            if sd[SD_SP + cur, SP_SEARCH] != 0:
+                n = 1
+                opts[0] = ACT_SAIL
+                if can_search_nb(w, cur) != 0:
+                    opts[n] = ACT_SEARCH
+                    n += 1
+                if can_fire_nb(sd, w, cur):
+                    opts[n] = ACT_FIRE
+                    n += 1
+                act = ACT_SAIL
+                if n > 1:
+                    act = decide_nb(sd, rng, w, cur, PEND_DECLARE, n, opts, sd_roll, w2, rng2, alive, sums,
+                                    counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
+                    w[ROW_ST, G_PEND] = PEND_NONE
+            else:
+                act = scripted_declare_nb(sd, rng, w, cur)
+            steps = turn_act_nb(sd, rng, w, cur, act)
         while steps > 0:
-            sail_nb(sd, rng, w, cur, steps)
+            sail_call_nb(sd, rng, w, cur, steps)
+            while w[ROW_ST, G_PEND] != PEND_NONE:  # a searching seat's question paused the move
+                kind = np.int64(w[ROW_ST, G_PEND])
+                p = np.int64(w[ROW_ST, G_PEND_SEAT])  # int64 as cur: one compiled decide_nb
+                if kind == PEND_STOP:
+                    opts[0] = 0
+                    opts[1] = 1
+                    ans = decide_nb(sd, rng, w, p, PEND_STOP, 2, opts, sd_roll, w2, rng2, alive, sums,
+                                    counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
+                    sail_resume_nb(sd, rng, w, p, ans)  # may pause again further on
+                else:
+                    n = 0
+                    for tr in range(1, 4):
+                        if (w[ROW_ST, G_PEAK_MASK] >> tr) & 1 == 0:
+                            opts[n] = tr
+                            n += 1
+                    tr = opts[0]
+                    if n > 1:
+                        tr = decide_nb(sd, rng, w, p, PEND_TREASURE, n, opts, sd_roll, w2, rng2, alive, sums,
+                                       counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
+                    w[ROW_ST, G_PEND] = PEND_NONE
+                    take_treasure_nb(w, p, tr)
             steps = arrival_attempt_nb(sd, rng, w, cur)
         cur = 1 - cur
     finish_nb(rng, w, out_games, out_seats, k)
 
 
+def searching(sd) -> bool:
+    """Does a seat of this table search?"""
+    return bool(sd[SD_SP, SP_SEARCH] != 0 or sd[SD_SP + 1, SP_SEARCH] != 0)
+
+
+@njit(cache=True)
+def search_collect_nb(sd, seed, n_snap, max_games):
+    """Snapshots (work rows, game stream, [seat, kind, n, options...]) of the first
+    ``n_snap`` searched decisions of games 0, 1, ... of a searching table (the benchmark's
+    and the tests' decision points); returns them and the number of games played."""
+    width = sd[SD_RULES, RU_WORK_WIDTH]
+    rng = np.zeros(RNG_WORDS, dtype=np.uint64)
+    w = np.zeros((ROW_EV, width), dtype=np.int32)
+    order = np.zeros(0, dtype=np.int32)
+    out_g = np.zeros((1, GC_SUPPLY_DRY + 1), dtype=np.int32)
+    out_s = np.zeros((1, 2, N_SEAT_COLS), dtype=np.int32)
+    sd_block = sd.copy()
+    sd_roll = sd.copy()
+    w2 = np.zeros((ROW_EV, width), dtype=np.int32)
+    rng2 = np.zeros(RNG_WORDS, dtype=np.uint64)
+    opts = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    alive = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    sums = np.zeros(MAX_OPTIONS)
+    counts = np.zeros(MAX_OPTIONS)
+    scores = np.zeros(MAX_OPTIONS)
+    rec = np.zeros((0, 3))
+    cnt = np.zeros(3, dtype=np.int64)
+    snap_w = np.zeros((n_snap, ROW_EV, width), dtype=np.int32)
+    snap_rng = np.zeros((n_snap, RNG_WORDS), dtype=np.uint64)
+    snap_i = np.zeros((n_snap, 3 + MAX_OPTIONS), dtype=np.int32)
+    g = 0
+    while cnt[2] < n_snap and g < max_games:
+        seed_game_nb(rng, seed, g)
+        seat_strategies_nb(sd, sd_block, g)
+        play_search_game_nb(sd_block, rng, w, order, out_g, out_s, 0, g, sd_roll, w2, rng2, opts, alive, sums,
+                            counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
+        g += 1
+    m = cnt[2]
+    return snap_w[:m].copy(), snap_rng[:m].copy(), snap_i[:m].copy(), g
+
+
+@njit(cache=True)
+def decide_all_nb(sd, snap_w, snap_rng, snap_i, n_rec):
+    """Search every snapshot's decision again (the benchmark's timed search); returns the
+    chosen options, the rollouts (snapshot, option index, rollout index, reward: the
+    first ``n_rec``) and the number of rollouts played."""
+    m = snap_i.shape[0]
+    sd_roll = sd.copy()
+    w2 = np.zeros((ROW_EV, snap_w.shape[2]), dtype=np.int32)
+    rng2 = np.zeros(RNG_WORDS, dtype=np.uint64)
+    opts = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    alive = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    sums = np.zeros(MAX_OPTIONS)
+    counts = np.zeros(MAX_OPTIONS)
+    scores = np.zeros(MAX_OPTIONS)
+    rec = np.zeros((n_rec, 3))
+    rec_snap = np.zeros(n_rec, dtype=np.int64)
+    cnt = np.zeros(3, dtype=np.int64)
+    chosen = np.zeros(m, dtype=np.int64)
+    for i in range(m):
+        n = np.int64(snap_i[i, 2])
+        for k in range(n):
+            opts[k] = snap_i[i, 3 + k]
+        lo = cnt[0]
+        o = search_decide_nb(sd, snap_rng[i], snap_w[i], np.int64(snap_i[i, 0]), np.int64(snap_i[i, 1]), n, opts,
+                             sd_roll, w2, rng2, alive, sums, counts, scores, rec, cnt)
+        chosen[i] = opts[o]
+        for r in range(lo, cnt[0]):
+            rec_snap[r] = i
+    return chosen, rec[: cnt[0]].copy(), rec_snap[: cnt[0]].copy(), cnt[1]
+
+
+@njit(cache=True)
+def prepare_playouts_nb(sd, snap_w, snap_rng, rec, rec_snap, lo, hi, big_w, big_rng):
+    """The copies and streams of rollouts lo..hi-1 exactly as the search prepared them
+    (the benchmark's untimed part of a plain playout)."""
+    for r in range(lo, hi):
+        i = rec_snap[r]
+        rollout_prepare_nb(sd, snap_rng[i], snap_w[i], snap_w[i, ROW_ST, G_N_DEC], np.int64(rec[r, 1]),
+                           big_w[r - lo], big_rng[r - lo])
+
+
+@njit(cache=True)
+def playouts_nb(sd, snap_i, rec, rec_snap, lo, hi, big_w, big_rng):
+    """Plain playouts of rollouts lo..hi-1 from their prepared copies: the option played,
+    then the rollout strategy to the end, no copying, re-sampling or choosing; returns the
+    sum of their rewards (equal to the search's own: the same games)."""
+    sd_roll = sd.copy()
+    total = 0.0
+    seat = -1
+    for r in range(lo, hi):
+        i = rec_snap[r]
+        s = np.int64(snap_i[i, 0])
+        if s != seat:
+            rollout_table_nb(sd, sd_roll, s)
+            seat = s
+        opt = np.int64(snap_i[i, 3 + np.int64(rec[r, 0])])
+        total += rollout_play_nb(sd_roll, big_rng[r - lo], big_w[r - lo], s, np.int64(snap_i[i, 1]), opt,
+                                 sd[SD_SP + s, SP_HORIZON], sd[SD_SP + s, SP_REWARD])
+    return total
+
+
+def new_scratch(sd, width, n_rec=0, n_snap=0):
+    """(sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng,
+    snap_i): the arrays :func:`play_search_game_nb` works in after its first eight."""
+    return (sd.copy(), np.zeros((ROW_EV, width), np.int32), np.zeros(RNG_WORDS, np.uint64),
+            np.zeros(MAX_OPTIONS, np.int64), np.zeros(MAX_OPTIONS, np.int64), np.zeros(MAX_OPTIONS),
+            np.zeros(MAX_OPTIONS), np.zeros(MAX_OPTIONS), np.zeros((n_rec, 3)), np.zeros(3, np.int64),
+            np.zeros((n_snap, ROW_EV, width), np.int32), np.zeros((n_snap, RNG_WORDS), np.uint64),
+            np.zeros((n_snap, 3 + MAX_OPTIONS), np.int32))
+
+
 @njit(cache=True, parallel=True, nogil=True)
 def play_chunk_nb(sd, seed, first_game, out_games, out_seats):
     """Games first_game .. first_game+n-1 in N_BLOCKS parallel blocks; game k uses
-    ``seed_game_nb(rng, seed, first_game + k)`` so results never depend on threads or chunks."""
+    ``seed_game_nb(rng, seed, first_game + k)`` so results never depend on threads or chunks.
+    No seat searches (:func:`play_search_chunk_nb` plays the tables with a search seat: a
+    kernel of its own, so that a scripted run never compiles the search player)."""
     n = out_games.shape[0]
     n_blocks = min(N_BLOCKS, n)
     for b in prange(n_blocks):
@@ -1228,6 +1765,40 @@ def play_chunk_nb(sd, seed, first_game, out_games, out_seats):
             if rotate:
                 seat_strategies_nb(sd, sd_block, first_game + k)
             play_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def play_search_chunk_nb(sd, seed, first_game, out_games, out_seats):
+    """:func:`play_chunk_nb` for a table with a searching seat (its scratch once per block)."""
+    n = out_games.shape[0]
+    n_blocks = min(N_BLOCKS, n)
+    for b in prange(n_blocks):
+        lo = (n * b) // n_blocks
+        hi = (n * (b + 1)) // n_blocks
+        rng = np.zeros(RNG_WORDS, dtype=np.uint64)
+        w = np.zeros((ROW_EV, sd[SD_RULES, RU_WORK_WIDTH]), dtype=np.int32)
+        sd_block = sd.copy()
+        order = np.zeros(0, dtype=np.int32)
+        rotate = sd[SD_RULES, RU_STRATEGY_SEATING] != 0
+        sd_roll = sd.copy()
+        w2 = np.zeros((ROW_EV, sd[SD_RULES, RU_WORK_WIDTH]), dtype=np.int32)
+        rng2 = np.zeros(RNG_WORDS, dtype=np.uint64)
+        opts = np.zeros(MAX_OPTIONS, dtype=np.int64)
+        alive = np.zeros(MAX_OPTIONS, dtype=np.int64)
+        sums = np.zeros(MAX_OPTIONS)
+        counts = np.zeros(MAX_OPTIONS)
+        scores = np.zeros(MAX_OPTIONS)
+        rec = np.zeros((0, 3))
+        cnt = np.zeros(3, dtype=np.int64)
+        snap_w = np.zeros((0, ROW_EV, 1), dtype=np.int32)
+        snap_rng = np.zeros((0, RNG_WORDS), dtype=np.uint64)
+        snap_i = np.zeros((0, 3 + MAX_OPTIONS), dtype=np.int32)
+        for k in range(lo, hi):
+            seed_game_nb(rng, seed, first_game + k)
+            if rotate:
+                seat_strategies_nb(sd, sd_block, first_game + k)
+            play_search_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k, sd_roll, w2,
+                                rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
 
 
 # ================================================================ Python-side helpers
@@ -1315,7 +1886,11 @@ def play_one(compiled, rng, deck_order=None, ev_capacity=0, game_index=0):
     s = State(compiled, ev_capacity, deck_order)
     s.sd = s.sd.copy()
     seat_strategies_nb(compiled.extra["sd"], s.sd, game_index)
-    play_game_nb(s.sd, rng, s.w, s.deck_order, s.out_games, s.out_seats, 0, game_index)
+    if searching(s.sd):
+        play_search_game_nb(s.sd, rng, s.w, s.deck_order, s.out_games, s.out_seats, 0, game_index,
+                            *new_scratch(s.sd, s.R.work_width))
+    else:
+        play_game_nb(s.sd, rng, s.w, s.deck_order, s.out_games, s.out_seats, 0, game_index)
     return s
 
 

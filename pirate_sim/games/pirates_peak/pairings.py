@@ -9,6 +9,8 @@ with b in seat 0 (the same seeds, so the seatings are paired), and reports
   rolled for, so it is spread evenly over the strategies), Wilson 95% interval: the
   first-player advantage depends on who plays whom.
 
+A pairing with the ``search`` player plays at most SEARCH_PAIRING_GAMES per seating.
+
 Used by the report page ``pirates_peak_players`` (a modest number of games with the
 run's rules) and for the tables of docs/rules/pirates_peak.md:
 
@@ -27,6 +29,10 @@ from ...games.base import G_FIRST_SEAT, G_WINNER
 from ...stats import Estimate, mean_ci, wilson
 
 SEED = 20261129  # the seed of the documented tables
+# A pairing with the search player plays at most this many games per seating: a search
+# game costs about 2,000 scripted ones (docs/search.md), so a report's players page would
+# otherwise take minutes; each Pairing says how many games it played (``games``).
+SEARCH_PAIRING_GAMES = 30
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,8 @@ def play_pairing(game, rules: dict, a: str, b: str, games: int, seed: int = SEED
                  seats: dict | None = None) -> Pairing:
     """a vs b over ``games`` games in each seating (``seats``: strategy name -> extra params)."""
     seats = seats or {}
+    if "search" in (a, b):
+        games = min(games, SEARCH_PAIRING_GAMES)
     sa = dict({"strategy": a}, **seats.get(a, {}))
     sb = dict({"strategy": b}, **seats.get(b, {}))
     g1, _ = game.play(game.compile(rules, [sa, sb]), seed, 0, games)

@@ -104,7 +104,13 @@ SH_SKIP = 11  # 1: the next turn is spent (it fired to interrupt a search)
 SH_DOCKED = 12  # 1 once docked
 SH_DIG_X = 13  # physical space of the current dig site, -1 none
 SH_DIGS = 14  # searches made at SH_DIG_X
-N_SHIP = 15
+# This turn's copies of the three one-turn flags above (SH_LAST_SEARCH, SH_GUST,
+# SH_SHORTCUT), set at the turn's start and read until its end: they keep the turn in the
+# state, so that one copy of the work array is the whole game (the search player's rollouts).
+SH_T_PREV_SEARCH = 15  # the space searched on the previous turn (-1 none)
+SH_T_GUST = 16  # 1: this turn's move is multiplied
+SH_T_SHORTCUT = 17  # 1: this turn's move may take the short route
+N_SHIP = 18
 
 TRAP_NONE = 0
 TRAP_WHIRLPOOL = 1
@@ -132,7 +138,25 @@ G_RESHUFFLES = 15  # times the Peak card came too early and went back
 G_OUT_CARDS = 16  # journey cards on the outward leg (set when the Peak is laid)
 G_ISLANDS = 17  # island spaces laid so far (bounds the homeward overshoot scan)
 G_SUPPLY_DRY = 18  # turn the box's supply first could not pay in full (0: never)
-N_ST = 19
+# The search player (kernel "search"): a decision pending for a searching seat, and a move
+# paused at a stop-early question (the sail loop's locals), so that a rollout can resume it.
+G_N_DEC = 19  # searched decisions made so far in the game (the rollout streams' decision index)
+G_PEND = 20  # PEND_*: the decision pending (0: none)
+G_PEND_SEAT = 21  # the seat it is pending for
+G_PEND_CODE = 22  # PEND_STOP: the space code asked about
+G_MV_STEPS = 23  # PEND_STOP: the move's steps, then its progress at the start of the asking step:
+G_MV_D = 24  # d,
+G_MV_DPATH = 25  # the last progress on its path,
+G_MV_TAKEN = 26  # steps taken,
+G_MV_X0 = 27  # the space the move started from,
+G_MV_XO = 28  # the other ship's space
+N_ST = 29
+
+PEND_NONE = 0
+PEND_DECLARE = 1  # sail / search / fire (options: ACT_*)
+PEND_STOP = 2  # stop early on the space G_PEND_CODE (options: 0 sail on, 1 stop)
+PEND_TREASURE = 3  # the Peak treasure (options: treasure codes not taken)
+PEND_NAMES = ("none", "declare", "stop_early", "treasure")
 
 END_REASONS = ("most_gold", "tie_on_gold", "ship_sunk", "truncated")
 END_MOST_GOLD = 0
@@ -181,6 +205,8 @@ STRAT_DIGGER = 1
 STRAT_RACER = 2
 STRAT_GUNNER = 3
 STRAT_EXPERT = 4
+STRAT_SEARCH = 5  # never in the kernel's SD_CODES: a search seat plays as its rollout strategy
+N_SCRIPTED = 5  # scripted strategies (codes 0..4): the rollout strategies
 
 # Per-seat policy parameter slots (float64[n_seats, N_SP]); each strategy exposes some
 # of them as its own Params and fixes the rest (see strategies.py).
@@ -207,7 +233,14 @@ SP_BALL_RESERVE = 19  # cannonballs kept for interrupts: declared shots only abo
 SP_CAUTION_LIFE = 20  # at or below this life, no search the opponent's cannon can interrupt
 SP_RACE_LIFE = 21  # at or below this life, race home whenever ahead in gold
 SP_HOLD_BEHIND = 22  # trailing by this much near the dock: search or fire rather than sail home
-N_SP = 23
+# the search player (0 in every scripted row: SP_SEARCH = 0 plays the row's own strategy)
+SP_SEARCH = 23  # 1: the seat searches its decisions (its other choices: the rollout strategy)
+SP_BUDGET = 24  # rollouts per searched decision
+SP_ROLLOUT = 25  # the rollout strategy's code (every seat plays it inside a rollout)
+SP_TOP_K = 26  # options searched (the rollout strategy's favourite first; 0: all)
+SP_REWARD = 27  # search.REWARD_*
+SP_HORIZON = 28  # turns a rollout plays (0: to the end)
+N_SP = 29
 NEVER = 1_000_000  # a gold threshold no game reaches (the rule is off)
 
 # ----------------------------------------------------------------- parameters
@@ -817,17 +850,23 @@ SD_SP = 1  # sd[SD_SP + seat, SP_*]      policy parameters of each seat (integer
 SD_CODES = 3  # sd[SD_CODES, seat]       strategy code of each seat
 SD_CARD0 = 4  # sd[SD_CARD0 + c, k]      space code k of card c (c = n_journey: the Peak card)
 SD_LEN = MAX_CARD_SPACES  # sd[SD_CARD0 + c, SD_LEN]  number of spaces of card c
+# sd[sd.shape[0] - N_SCRIPTED + code]: the default policy row of scripted strategy ``code``
+# (the last N_SCRIPTED rows), which every seat plays inside the search player's rollouts
 SD_WIDTH = max(N_RULES, N_SP, MAX_CARD_SPACES + 1)
 
 
 def static_table(R, cards, card_len, codes, sp):
-    """The kernels' static table ``sd`` (layout above) from the compiled rules and seats."""
+    """The kernels' static table ``sd`` (layout above) from the compiled rules and seats;
+    ``codes`` are the kernel's codes (a search seat: its rollout strategy, see seat_row)."""
     import numpy as np
 
-    sd = np.zeros((SD_CARD0 + R.n_journey + 1, SD_WIDTH), dtype=np.int32)
+    from .strategies import default_rows
+
+    sd = np.zeros((SD_CARD0 + R.n_journey + 1 + N_SCRIPTED, SD_WIDTH), dtype=np.int32)
     sd[SD_RULES, :N_RULES] = np.asarray(R, dtype=np.int64)
     sd[SD_SP : SD_SP + 2, :N_SP] = np.asarray(sp, dtype=np.float64).astype(np.int32)
     sd[SD_CODES, :2] = codes
     sd[SD_CARD0 : SD_CARD0 + R.n_journey + 1, :MAX_CARD_SPACES] = cards
     sd[SD_CARD0 : SD_CARD0 + R.n_journey + 1, SD_LEN] = card_len
+    sd[sd.shape[0] - N_SCRIPTED :, :N_SP] = default_rows().astype(np.int32)
     return sd

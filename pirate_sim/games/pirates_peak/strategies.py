@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from ...rng import rand_below_nb
+from ...search import REWARDS, search_params
 from ..base import Param, Strategy
 from .board import dock_progress_nb, phys_nb
 from .rules import (
@@ -33,6 +34,7 @@ from .rules import (
     CASTAWAY,
     G_PEAK_X,
     ISLAND,
+    N_SCRIPTED,
     N_SP,
     NEVER,
     ROW_SHIP,
@@ -52,6 +54,7 @@ from .rules import (
     SH_LIFE,
     SH_POS,
     SP_BALL_RESERVE,
+    SP_BUDGET,
     SP_BUY_BALLS,
     SP_BUY_CREW,
     SP_CAUTION_LIFE,
@@ -67,14 +70,20 @@ from .rules import (
     SP_ISLAND_CREW,
     SP_LEAD_TO_RACE,
     SP_RACE_LIFE,
+    SP_REWARD,
+    SP_ROLLOUT,
     SP_SACRIFICE,
+    SP_SEARCH,
     SP_SEARCH_ON_LANDING,
     SP_SHORTCUT,
     SP_STOP_CASTAWAY,
     SP_STOP_ON_X,
     SP_SUMMON,
+    SP_TOP_K,
+    SP_HORIZON,
     SP_TREASURE_FIRST,
     STRAT_RANDOM,
+    STRAT_SEARCH,
     TREASURE_LABELS,
     TREASURE_X,
 )
@@ -588,7 +597,30 @@ EXPERT = Strategy(
     "judgement parameters as tuned.",
     _expert_params(EXPERT_DEFAULTS),
 )
-STRATEGIES = (RANDOM, TREASURE_DIGGER, RACER, GUNNER, EXPERT)
+SCRIPTED = (RANDOM, TREASURE_DIGGER, RACER, GUNNER, EXPERT)
+assert [s.code for s in SCRIPTED] == list(range(N_SCRIPTED))
+# The search player's default budget: rollouts per searched decision (docs/search.md has
+# the measured budget -> win rate and seconds per game table it was chosen from).
+SEARCH_BUDGET = 128
+SEARCH = Strategy(
+    "search",
+    STRAT_SEARCH,
+    "Searches each turn's declaration (sail / search / fire), every stop-early question and "
+    "the Peak treasure: sequential halving over the legal options, each rollout from a copy of "
+    "the game with the unflipped Sea cards re-shuffled (what the seat cannot know), every seat "
+    "then playing the rollout strategy with its default parameters to the end; its other "
+    "choices (purchases, interrupts, summons, shortcuts, sacrifices, fog guesses, searching on "
+    "landing) are the rollout strategy's.",
+    search_params(tuple(s.name for s in SCRIPTED), "expert", SEARCH_BUDGET, default_top_k=8),
+)
+STRATEGIES = (*SCRIPTED, SEARCH)
+_SEARCH_SLOT = {"budget": SP_BUDGET, "top_k": SP_TOP_K, "horizon": SP_HORIZON}
+
+
+def default_rows() -> np.ndarray:
+    """float64[N_SCRIPTED, N_SP]: each scripted strategy's policy row with its default
+    parameters (row = code), the rows every seat plays inside the search player's rollouts."""
+    return np.vstack([seat_row({"strategy": s.name})[1] for s in SCRIPTED])
 
 
 def seat_row(seat: dict) -> tuple[int, np.ndarray]:
@@ -599,6 +631,17 @@ def seat_row(seat: dict) -> tuple[int, np.ndarray]:
         raise ValueError(
             f"seats: unknown strategy {name!r} (known: {', '.join(s.name for s in STRATEGIES)})"
         )
+    if strat.code == STRAT_SEARCH:
+        # its smaller choices are the rollout strategy's (default parameters), plus the search
+        rollout = seat.get("rollout", "expert")
+        _, row = seat_row({"strategy": rollout})
+        row[SP_SEARCH] = 1
+        row[SP_ROLLOUT] = next(s.code for s in SCRIPTED if s.name == rollout)
+        row[SP_REWARD] = REWARDS.index(seat.get("reward", "win"))
+        for p in strat.params:
+            if p.key in _SEARCH_SLOT:
+                row[_SEARCH_SLOT[p.key]] = float(seat.get(p.key, p.default))
+        return strat.code, row
     row = np.zeros(N_SP, dtype=np.float64)
     for slot, v in _BASE.items():
         row[slot] = v
