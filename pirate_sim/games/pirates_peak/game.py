@@ -12,7 +12,7 @@ from ..base import Column, Compiled, Game, OddsRow, Ratio
 from . import rules as r
 from .kernel import play_chunk_nb, play_one, play_search_chunk_nb, searching
 from .odds import MECHANICS, odds_rows
-from .strategies import STRATEGIES, seat_row
+from .strategies import STRATEGIES, default_rows, seat_row
 
 TRACE_EVENTS = 20000
 
@@ -161,7 +161,7 @@ class PiratesPeak(Game):
         names = tuple(str(s["strategy"]) for s in seats)
         # a search seat plays its smaller choices as its rollout strategy: that is its kernel code
         kcodes = np.where(sp[:, r.SP_SEARCH] > 0, sp[:, r.SP_ROLLOUT], strat).astype(np.int32)
-        sd = r.static_table(R, cards, card_len, kcodes, sp)
+        sd = r.static_table(R, cards, card_len, kcodes, sp, default_rows())
         return Compiled(
             params=R,
             arrays=(cards, card_len, strat, sp),

@@ -855,12 +855,12 @@ SD_LEN = MAX_CARD_SPACES  # sd[SD_CARD0 + c, SD_LEN]  number of spaces of card c
 SD_WIDTH = max(N_RULES, N_SP, MAX_CARD_SPACES + 1)
 
 
-def static_table(R, cards, card_len, codes, sp):
+def static_table(R, cards, card_len, codes, sp, rollout_rows):
     """The kernels' static table ``sd`` (layout above) from the compiled rules and seats;
-    ``codes`` are the kernel's codes (a search seat: its rollout strategy, see seat_row)."""
+    ``codes`` are the kernel's codes (a search seat: its rollout strategy, see seat_row);
+    ``rollout_rows`` the scripted strategies' default rows (``strategies.default_rows()``,
+    passed in so that the rules module does not import the players)."""
     import numpy as np
-
-    from .strategies import default_rows
 
     sd = np.zeros((SD_CARD0 + R.n_journey + 1 + N_SCRIPTED, SD_WIDTH), dtype=np.int32)
     sd[SD_RULES, :N_RULES] = np.asarray(R, dtype=np.int64)
@@ -868,5 +868,5 @@ def static_table(R, cards, card_len, codes, sp):
     sd[SD_CODES, :2] = codes
     sd[SD_CARD0 : SD_CARD0 + R.n_journey + 1, :MAX_CARD_SPACES] = cards
     sd[SD_CARD0 : SD_CARD0 + R.n_journey + 1, SD_LEN] = card_len
-    sd[sd.shape[0] - N_SCRIPTED :, :N_SP] = default_rows().astype(np.int32)
+    sd[sd.shape[0] - N_SCRIPTED :, :N_SP] = np.asarray(rollout_rows).astype(np.int32)
     return sd
