@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # the heavy imports stay out of `import pirate_sim`
 __all__ = ["Scenario", "Results", "Comparison", "Sweep", "Check", "Sensitivity", "Tuning", "APIError",
            "ScenarioError", "UserError",
            "load", "scenario", "run", "open", "trace", "write_report", "compare", "sweep", "check", "sensitivity", "tune",
-           "list_games"]
+           "list_games", "skill", "tournament", "MetaGame"]
 
 PathLike = Union[str, Path]
 Progress = Union[bool, Callable[..., None]]
