@@ -6,7 +6,7 @@ STAMP   = $(VENV)/.installed-stamp
 DEMO    = reports/pirates_peak_default
 JOBS   ?= 2
 
-.PHONY: demo test test-fast bench lint clean-cache clean help
+.PHONY: demo test test-fast bench lint clean-cache fresh-cache clean help
 
 help:
 	@echo "make demo         set up, run Pirate's Peak (1,000,000 games), summary + report under $(DEMO)"
@@ -27,10 +27,10 @@ demo: $(STAMP)
 	$(BIN)/pirate-sim report $(DEMO) -o $(DEMO)/report --force
 	@echo "summary: $(DEMO)/summary.txt   report: $(DEMO)/report/report.pdf"
 
-test: $(STAMP)
+test: $(STAMP) fresh-cache
 	$(BIN)/python -m pytest --no-header -n $(JOBS) -m "slow or not slow"
 
-test-fast: $(STAMP)
+test-fast: $(STAMP) fresh-cache
 	$(BIN)/python -m pytest --no-header -n $(JOBS)
 
 bench: $(STAMP)
@@ -47,5 +47,15 @@ NUMBA_CACHE = find . -path ./$(VENV) -prune -o -type f \( -name '*.nbi' -o -name
 clean-cache:
 	@n=$$($(NUMBA_CACHE) -print | wc -l) && $(NUMBA_CACHE) -exec rm -f {} + && echo "removed $$n numba cache files"
 
+# numba's cache checks only the edited function's own file, not the kernels it imports, so a
+# long-lived checkout can run stale machine code after an edit. The tests first drop every
+# cache when any numba-using source changed since the last run (fresh clones are unaffected).
+CACHE_STAMP = .numba-sources-stamp
+fresh-cache:
+	@h=$$(grep -rl --include='*.py' numba pirate_sim tests | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16); \
+	if [ "$$(cat $(CACHE_STAMP) 2>/dev/null)" != "$$h" ]; then \
+	  n=$$($(NUMBA_CACHE) -print | wc -l); $(NUMBA_CACHE) -exec rm -f {} +; \
+	  echo "$$h" > $(CACHE_STAMP); [ "$$n" = 0 ] || echo "numba sources changed: removed $$n cache files"; fi
+
 clean: clean-cache
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis $(CACHE_STAMP)
