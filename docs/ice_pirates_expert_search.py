@@ -2,9 +2,10 @@
 the expert's parameters (the upgrader's and the raider's goals, each switched by a
 parameter, and the shared planner's reserves), then a held-out table.
 
-Run from the repository root (a few minutes on two cores)::
+Run from the repository root (about 4 minutes on one thread; the documented run is the
+defaults with ``--threads 1``)::
 
-    .venv/bin/python docs/ice_pirates_expert_search.py [--candidates 32] [--games 200] [--final-games 4000]
+    .venv/bin/python docs/ice_pirates_expert_search.py [--candidates 64] [--games 300] [--generations 3]
     .venv/bin/python docs/ice_pirates_expert_search.py --table-only   # the registered expert's table
 
 A candidate is a setting of ``KEYS`` played by the registered ``expert`` policy (code 5);
@@ -153,10 +154,10 @@ def ns_per_turn(seat: dict, games: int = 400, n: int = 4) -> float:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--candidates", type=int, default=32)
-    ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--generations", type=int, default=1)
-    ap.add_argument("--final-games", type=int, default=4000)
+    ap.add_argument("--candidates", type=int, default=64)
+    ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--generations", type=int, default=3)
+    ap.add_argument("--final-games", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=1, help="seed of the random search (not of the games)")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--table-only", action="store_true", help="skip the search: the registered expert's table")
