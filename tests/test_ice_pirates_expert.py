@@ -79,3 +79,20 @@ def test_the_expert_search_runs_on_a_small_budget():
     assert all(r[3] == 8 and 0 <= r[2] <= 8 and r[5].lo <= r[2] / 8 <= r[5].hi for r in rows)
     assert mod.ns_per_turn(mod.entry("expert", best), games=3) > 0
     assert mod.SEARCH_SEED != mod.HELD_OUT_SEED  # the search games and the held-out games never overlap
+
+
+def test_the_expert_never_does_the_absurd_and_never_stalls(tmp_path):
+    """The scripted players' bars (issue 22, 1.2.0) hold for the expert: no fight ended in
+    the storm, no raid for worthless maps, no second Bell Island in a turn (six players,
+    three experts), and no game near the 300-turn bar in its mirrors (measured: 20,000
+    two-player mirror games on seeds 1 and 20261201, longest 86 and 143 turns)."""
+    from test_ice_pirates_players import replay_counts
+
+    seats = "".join(f'[[seats]]\nstrategy = "{n}"\n\n' for n in
+                    ("expert", "raider", "expert", "upgrader", "expert", "map_hunter"))
+    path = tmp_path / "experts.toml"
+    path.write_text(f'game = "ice_pirates"\ntitle = "experts"\n\n[run]\ngames = 100\nseed = 20261131\n\n{seats}')
+    assert replay_counts(path, 100) == (0, 0, 0)
+    for n, games in ((2, 2000), (4, 500)):
+        g, _ = play([{"strategy": "expert"}] * n, n=games, seed=1)
+        assert g[:, 3].sum() == 0 and g[:, 1].max() < 300, n
