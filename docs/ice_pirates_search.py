@@ -32,14 +32,16 @@ def seat(name: str, **over) -> dict:
     return {"strategy": name, **{p.key: p.default for p in GAME.strategy(name).params}, **over}
 
 
-def head_to_head(budget: int, opponent: str, games: int, seed: int = SEED) -> dict:
-    """Win share of `search` at ``budget`` against ``opponent`` (2 players, seats rotating)."""
+def head_to_head(budget: int, opponent: str, games: int, seed: int = SEED, rollout: str | None = None) -> dict:
+    """Win share of `search` at ``budget`` (rolling out with ``rollout``, None: its default)
+    against ``opponent`` (2 players, seats rotating)."""
     from pirate_sim.games.ice_pirates import GAME
     from pirate_sim.stats import wilson
 
     rules = {p.key: p.default for p in GAME.params}
     rules.update({"first_player": "rule", "strategy_seating": "rotate"})
-    c = GAME.compile(rules, [seat("search", budget=budget), seat(opponent)])
+    over = {"budget": budget} if rollout is None else {"budget": budget, "rollout": rollout}
+    c = GAME.compile(rules, [seat("search", **over), seat(opponent)])
     t = time.perf_counter()
     g, _ = GAME.play(c, seed, 0, games)
     dt = time.perf_counter() - t
@@ -75,6 +77,7 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=400, help="games per budget (half at budgets above 64)")
     ap.add_argument("--opponent", default="upgrader", help="the strongest scripted strategy in 2 players")
     ap.add_argument("--first-games", type=int, default=120)
+    ap.add_argument("--rollout", default=None, help="search's rollout strategy (default: its own default)")
     a = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     from pirate_sim.games.ice_pirates import GAME
@@ -83,10 +86,10 @@ def main(argv=None) -> int:
     print("|---|---|---|---|---|")
     for b in a.budgets:
         n = a.games if b <= 64 else max(a.games // 2, 2)
-        r = head_to_head(b, a.opponent, n)
+        r = head_to_head(b, a.opponent, n, rollout=a.rollout)
         rules = {p.key: p.default for p in GAME.params}
         bench = GAME.search_bench(GAME.compile({**rules, "first_player": "rule"},
-                                               [seat("search", budget=b), seat(a.opponent)]), SEED, 100)
+                                               [seat("search", budget=b, **({} if a.rollout is None else {"rollout": a.rollout})), seat(a.opponent)]), SEED, 100)
         print(f"| {b} | {n} | {r['win']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}] | {r['s_per_game']:.3f} | "
               f"{bench['rollouts_per_s']:,.0f} (overhead {bench['overhead']:+.0%}) |", flush=True)
     if a.first_games > 0:

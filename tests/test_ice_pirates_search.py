@@ -28,13 +28,15 @@ def compile_game(names=("search", "raider"), rules=None, **over):
 
 def test_search_is_registered_with_the_shared_parameters():
     s = GAME.strategy("search")
-    assert s.code == K.ST_SEARCH == max(x.code for x in GAME.strategies if x.name != "search") + 1
+    # search took the next free code after the four scripted players; the expert came after it
+    assert s.code == K.ST_SEARCH == max(x.code for x in GAME.strategies if x.name not in ("search", "expert")) + 1
+    assert GAME.strategy("expert").code == K.ST_EXPERT == K.ST_SEARCH + 1
     assert {p.key for p in s.params} == {"budget", "rollout", "top_k", "reward", "horizon"}
     c = compile_game(budget=16)
     strat, sp = c.arrays[6], c.arrays[7]
     # the searching entry plays the rollout strategy (upgrader, the default) for what it does not search
     assert strat[0] == K.ST_UPGRADER and sp[0, K.SP_SEARCH] == 1 and sp[0, K.SP_BUDGET] == 16
-    assert sp[1, K.SP_SEARCH] == 0 and list(strat[2:]) == [0, 1, 2, 3]
+    assert sp[1, K.SP_SEARCH] == 0 and list(strat[2:]) == [0, 1, 2, 3, K.ST_EXPERT]
     np.testing.assert_array_equal(sp[0, :K.SP_SEARCH], sp[2 + K.ST_UPGRADER, :K.SP_SEARCH])
 
 

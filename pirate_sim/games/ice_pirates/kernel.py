@@ -66,6 +66,8 @@ ST_UPGRADER = 3
 ST_SCRIPTED = 9  # tests only: directions and decisions from the state's script words
 ST_SEARCH = 4  # the search player (strategies.py): in the kernel its entry plays the rollout
 #               strategy's code and parameters, flagged by SP_SEARCH, for the choices it does not search
+ST_EXPERT = 5  # the upgrader's and the raider's goals in one policy, each switched by a parameter
+#               (SP_UPGRADES_WANTED, SP_CANNON_FIRST, SP_CHASE), settings found by docs/ice_pirates_expert_search.py
 
 # strategy parameter slots (columns of ``sp``)
 SP_AGGRESSION = 0
@@ -82,12 +84,13 @@ SP_ABANDON_IDLE = 10
 SP_ABANDON_STALLED = 11
 SP_SEARCH = 12  # 1: this entry is the search player (its searched choices go to search_choice_nb)
 SP_BUDGET = 13  # search: rollouts per searched choice
-SP_ROLLOUT = 14  # search: the rollout strategy's code
+SP_ROLLOUT = 14  # search: the rollout strategy's row among the default rows (its index in strategies.SCRIPTED)
 SP_TOP_K = 15  # search: options kept by the rollout strategy's prior (0: all)
 SP_REWARD = 16  # search: search.REWARD_*
 SP_HORIZON = 17  # search: turns a rollout plays (0: to the end)
-N_SP = 18
-N_SCRIPTED = 4  # codes 0..3: the scripted strategies; sp rows n_seats + code hold their defaults
+SP_CANNON_FIRST = 18  # expert: 1 heads for the Cannon first and pays any cost for it (the raider's rule)
+SP_CHASE = 19  # expert: 1 chases ships rich in maps it lacks (the raider's rule, threshold SP_AGGRESSION)
+N_SP = 20
 NOT_FORCED = -100  # forced_nb: the seat chooses as its policy does
 PAUSED = -101  # forced_nb: a searching seat's choice, the turn pauses for the search
 
@@ -704,7 +707,7 @@ def decide_upgrade_nb(st, rng, strat, sp, s, u, cost):
         return st[G_SCR_UPGRADE] == 1
     if code == ST_RANDOM:
         return decide_prob_nb(rng, sp, e)
-    if code == ST_RAIDER and u == CANNON:
+    if u == CANNON and (code == ST_RAIDER or (code == ST_EXPERT and sp[e, SP_CANNON_FIRST] > 0)):
         return True
     return cost <= sp[e, SP_MAX_UPGRADE_COST]
 
@@ -822,7 +825,9 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
         goal = hp >= 0
         if goal:
             goal_nb(fs, hp, 0)
-    if not goal and (code == ST_UPGRADER or code == ST_RAIDER):
+    upgrades = code == ST_UPGRADER or code == ST_EXPERT  # the expert: with upgrades_wanted > 0
+    cannon = code == ST_RAIDER or (code == ST_EXPERT and sp[e, SP_CANNON_FIRST] > 0)
+    if not goal and (upgrades or cannon):
         owned = popcount_nb(upg)
         for k in range(6):  # the Ports lie at the six corners
             c = P.corner0 if k == 0 else (P.corner1 if k == 1 else (P.corner2 if k == 2 else (
@@ -835,13 +840,13 @@ def plan_nb(st, P, geo, rel, costs, strat, sp, s, esc_ok, fs):
                 cost = costs[P.upg_copies - left]
                 if cost > crew:
                     continue
-                if code == ST_UPGRADER and owned < sp[e, SP_UPGRADES_WANTED] and cost <= sp[e, SP_MAX_UPGRADE_COST]:
+                if upgrades and owned < sp[e, SP_UPGRADES_WANTED] and cost <= sp[e, SP_MAX_UPGRADE_COST]:
                     goal_nb(fs, c, 0)
                     goal = True
-                elif code == ST_RAIDER and u == CANNON:
+                elif cannon and u == CANNON:
                     goal_nb(fs, c, 0)
                     goal = True
-    if not goal and code == ST_RAIDER:
+    if not goal and (code == ST_RAIDER or (code == ST_EXPERT and sp[e, SP_CHASE] > 0)):
         need = 3.0 - 2.0 * sp[e, SP_AGGRESSION]
         best = 0
         for o in range(P.n_seats):
@@ -1381,6 +1386,23 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
 
 
 # ------------------------------------------------------------------ setup and whole games
+@njit(cache=True, _nrt=False, inline="always")
+def draw_mask_nb(rng, sides, two_adjacent):
+    """The iceberg side mask of a card with ``sides`` (0-2) icebergs: one side uniformly, or
+    two (adjacent ones when ``two_adjacent`` is 1, the rulebook's cards).  Set-up and the
+    search's re-deal (determinise_nb) both draw with it, so a re-dealt card is drawn as dealt."""
+    if sides == 1:
+        return np.int64(1) << rand_below_nb(rng, 6)
+    if sides == 2:
+        a = rand_below_nb(rng, 6)
+        if two_adjacent == 1:
+            b = (a + 1) % 6
+        else:
+            b = (a + 1 + rand_below_nb(rng, 5)) % 6
+        return (np.int64(1) << a) | (np.int64(1) << b)
+    return np.int64(0)
+
+
 @njit(cache=True, _nrt=False)
 def setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index):
     """Deal the Bay, place the ships on Bell Island, give crew, roll the first wind, then
@@ -1422,17 +1444,7 @@ def setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index):
         st[C_COLOUR + c] = deck[perm[i], 2]
         if t == WRECK:
             st[C_WRECK + c] = -1
-        m = 0
-        if sides == 1:
-            m = 1 << rand_below_nb(rng, 6)
-        elif sides == 2:
-            a = rand_below_nb(rng, 6)
-            if P.two_adjacent == 1:
-                e = (a + 1) % 6
-            else:
-                e = (a + 1 + rand_below_nb(rng, 5)) % 6
-            m = (1 << a) | (1 << e)
-        st[C_MASK + c] = m
+        st[C_MASK + c] = draw_mask_nb(rng, sides, P.two_adjacent)
         i += 1
     for s in range(P.n_seats):
         b = sb_nb(s)
@@ -1573,17 +1585,7 @@ def determinise_nb(rs, truth, rng, P, geo, cards):
             rs[C_WRECK + c] = -1 if card == WRECK else -2
             rs[C_REVEALED + c] = 0
             rs[C_WALLED + c] = 0
-            m = 0
-            if sides == 1:
-                m = 1 << rand_below_nb(rng, 6)
-            elif sides == 2:
-                a = rand_below_nb(rng, 6)
-                if P.two_adjacent == 1:
-                    e = (a + 1) % 6
-                else:
-                    e = (a + 1 + rand_below_nb(rng, 5)) % 6
-                m = (1 << a) | (1 << e)
-            rs[C_MASK + c] = m
+            rs[C_MASK + c] = draw_mask_nb(rng, sides, P.two_adjacent)
     storm = np.int64(0)
     kelly = np.int64(0)
     lost0 = np.int64(0)

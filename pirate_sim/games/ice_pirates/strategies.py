@@ -11,8 +11,8 @@ import numpy as np
 from ...search import search_params
 from ..base import Param, Strategy, seat_tables as base_seat_tables
 from .kernel import (N_SP, SP_ABANDON_AFTER, SP_ABANDON_PROB, SP_AGGRESSION, SP_CREW_RESERVE,
-                     SP_DECIDE_PROB, SP_MAX_UPGRADE_COST, SP_PATIENCE, SP_BUDGET, SP_HORIZON, SP_REWARD, SP_ROLLOUT, SP_SEARCH, SP_TOP_K, SP_RAID_WORTHLESS, SP_ABANDON_IDLE, SP_ABANDON_STALLED, SP_SWASH_RESERVE, SP_UPGRADES_WANTED,
-                     ST_MAP_HUNTER, ST_RAIDER, ST_RANDOM, ST_SEARCH, ST_UPGRADER)
+                     SP_DECIDE_PROB, SP_MAX_UPGRADE_COST, SP_PATIENCE, SP_BUDGET, SP_HORIZON, SP_REWARD, SP_ROLLOUT, SP_SEARCH, SP_TOP_K, SP_RAID_WORTHLESS, SP_ABANDON_IDLE, SP_CANNON_FIRST, SP_CHASE, SP_ABANDON_STALLED, SP_SWASH_RESERVE, SP_UPGRADES_WANTED,
+                     ST_EXPERT, ST_MAP_HUNTER, ST_RAIDER, ST_RANDOM, ST_SEARCH, ST_UPGRADER)
 
 SLOTS = {
     "aggression": SP_AGGRESSION,
@@ -32,9 +32,11 @@ SLOTS = {
     "top_k": SP_TOP_K,
     "reward": SP_REWARD,
     "horizon": SP_HORIZON,
+    "cannon_first": SP_CANNON_FIRST,
+    "chase": SP_CHASE,
 }
 SLOT_DEFAULTS = np.array([0.0, 1.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.5, 12.0, 0.0, 1e9, 1e9,
-                          0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+                          0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
 assert SLOT_DEFAULTS.shape[0] == N_SP
 
 _PLANNER = ("Moves by a wind-aware shortest path (reverse Dijkstra over the 37 cells, "
@@ -92,9 +94,46 @@ STRATEGIES = (
               Param("swash_reserve", 1, "int", "chips kept back when swashbuckling", 0, 7),
               _ABANDON, _PATIENCE, _WORTHLESS, _ABANDON_IDLE, _ABANDON_STALLED)),
 )
-SCRIPTED = tuple(s.name for s in STRATEGIES)  # in code order: codes 0..3 (search.search_params' rule)
-assert [s.code for s in STRATEGIES] == list(range(len(SCRIPTED)))
-SEARCH_DEFAULT_ROLLOUT = "upgrader"  # the strongest in 2 players: 63% against raider, 73% against map_hunter
+# the expert's parameters, found by docs/ice_pirates_expert_search.py (search seed 20261204,
+# held-out table on seed 20261205: docs/rules/ice_pirates.md, "Strategies")
+EXPERT_DEFAULTS = {"crew_reserve": 1, "upgrades_wanted": 6, "max_upgrade_cost": 0, "cannon_first": 0,
+                   "chase": 1, "aggression": 0.5, "swash_reserve": 0, "patience": 16,
+                   "raid_worthless_maps": 0}
+STRATEGIES = STRATEGIES + (
+    Strategy("expert", ST_EXPERT,
+             _PLANNER + "The upgrader's and the raider's goals in one policy, each switched by a "
+             "parameter, with the setting found by search (docs/ice_pirates_expert_search.py): "
+             "first the Cannon at any cost it can pay (cannon_first) and the nearest Ports it lacks "
+             "costing at most max_upgrade_cost until it owns upgrades_wanted, then chases the ship "
+             "holding the most maps it lacks (chase; at least 3 - 2 * aggression of them), else hunts "
+             "maps like map_hunter.",
+             (Param("crew_reserve", EXPERT_DEFAULTS["crew_reserve"], "int", _RESERVE.doc, 0, 7),
+              Param("upgrades_wanted", EXPERT_DEFAULTS["upgrades_wanted"], "int",
+                    "Port upgrades to collect first", 0, 6),
+              Param("max_upgrade_cost", EXPERT_DEFAULTS["max_upgrade_cost"], "int",
+                    "most crew it pays for an upgrade (the Cannon: any, with cannon_first)", 0, 10),
+              Param("cannon_first", EXPERT_DEFAULTS["cannon_first"], "int",
+                    "1: heads for the Cannon first and pays any cost it can for it; 0: a Port like any", 0, 1),
+              Param("chase", EXPERT_DEFAULTS["chase"], "int",
+                    "1: chases the ship holding the most maps it lacks (the raider's rule); 0: never", 0, 1),
+              Param("aggression", EXPERT_DEFAULTS["aggression"], "float", "with chase: 0 chases only "
+                    "full map sets, 1 any ship with a map it lacks", 0.0, 1.0),
+              Param("swash_reserve", EXPERT_DEFAULTS["swash_reserve"], "int",
+                    "chips kept back when swashbuckling", 0, 7),
+              _ABANDON,
+              Param("patience", EXPERT_DEFAULTS["patience"], "int", _PATIENCE.doc, 1, 10000),
+              Param("raid_worthless_maps", EXPERT_DEFAULTS["raid_worthless_maps"], "int", _WORTHLESS.doc, 0, 1),
+              _ABANDON_IDLE, _ABANDON_STALLED)),
+)
+# the rollout strategies, listed as search.search_params asks; a ``search`` entry's rollout
+# choice index is its row among the default rows seat_tables appends (the strategy's code
+# is read from that row: the expert's is 5, after search's 4)
+SCRIPTED = tuple(s.name for s in STRATEGIES)
+assert [s.code for s in STRATEGIES] == [0, 1, 2, 3, ST_EXPERT]
+# the strongest original player in 2 players (63% against raider, 73% against map_hunter); kept
+# after the expert: rolling out with the expert beats the expert (70.5% against 43.5%, 200 games)
+# but loses ground against the other three (docs/rules/ice_pirates.md, "The search player")
+SEARCH_DEFAULT_ROLLOUT = "upgrader"
 SEARCH_DEFAULT_BUDGET = 64
 STRATEGIES = STRATEGIES + (
     Strategy("search", ST_SEARCH,
@@ -111,10 +150,11 @@ STRATEGY_BY_NAME = {s.name: s for s in STRATEGIES}
 
 
 def seat_tables(seats: list[dict]) -> tuple[np.ndarray, np.ndarray]:
-    """(codes int32[n + 4], params float64[n + 4, N_SP]) for the kernel: one row per [[seats]]
-    entry, then the default rows of the scripted strategies 0..3 (what rollouts play).  A
-    ``search`` entry plays its rollout strategy's code and defaults for the choices it does
-    not search, its own parameters in the search slots and SP_SEARCH = 1."""
+    """(codes int32[n + 5], params float64[n + 5, N_SP]) for the kernel: one row per [[seats]]
+    entry, then the default rows of the scripted strategies in the order of ``SCRIPTED``
+    (what rollouts play).  A ``search`` entry plays its rollout strategy's code and defaults
+    for the choices it does not search, its own parameters in the search slots and
+    SP_SEARCH = 1."""
     codes, sp = base_seat_tables(seats, STRATEGY_BY_NAME, SLOTS, SLOT_DEFAULTS)
     d_codes, d_sp = base_seat_tables([{"strategy": n} for n in SCRIPTED], STRATEGY_BY_NAME, SLOTS, SLOT_DEFAULTS)
     n = len(seats)
@@ -125,5 +165,5 @@ def seat_tables(seats: list[dict]) -> tuple[np.ndarray, np.ndarray]:
             rc = int(sp[i, SP_ROLLOUT])
             sp[i, :SP_SEARCH] = sp[n + rc, :SP_SEARCH]
             sp[i, SP_SEARCH] = 1.0
-            codes[i] = rc
+            codes[i] = codes[n + rc]
     return codes, sp
