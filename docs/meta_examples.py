@@ -44,12 +44,12 @@ GAMES = ("pirates_peak", "ice_pirates", "pirates_cove", "pirateer")
 SETTINGS = {
     "pirates_peak": {"games": 1068, "search_budget": None,
                      "base_budget": 8, "steps": 6, "skill_games": 1068, "place_games": 268},
-    "ice_pirates": {"games": 400, "search_budget": None,
-                    "base_budget": 8, "steps": 4, "skill_games": 400, "place_games": 100},
-    "pirates_cove": {"games": 200, "search_budget": 16,
-                     "base_budget": 8, "steps": 3, "skill_games": 200, "place_games": 60},
-    "pirateer": {"games": 100, "search_budget": 8,
-                 "base_budget": 4, "steps": 3, "skill_games": 100, "place_games": 20},
+    "ice_pirates": {"games": 200, "search_budget": None,
+                    "base_budget": 8, "steps": 4, "skill_games": 200, "place_games": 60},
+    "pirates_cove": {"games": 100, "search_budget": 16,
+                     "base_budget": 8, "steps": 3, "skill_games": 100, "place_games": 40},
+    "pirateer": {"games": 40, "search_budget": 8,
+                 "base_budget": 4, "steps": 3, "skill_games": 40, "place_games": 20},
 }
 FULL = {"games": tournament.GAMES, "search_budget": None, "base_budget": skill.BASE_BUDGET, "steps": skill.STEPS,
         "skill_games": skill.GAMES, "place_games": skill.PLACE_GAMES}
