@@ -21,6 +21,7 @@ shown (``--set seats.N.budget=...`` on a search seat for a tournament's cheaper 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import sys
@@ -44,8 +45,8 @@ GAMES = ("pirates_peak", "ice_pirates", "pirates_cove", "pirateer")
 SETTINGS = {
     "pirates_peak": {"games": 1068, "search_budget": None,
                      "base_budget": 8, "steps": 6, "skill_games": 1068, "place_games": 268},
-    "ice_pirates": {"games": 200, "search_budget": None,
-                    "base_budget": 8, "steps": 4, "skill_games": 200, "place_games": 60},
+    "ice_pirates": {"games": 100, "search_budget": 16,
+                    "base_budget": 8, "steps": 3, "skill_games": 100, "place_games": 40},
     "pirates_cove": {"games": 100, "search_budget": 16,
                      "base_budget": 8, "steps": 3, "skill_games": 100, "place_games": 40},
     "pirateer": {"games": 40, "search_budget": 8,
@@ -203,13 +204,20 @@ def main(argv=None) -> int:
         has_search = skill.SEARCH in names
         if has_search and not args.no_full_estimate:
             ms, st = skill.build(base, skill.settings())
-            t0 = time.perf_counter()
-            est = plan.estimate([plan.match_scenario(base, m) for m in ms], None, None)
-            est.notes = skill.explain(est, ms, st)
-            lines += [f"The full default ladder (the estimate took {dur(time.perf_counter() - t0)}, compilation "
-                      "included):", ""]
-            lines += estimate_md("skill", f"pirate-sim skill {source} -o DIR", est)
-            print(f"{g}: full ladder estimate {dur(est.seconds)}", flush=True)
+            cache = res_root / f"{g}-full-estimate-{plan.plan_hash('skill', base, ms, st)}.json"
+            if cache.exists():  # a rerun of the page into the same --results reuses it
+                block = json.loads(cache.read_text())
+            else:
+                t0 = time.perf_counter()
+                est = plan.estimate([plan.match_scenario(base, m) for m in ms], None, None)
+                est.notes = skill.explain(est, ms, st)
+                block = [f"The full default ladder (the estimate took {dur(time.perf_counter() - t0)}, compilation "
+                         f"included, {datetime.now(timezone.utc).strftime('%H:%M')} UTC):", ""]
+                block += estimate_md("skill", f"pirate-sim skill {source} -o DIR", est)
+                res_root.mkdir(parents=True, exist_ok=True)
+                cache.write_text(json.dumps(block))
+            lines += block
+            print(f"{g}: full ladder estimate:\n" + "\n".join(block), flush=True)
         # the tournament
         ms, st = tournament.build(base, tournament.settings(None, cfg["games"], args.bootstrap))
         cmd = f"pirate-sim tournament {source} -n {cfg['games']}"

@@ -134,6 +134,12 @@ def explain(est: plan.Estimate, matches: list[Match], st: dict, limit: float = T
         c = sum(cost[m.id] for m in steps)
         if c <= limit:
             fits.append(f"--place none (the steps alone: {duration(c)})")
+        else:
+            for k in reversed(levels[:-1]):
+                c = sum(cost[m.id] for m in steps if m.info["step"] <= k)
+                if c <= limit:
+                    fits.append(f"-k {k} --place none ({duration(c)})")
+                    break
     lines.append(f"over {limit / 60:.0f} minutes on this machine ({duration(est.seconds)}); "
                  + (f"what fits in {limit / 60:.0f} minutes: " + "; ".join(fits) if fits else
                     "nothing smaller fits without going under a few games a step")
