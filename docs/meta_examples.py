@@ -171,6 +171,8 @@ def main(argv=None) -> int:
     ap.add_argument("--only", default=",".join(GAMES), help="games to run, comma-separated (their default scenario)")
     ap.add_argument("--scenarios", default=None, help="scenario files to run instead, comma-separated")
     ap.add_argument("--results", default=None, help="where the directories go (default: a temporary folder)")
+    ap.add_argument("--not-run", action="append", default=[], metavar="GAME=WHY",
+                    help="a section for GAME saying why it was not played (with --only of the others)")
     ap.add_argument("--keep-others", action="store_true",
                     help="keep the sections of the games not run from the existing page (a page built game by game)")
     ap.add_argument("--doc", default=str(ROOT / "docs" / "meta_examples.md"), help="the Markdown file to write")
@@ -249,6 +251,14 @@ def main(argv=None) -> int:
         else:
             lines += [f"**Skill ladder**: {base.game.title} has no `search` strategy registered; this script "
                       "runs it as soon as one is.", ""]
+    for item in args.not_run:  # a section saying why a game is missing from this page
+        g, _, why = item.partition("=")
+        source = f"scenarios/{g}/default.toml"
+        base = scen.load(ROOT / source)
+        lines += [f"## {base.game.title} (`{source}`, rules {base.game.version}, {base.n_seats} seats, "
+                  f"seed {base.seed})", "", f"Not played for this page ({when}): {why}. "
+                  f"`python docs/meta_examples.py --only {g} --keep-others` adds it.", ""]
+        sources.append(source)
     doc = Path(args.doc)
     if args.keep_others and doc.exists():
         lines = _merged(doc.read_text(), lines, sources)
