@@ -28,7 +28,7 @@ def test_examples_include_the_ladder_when_search_is_registered(tmp_path):
     assert mod.main(args) == 0
     text = doc.read_text()
     assert "**Tournament**" in text and "| random | mirror |" in text and "Verdict: **" in text
-    assert "wall-clock (estimated " in text
+    assert "wall-clock: " in text and " playing the games, the rest compiling and timing" in text
     assert "**Skill ladder**" in text and "| 1 | 16 vs 8 | 40 | " in text and "| 50% | " in text
     assert "Skill trace (Ludii) " in text and "skill depth " in text
     assert "| first | less than 8 rollouts" in text or "| first | about " in text
