@@ -94,3 +94,16 @@ def test_the_bars_of_sweep_check_sensitivity_and_tune(tmp_path, monkeypatch):
     ps.tune(pp, {"rules.ship.life_points": (2, 6)}, "first_player_win_rate=0.5", trials=2, games=100,
             out=tmp_path / "tu")
     assert seen and all(d.startswith("tune: ") for d in seen)
+
+
+def test_api_skill_equals_the_command(tmp_path):
+    s = _scenario(tmp_path, "best_move", ["random", "random"])
+    r = CliRunner().invoke(main, ["skill", str(s), "-o", str(tmp_path / "cli"), "-b", "16", "-k", "2", "-n", "60",
+                                  "--place-games", "20", "--place", "first", "--bootstrap", "30", "--seed", "11", "-q"],
+                           catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    lad = ps.skill(s, tmp_path / "api", base_budget=16, steps=2, games=60, place_games=20, place=["first"],
+                   bootstrap=30, seed=11, progress=False)
+    assert _strip(lad.summary) == _strip(json.loads((tmp_path / "cli" / "summary.json").read_text()))
+    assert json.loads((tmp_path / "cli" / "meta.json").read_text())["plan_hash"] == json.loads(
+        (tmp_path / "api" / "meta.json").read_text())["plan_hash"]
