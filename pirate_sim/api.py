@@ -422,6 +422,17 @@ def _progress(progress: Progress, desc: str, total: int | None, unit: str = "gam
         bar.close()
 
 
+def _callback(progress: Progress, bar: _Bar, to_bar: Callable[..., None]) -> Callable[..., None] | None:
+    """The progress callback a library function gets: the caller's own (``progress`` is
+    callable: it receives the library's arguments), else one that moves ``bar`` through
+    ``to_bar(bar, *the library's arguments)`` (``progress`` True), else None."""
+    if callable(progress):
+        return progress
+    if progress:
+        return lambda *args: to_bar(bar, *args)
+    return None
+
+
 @contextlib.contextmanager
 def _cluster(cluster, scenarios=()):
     """The connected, warmed cluster for ``cluster`` (an address, $PIRATE_SIM_CLUSTER, or a
@@ -941,13 +952,8 @@ def sweep(scenario: Scenario | PathLike, vary: Mapping[str, Any] | Sequence[str]
     s0 = points[0].scenario
     total = len(points) * s0.run["games"]
     with _cluster(cluster, [p.scenario for p in points]) as cl, _progress(progress, "sweep", total) as bar:
-        if callable(progress):
-            cb = progress
-        elif progress:
-            def cb(pid, i, n_points, done, tot):
-                bar(i * s0.run["games"] + done, total, f"sweep {pid} ({i + 1}/{n_points})")
-        else:
-            cb = None
+        cb = _callback(progress, bar, lambda b, pid, i, n_points, done, tot:
+                       b(i * s0.run["games"] + done, total, f"sweep {pid} ({i + 1}/{n_points})"))
         res = sw.sweep(points, axes, dest, threads=threads, resume=resume, force=force, chart_metrics=chart_metrics,
                        progress=cb, base_source=str(sc.source), base_overrides=list(sc.overrides),
                        chart_progress=chart_progress, cluster=cl)
@@ -1009,13 +1015,7 @@ def check(spec: PathLike, *, baseline: PathLike | None = None, update_baseline: 
         results.check_writable(t)  # before any game is played
     extra = [] if update_baseline or baseline is None else ck.baseline_bounds(sp, Path(baseline))
     with _cluster(cluster, [x.scenario for x in sp.scenarios]) as cl, _progress(progress, "check", None) as bar:
-        if callable(progress):
-            cb = progress
-        elif progress:
-            def cb(name, done, tot):
-                bar(done, tot, f"check {name}")
-        else:
-            cb = None
+        cb = _callback(progress, bar, lambda b, name, done, tot: b(done, tot, f"check {name}"))
         if update_baseline:
             data = ck.update_baseline(sp, Path(baseline), threads, max_games, progress=cb, cluster=cl)
             return Check(pd.DataFrame(columns=["scenario", "metric", "bound", "verdict"]), 0, "baseline written",
@@ -1095,13 +1095,8 @@ def sensitivity(scenario: Scenario | PathLike, vary: Mapping[str, Any] | Sequenc
         raise APIError(f"points {n_points}: {rows:,} design points, more than {sa.MAX_DESIGN:,}")
     dest = _out_dir(out, "sensitivity")
     with _cluster(cluster, [base]) as cl, _progress(progress, "sensitivity", None) as bar:
-        if callable(progress):
-            cb = progress
-        elif progress:
-            def cb(cid, i, n_cfg, done, tot):
-                bar(i * games + done, n_cfg * games, f"sensitivity {cid} ({i + 1}/{n_cfg})")
-        else:
-            cb = None
+        cb = _callback(progress, bar, lambda b, cid, i, n_cfg, done, tot:
+                       b(i * games + done, n_cfg * games, f"sensitivity {cid} ({i + 1}/{n_cfg})"))
         res = sa.sensitivity(base, base_path, extra, factors, names, method, n_points, games, dest, threads=threads,
                              resume=resume, force=force, progress=cb, cluster=cl)
     return Sensitivity(res.indices, res.noise, res.point_metrics, list(res.files), dest, res)
@@ -1166,13 +1161,7 @@ def tune(scenario: Scenario | PathLike, vary: Mapping[str, Any] | Sequence[str] 
         raise GridError("--objective: give one (TPE) or two (NSGA-II, Pareto front)")
     dest = _out_dir(out, "tune")
     with _cluster(cluster, [base]) as cl, _progress(progress, "tune", trials, unit="trials") as bar:
-        if callable(progress):
-            cb = progress
-        elif progress:
-            def cb(what, done, tot):
-                bar(done, tot, f"tune: {what}")
-        else:
-            cb = None
+        cb = _callback(progress, bar, lambda b, what, done, tot: b(done, tot, f"tune: {what}"))
         res = tn.tune(base, base_path, extra, factors, objs, cons, trials, games, dest, threads=threads, force=force,
                       recheck_games=recheck_games, progress=cb, cluster=cl, resume=resume)
     return Tuning(res.history, res.best_values, res.recheck, res.pareto, list(res.files), dest, res)
@@ -1215,7 +1204,7 @@ class MetaGame:
         return write_report(self.out, out, force=force)
 
 
-def _meta_game(kind: str, scenario, out, settings, threads, resume, force, cluster, progress, on_estimate,
+def _meta_game(kind: str, scenario, out, settings, seed, threads, resume, force, cluster, progress, on_estimate,
                estimate_only):
     from .meta import plan
     from .meta import skill as sk
@@ -1233,33 +1222,34 @@ def _meta_game(kind: str, scenario, out, settings, threads, resume, force, clust
         base = Scenario(sc._raw, sc._source, list(meta["overrides"]), sc._path).engine
         settings = meta["settings"]
     else:
-        base = _engine(_as_scenario(scenario))
+        base = _engine(_variant(_as_scenario(scenario), seed, None))
     matches, st = mod.build(base, settings)
     if estimate_only:
-        return plan.estimate([plan.match_scenario(base, m) for m in matches], threads, dest)
+        est = plan.estimate([plan.match_scenario(base, m) for m in matches], threads, dest)
+        est.notes = mod.explain(est, matches, st)
+        return est
     total = sum(m.games for m in matches)
     with _cluster(cluster, [plan.match_scenario(base, m) for m in matches]) as cl, \
-            _progress(progress if not callable(progress) else False, kind, total) as bar:
-        def cb(done, tot, label):
-            if callable(progress):
-                progress(done, tot, label)
-            elif progress:
-                bar(done, tot)
+            _progress(progress, kind, total) as bar:
+        cb = _callback(progress, bar, lambda b, done, tot, label: b(done, tot, f"{kind}: {label}"))
         summary = plan.execute(dest, kind, base, matches, st, mod.analyse, threads=threads, resume=resume,
-                               force=force, cluster=cl, on_estimate=on_estimate, progress=cb)
+                               force=force, cluster=cl, on_estimate=on_estimate, progress=cb, explain=mod.explain)
     return MetaGame(kind, summary, dest)
 
 
 def skill(scenario: Scenario | PathLike, out: PathLike | None = None, *, base_budget: int | None = None,
           steps: int | None = None, games: int | None = None, place_games: int | None = None,
           place: Sequence[str] | None = None, beat: float | None = None, bootstrap: int | None = None,
-          threads: int | None = None, resume: bool = False, force: bool = False, cluster=None,
+          seed: int | None = None, threads: int | None = None, resume: bool = False, force: bool = False, cluster=None,
           progress: Progress = True, on_estimate: Callable | None = None, estimate_only: bool = False):
     """The skill ladder (`pirate-sim skill`): `search` at B*2^i against B*2^(i-1), i = 1..K,
     then the scripted strategies placed on it; returns a :class:`MetaGame` (or, with
-    ``estimate_only``, the time and disk estimate, writing nothing).  Needs a game with a
-    `search` strategy.  Settings default as the command's (docs/meta.md); ``resume``
-    finishes an interrupted ladder in ``out`` with its stored settings.
+    ``estimate_only``, the time and disk estimate, writing nothing; its ``notes`` say why it
+    takes that long and, over 15 minutes, what fits).  Needs a game with a `search`
+    strategy.  Settings default as the command's (docs/meta.md); ``seed`` replaces
+    run.seed; ``resume`` finishes an interrupted ladder in ``out`` with its stored settings.
+    ``progress``: a bar, False, or ``f(done, total, match_label)``; ``on_estimate(est)`` is
+    called before the first game.
 
     Example:
         >>> lad = ps.skill("scenarios/pirates_peak/default.toml", "results/pp-skill", steps=3, games=200)
@@ -1271,13 +1261,13 @@ def skill(scenario: Scenario | PathLike, out: PathLike | None = None, *, base_bu
     st = sk.settings(base_budget or d["base_budget"], steps or d["steps"], games or d["games"],
                      place_games or d["place_games"], None if place is None else list(place), beat or d["beat"],
                      bootstrap or d["bootstrap"])
-    return _meta_game("skill", scenario, out, st, threads, resume, force, cluster, progress, on_estimate,
+    return _meta_game("skill", scenario, out, st, seed, threads, resume, force, cluster, progress, on_estimate,
                       estimate_only)
 
 
 def tournament(scenario: Scenario | PathLike, out: PathLike | None = None, *, strategies: Sequence[str] | None = None,
-               games: int | None = None, bootstrap: int | None = None, threads: int | None = None,
-               resume: bool = False, force: bool = False, cluster=None, progress: Progress = True,
+               games: int | None = None, bootstrap: int | None = None, seed: int | None = None,
+               threads: int | None = None, resume: bool = False, force: bool = False, cluster=None, progress: Progress = True,
                on_estimate: Callable | None = None, estimate_only: bool = False):
     """The strategy tournament (`pirate-sim tournament`): round robin of ``strategies``
     (default every registered one), win-rate matrix, ratings, the meta-game's equilibrium
@@ -1292,7 +1282,7 @@ def tournament(scenario: Scenario | PathLike, out: PathLike | None = None, *, st
     d = tr.settings()
     st = tr.settings(None if strategies is None else list(strategies), games or d["games"],
                      bootstrap or d["bootstrap"])
-    return _meta_game("tournament", scenario, out, st, threads, resume, force, cluster, progress, on_estimate,
+    return _meta_game("tournament", scenario, out, st, seed, threads, resume, force, cluster, progress, on_estimate,
                       estimate_only)
 
 

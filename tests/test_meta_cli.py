@@ -214,3 +214,23 @@ def test_the_estimate_is_near_the_play_it_predicts(tmp_path):
     assert est.games == 3 * 1200 and 0.25 <= est.seconds / played <= 4, (est, played)
     written = sum(p.stat().st_size for p in (tmp_path / "e" / plan.MATCHES).rglob("*.parquet"))
     assert 0.5 <= est.bytes / written <= 2, (est.bytes, written)
+
+
+def test_report_of_a_run_points_to_its_tournament(tmp_path):
+    """`report RUN --tournament DIR`: the cover cites the tournament; a missing one is one line, exit 2."""
+    from pirate_sim import report, runner
+
+    run = tmp_path / "run"
+    runner.run(scen.from_dict({"game": "dice_duel", "run": {"games": 400, "seed": 3},
+                               "seats": [{"strategy": "roller"}, {"strategy": "roller"}]}), run)
+    s = write(tmp_path, "rps", ["rock", "paper"])
+    cup = tmp_path / "cup"
+    assert cli("tournament", s, "-o", cup, "-n", "60", "--bootstrap", "20", "-q").exit_code == 0
+    r = cli("report", run, "--tournament", tmp_path / "nowhere", "-o", tmp_path / "rep0")
+    assert r.exit_code == 2 and "--tournament: tournament directory" in r.output and "does not exist" in r.output
+    assert not (tmp_path / "rep0").exists()
+    r = cli("report", run, "--tournament", cup, "-o", tmp_path / "rep")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "rep" / "report.pdf").exists()
+    assert report.report_context(run, quick=True, tournament=cup).tournament == cup
+    assert str(cup) in report.players_note(report.report_context(run, quick=True, tournament=cup))

@@ -6,6 +6,7 @@ import pytest
 
 pytest.importorskip("distributed")
 
+import pirate_sim as ps  # noqa: E402
 import toy_meta  # noqa: E402,F401 - registers the toy games
 from pirate_sim import cluster as cl  # noqa: E402
 from pirate_sim import scenario as scen  # noqa: E402
@@ -27,6 +28,10 @@ def test_cluster_gives_identical_results(tmp_path):
         c.client.run(exec, f"import sys; sys.path.insert(0, {TESTS!r}); import toy_meta")
         on = {"cup": plan.execute(tmp_path / "cup-c", "tournament", b, cup, cup_st, tournament.analyse, cluster=c),
               "lad": plan.execute(tmp_path / "lad-c", "skill", b, lad, lad_st, skill.analyse, cluster=c)}
-    assert on == local
+        # the command's path: ps.skill (what `pirate-sim skill --cluster local:2` calls) on the same cluster
+        api_lad = ps.skill(b, tmp_path / "lad-api", base_budget=4, steps=2, games=1200, place_games=200,
+                           place=["first"], bootstrap=50, cluster=c, progress=False).summary
+    assert on == local and api_lad == local["lad"]
+    assert tree(tmp_path / "lad-api") == tree(tmp_path / "lad")
     assert tree(tmp_path / "cup-c") == tree(tmp_path / "cup") and tree(tmp_path / "lad-c") == tree(tmp_path / "lad")
     assert len(tree(tmp_path / "cup")) > 2 * len(cup), "matches of several chunks each"

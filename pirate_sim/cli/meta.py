@@ -56,21 +56,34 @@ def _stored(out_dir, resume, kind):
     return meta
 
 
-def _play(kind, scenario_path, out_dir, base, matches, st, analyse, threads, resume, force, quiet, cluster_address,
-          estimate_only, resume_words):
+def _print_estimate(kind: str, est, threads) -> None:
+    """--estimate: time, disk, where the time goes and, over 15 minutes, what fits."""
     from .. import runner
+
+    console.print(f"{kind}: {est.matches} matches, {est.games:,} games: {_duration(est.seconds)} on "
+                  f"{'this machine' if threads is None else f'{threads} threads'} and "
+                  f"{runner.human_bytes(est.bytes)} of disk ({runner.human_bytes(est.free or 0)} free); {est.why()}",
+                  soft_wrap=True, markup=False)
+    for line in est.notes:
+        console.print(f"  {line}", soft_wrap=True, markup=False)
+
+
+def _play(kind, scenario_path, out_dir, base, matches, st, threads, resume, force, quiet, cluster_address,
+          estimate_only):
+    """Play the plan through the API (ps.skill / ps.tournament), with the command's progress bar."""
+    from .. import api, runner
     from ..meta import plan
 
     out = Path(out_dir)
     say_compiling(base.game, quiet)
-    scenarios = [plan.match_scenario(base, m) for m in matches]
+    call = api.skill if kind == "skill" else api.tournament
+    kw = (dict(base_budget=st["base_budget"], steps=st["steps"], games=st["games"], place_games=st["place_games"],
+               place=st["place"], beat=st["beat"], bootstrap=st["bootstrap"]) if kind == "skill" else
+          dict(strategies=st["strategies"], games=st["games"], bootstrap=st["bootstrap"]))
     if estimate_only:
-        est = plan.estimate(scenarios, threads, out)
-        console.print(f"{kind}: {len(matches)} matches, {est.games:,} games: {_duration(est.seconds)} on "
-                      f"{'this machine' if threads is None else f'{threads} threads'} and "
-                      f"{runner.human_bytes(est.bytes)} of disk ({runner.human_bytes(est.free or 0)} free); {est.why()}",
-                      soft_wrap=True)
+        _print_estimate(kind, call(base, out, threads=threads, resume=resume, estimate_only=True, **kw), threads)
         return None
+    scenarios = [plan.match_scenario(base, m) for m in matches]
     with open_cluster(cluster_address, scenarios) as cl:
         with progress(quiet) as prog:
             task = prog.add_task(kind, total=sum(m.games for m in matches))
@@ -81,16 +94,18 @@ def _play(kind, scenario_path, out_dir, base, matches, st, analyse, threads, res
                                    f"{runner.human_bytes(est.bytes)} of disk ({runner.human_bytes(est.free or 0)} "
                                    f"free); {est.why()}; Ctrl-C stops, --resume continues", soft_wrap=True,
                                    markup=False)
+                for line in est.notes:
+                    prog.console.print(f"  {line}", soft_wrap=True, markup=False)
 
             try:
-                return plan.execute(out, kind, base, matches, st, analyse, threads=threads, resume=resume, force=force,
-                                    cluster=cl, on_estimate=on_estimate,
-                                    progress=lambda d, t, label: prog.update(task, completed=d, total=t,
-                                                                             description=esc(label)))
+                return call(base, out, threads=threads, resume=resume, force=force, cluster=cl,
+                            on_estimate=on_estimate,
+                            progress=lambda d, t, label: prog.update(task, completed=d, total=t,
+                                                                     description=esc(label)), **kw).summary
             except KeyboardInterrupt:
                 prog.stop()
                 fail(f"interrupted; finished matches and chunks are saved in {out}. Finish with: "
-                     + shell_command("pirate-sim", kind, scenario_path, "-o", out, "--resume", *resume_words),
+                     + shell_command("pirate-sim", kind, scenario_path, "-o", out, "--resume"),
                      code=EXIT_INTERRUPTED)
 
 
@@ -141,8 +156,8 @@ def skill_cmd(scenario_path, out_dir, seed, overrides, bootstrap, resume, force,
         st = skill.settings(base_budget or d["base_budget"], steps or d["steps"], games or d["games"],
                             place_games or d["place_games"], places, beat or d["beat"], bootstrap or d["bootstrap"])
     matches, st = skill.build(base, st)
-    summary = _play("skill", scenario_path, out_dir, base, matches, st, skill.analyse, threads, resume, force, quiet,
-                    cluster_address, estimate_only, [])
+    summary = _play("skill", scenario_path, out_dir, base, matches, st, threads, resume, force, quiet,
+                    cluster_address, estimate_only)
     if summary is not None:
         print_skill(summary, out_dir)
 
@@ -204,8 +219,8 @@ def tournament_cmd(scenario_path, out_dir, seed, overrides, bootstrap, resume, f
         d = tournament.settings()
         st = tournament.settings(names, games or d["games"], bootstrap or d["bootstrap"])
     matches, st = tournament.build(base, st)
-    summary = _play("tournament", scenario_path, out_dir, base, matches, st, tournament.analyse, threads, resume,
-                    force, quiet, cluster_address, estimate_only, [])
+    summary = _play("tournament", scenario_path, out_dir, base, matches, st, threads, resume, force, quiet,
+                    cluster_address, estimate_only)
     if summary is not None:
         print_tournament(summary, out_dir)
 

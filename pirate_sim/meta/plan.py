@@ -48,6 +48,7 @@ SUMMARY = "summary.json"
 PROBE_GAMES = 4  # games of each match first timed before the start (the estimate) ...
 PROBE_SECONDS = 0.05  # ... doubled until a timing is this long, then twice as many timed (fixed and per-game cost)
 PROBE_REPEATS = 3  # a short timing is repeated and the fastest kept
+SLOW_PROBE = 1.0  # a probe this long is not split into fixed and per-game cost (the fixed cost is ms)
 PARTS_PER_MATCH = 8  # a match's games in up to this many chunks: a kill -9 costs at most one ...
 MIN_CHUNK = 1000  # ... of at least this many games (each part costs a few fsyncs: 0.1 s of a 0.5 s match)
 
@@ -112,67 +113,84 @@ class Estimate:
     games: int  # games still to play
     matches: int
     free: int | None = None  # bytes free where the directory goes
-    per_match: list = field(default_factory=list)  # (match scenario's title, seconds), costliest first
+    per_match: list = field(default_factory=list)  # (match scenario's title, seconds, games), costliest first
+    costs: list = field(default_factory=list)  # seconds of each scenario estimated, in the order given
+    notes: list = field(default_factory=list)  # why it takes that long, what fits (skill.explain, tournament.explain)
 
     def why(self, top: int = 3) -> str:
-        """Where the time goes: the costliest matches and their shares of it."""
+        """Where the time goes: the costliest matches, their shares of it and their cost per game."""
         if not self.per_match or self.seconds <= 0:
             return ""
-        return "most of it: " + ", ".join(f"{t.rpartition(': ')[2]} {100 * x / self.seconds:.0f}%"
-                                          for t, x in self.per_match[:top])
+        return "most of it: " + ", ".join(f"{m[0].rpartition(': ')[2]} {100 * m[1] / self.seconds:.0f}%"
+                                          + (f" ({per_game_text(m[1] / m[2])}/game)" if len(m) > 2 and m[2] else "")
+                                          for m in self.per_match[:top])
+
+
+def per_game_text(seconds: float) -> str:
+    return f"{1000 * seconds:.1f} ms" if seconds < 1 else f"{seconds:.1f} s"
 
 
 def estimate(scenarios: list[Scenario], threads: int | None = None, out: Path | None = None) -> Estimate:
     """Time and disk of playing every scenario in full, from a probe of each (after one game
-    to compile the kernel): ``PROBE_GAMES`` games, doubled until they take
+    to compile the kernel): ``PROBE_GAMES`` games (one where a game alone takes longer
+    than ``PROBE_SECONDS``: expensive search matches), doubled until they take
     ``PROBE_SECONDS``, then twice as many: a fixed cost per kernel call (one per chunk) plus
-    a cost per game.  Parquet bytes: a fixed cost per part
-    plus a cost per game (parts of 1 and of the probe's games written to memory)."""
+    a cost per game; a probe that took ``SLOW_PROBE`` seconds is used as it is (the fixed
+    cost is lost in it).  Match i probes games from ``i * PROBE_GAMES`` on, so the probes of
+    the matches are not all the same few (long or short) games.  Parquet bytes: a fixed
+    cost per part plus a cost per game (parts of 1 and of the probe's games written to memory)."""
     if not scenarios:
         return Estimate(0.0, 0, 0, 0, _free(out))
     runner.set_threads(threads)
     warmed = set()
     seconds = 0.0
-    per = []
-    nbytes = 0.0
+    per, sizes = [], []
     per_game_bytes = part_bytes = None
-    for s in scenarios:
+    for idx, s in enumerate(scenarios):
         compiled = s.compile()
         if s.game.name not in warmed:
             s.game.play(compiled, s.seed, 0, 1)
             warmed.add(s.game.name)
         games, parts = s.run["games"], runner.n_chunks(s.run["games"], s.run["chunk_size"])
-        n = min(PROBE_GAMES, games)
-        while True:
-            out_g, out_s, took = _timed(s, compiled, n)
-            if took >= PROBE_SECONDS or n >= games:
-                break
-            n = min(2 * n, games)
+        start = idx * PROBE_GAMES
+        out_g, out_s, took = _timed(s, compiled, 1, start)
+        n = 1
+        if took < PROBE_SECONDS:
+            n = min(PROBE_GAMES, games)
+            while True:
+                out_g, out_s, took = _timed(s, compiled, n, start)
+                if took >= PROBE_SECONDS or n >= games:
+                    break
+                n = min(2 * n, games)
         if n >= games:
             cost = took  # the probe played it all
+        elif took >= SLOW_PROBE:
+            cost = games * took / n
         else:  # a kernel call's fixed cost (threads starting) apart from the cost per game: n and 2n games timed,
             m = min(2 * n, games)  # the fastest of PROBE_REPEATS timings of each where they are short (load spikes)
             reps = PROBE_REPEATS if took < 4 * PROBE_SECONDS else 1
-            took = min([took] + [_timed(s, compiled, n)[2] for _ in range(reps - 1)])
-            took_m = min(_timed(s, compiled, m)[2] for _ in range(reps))
+            took = min([took] + [_timed(s, compiled, n, start)[2] for _ in range(reps - 1)])
+            took_m = min(_timed(s, compiled, m, start)[2] for _ in range(reps))
             per_game = max((took_m - took) / (m - n), 0.0)
             fixed = max(took - n * per_game, 0.0)
             cost = parts * fixed + games * (per_game if per_game > 0 else took / n)
         seconds += cost
-        per.append((s.title, cost))
-        if per_game_bytes is None:
-            one = _parquet_bytes(s, compiled, out_g[:1], out_s[:1])
-            many = _parquet_bytes(s, compiled, out_g, out_s) if n > 1 else one
-            per_game_bytes = max((many - one) / max(n - 1, 1), 0.0)
-            part_bytes = one
-        nbytes += parts * part_bytes + games * per_game_bytes
+        per.append((s.title, cost, games))
+        if part_bytes is None:
+            part_bytes = _parquet_bytes(s, compiled, out_g[:1], out_s[:1])
+        if per_game_bytes is None and n > 1:
+            per_game_bytes = max((_parquet_bytes(s, compiled, out_g, out_s) - part_bytes) / (n - 1), 0.0)
+        sizes.append((parts, games))
+    if per_game_bytes is None:  # every probe was one game: a part of one game per game (an upper bound)
+        per_game_bytes = part_bytes
+    nbytes = sum(parts * part_bytes + games * per_game_bytes for parts, games in sizes)
     return Estimate(seconds, int(nbytes), sum(s.run["games"] for s in scenarios), len(scenarios), _free(out),
-                    sorted(per, key=lambda t: -t[1]))
+                    sorted(per, key=lambda t: -t[1]), [c for _t, c, _g in per])
 
 
-def _timed(s: Scenario, compiled, n: int):
+def _timed(s: Scenario, compiled, n: int, start: int = 0):
     t0 = time.perf_counter()
-    out_g, out_s = s.game.play(compiled, s.seed, 0, n)
+    out_g, out_s = s.game.play(compiled, s.seed, start, n)
     return out_g, out_s, time.perf_counter() - t0
 
 
@@ -265,9 +283,11 @@ def prepare(out: Path, kind: str, base: Scenario, matches: list[Match], scenario
 def execute(out: Path, kind: str, base: Scenario, matches: list[Match], settings: dict, analyse: Callable,
             threads: int | None = None, resume: bool = False, force: bool = False, cluster=None,
             progress: Callable[[int, int, str], None] | None = None,
-            on_estimate: Callable[[Estimate], None] | None = None) -> dict:
-    """Play every match not yet done (estimate first), then write ``summary.json`` from
-    ``analyse(meta, outcomes)``; returns the summary."""
+            on_estimate: Callable[[Estimate], None] | None = None,
+            explain: Callable[[Estimate, list, dict], list] | None = None) -> dict:
+    """Play every match not yet done (estimate first, its notes from ``explain(estimate,
+    matches left, settings)``), then write ``summary.json`` from ``analyse(meta,
+    outcomes)``; returns the summary."""
     out = Path(out)
     scenarios = [match_scenario(base, m) for m in matches]
     for s in scenarios:
@@ -276,6 +296,8 @@ def execute(out: Path, kind: str, base: Scenario, matches: list[Match], settings
         meta = prepare(out, kind, base, matches, scenarios, settings, resume, force)
         todo = [i for i, m in enumerate(meta["matches"]) if not m["done"]]
         est = estimate([scenarios[i] for i in todo], threads, out)
+        if explain:
+            est.notes = explain(est, [matches[i] for i in todo], settings)
         if on_estimate:
             on_estimate(est)
         if est.free is not None and est.bytes > est.free:

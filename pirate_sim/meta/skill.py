@@ -24,6 +24,7 @@ STEPS = 6  # K: doublings; the strongest level plays B * 2^K = 512 rollouts per 
 GAMES = 1068  # per step: a 95% interval of +-3 points at a 50% win rate (1.96^2 / 4 / 0.03^2)
 PLACE_GAMES = 268  # per scripted strategy and level: +-6 points at 50%
 SEARCH = "search"
+TIME_LIMIT = 15 * 60  # seconds: issue 21's target for a whole default ladder on a 2-core machine
 
 
 def round_up(games: int, n_seats: int) -> int:
@@ -72,6 +73,78 @@ def build(base: Scenario, st: dict) -> tuple[list[Match], dict]:
                                  [plan.seat_of(base, name)] + [plan.seat_of(base, SEARCH, budget=bj)] * (n - 1),
                                  round_up(st["place_games"], n), {"strategy": name, "level": j, "budget": bj}))
     return matches, st
+
+
+def half_width(games: int, p: float = 0.5, z: float = 1.96) -> float:
+    """The 95% interval's half-width of a win rate p from ``games`` games (normal approximation)."""
+    return z * math.sqrt(p * (1 - p) / max(games, 1))
+
+
+def duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def explain(est: plan.Estimate, matches: list[Match], st: dict, limit: float = TIME_LIMIT) -> list[str]:
+    """Why a ladder takes the time it does, line by line: the games behind each interval,
+    the cost per game at every step (the search's cost grows with its budget, so the top
+    steps dominate), the placements' share; and, over ``limit`` seconds, the settings that
+    fit in it (fewer steps, fewer games, no placements).  ``est`` times ``matches`` in order."""
+    if len(est.costs) != len(matches) or est.seconds <= 0:
+        return []
+    cost = {m.id: c for m, c in zip(matches, est.costs)}
+    steps = [m for m in matches if m.role == "step"]
+    places = [m for m in matches if m.role == "place"]
+    lines = []
+    if steps:
+        g = steps[0].games
+        lines.append(f"each step plays {g:,} games: a 95% interval of +-{100 * half_width(g):.1f} points at a 50% "
+                     f"win rate" + (f"; each placement level {places[0].games:,} games "
+                                    f"(+-{100 * half_width(places[0].games):.1f} points)" if places else ""))
+        lines.append("time per game, by step: " + ", ".join(
+            f"{m.info['strong']} vs {m.info['weak']} {plan.per_game_text(cost[m.id] / m.games)}"
+            f" ({100 * cost[m.id] / est.seconds:.0f}%)" for m in steps))
+    if places:
+        total = sum(cost[m.id] for m in places)
+        top = max(m.info["level"] for m in places)
+        per_top = [cost[m.id] / m.games for m in places if m.info["level"] == top]
+        lines.append(f"placements: {len({m.info['strategy'] for m in places})} scripted strategies x "
+                     f"{top + 1} levels, {duration(total)} ({100 * total / est.seconds:.0f}%); against search "
+                     f"{max(m.info['budget'] for m in places)} {plan.per_game_text(max(per_top))}/game")
+    if est.seconds <= limit:
+        return lines
+    fits = []
+    levels = sorted({m.info["step"] for m in steps})
+    for k in reversed(levels[:-1]):
+        c = sum(cost[m.id] for m in steps if m.info["step"] <= k) + sum(
+            cost[m.id] for m in places if m.info["level"] <= k)
+        if c <= limit:
+            fits.append(f"-k {k} (budgets {st['base_budget']}..{st['base_budget'] * 2 ** k}: {duration(c)})")
+            break
+    f = limit / est.seconds
+    if steps and steps[0].games * f >= 4 * len(steps[0].seats):
+        n = max(1, int(steps[0].games * f))
+        pg = max(1, int(places[0].games * f)) if places else 0
+        fits.append(f"-n {n}" + (f" --place-games {pg}" if places else "") +
+                    f" (K = {st['steps']}, +-{100 * half_width(n):.0f} points a step)")
+    if places:
+        c = sum(cost[m.id] for m in steps)
+        if c <= limit:
+            fits.append(f"--place none (the steps alone: {duration(c)})")
+        else:
+            for k in reversed(levels[:-1]):
+                c = sum(cost[m.id] for m in steps if m.info["step"] <= k)
+                if c <= limit:
+                    fits.append(f"-k {k} --place none ({duration(c)})")
+                    break
+    lines.append(f"over {limit / 60:.0f} minutes on this machine ({duration(est.seconds)}); "
+                 + (f"what fits in {limit / 60:.0f} minutes: " + "; ".join(fits) if fits else
+                    "nothing smaller fits without going under a few games a step")
+                 + f"; or --cluster: W workers play it about W times faster ({duration(est.seconds / 8)} on 8)")
+    return lines
 
 
 def _crossing(x: np.ndarray, p: np.ndarray, fair: float) -> tuple[float, str]:

@@ -19,7 +19,7 @@ from ..scenario import Scenario
 from . import plan
 from . import stats as mstats
 from .plan import Match, MetaError
-from .skill import GAMES, round_up
+from .skill import GAMES, TIME_LIMIT, duration, half_width, round_up
 
 
 def settings(strategies: list[str] | None = None, games: int = GAMES, bootstrap: int = mstats.BOOTSTRAP) -> dict:
@@ -49,6 +49,26 @@ def build(base: Scenario, st: dict) -> tuple[list[Match], dict]:
             matches.append(Match(f"pair-{i:02d}-{j:02d}", "pair", label, [seat[a]] + [seat[b]] * (n - 1), g,
                                  {"focal": a, "field": b, "i": i, "j": j}))
     return matches, st
+
+
+def explain(est: plan.Estimate, matches: list[Match], st: dict, limit: float = TIME_LIMIT) -> list[str]:
+    """Why a tournament takes the time it does: the games behind each cell's interval, the
+    costliest matches' time per game (search's cost grows with its budget and with the
+    seats it plays); over ``limit`` seconds, the games per match that fit."""
+    if len(est.costs) != len(matches) or est.seconds <= 0 or not matches:
+        return []
+    g = matches[0].games
+    order = sorted(zip(matches, est.costs), key=lambda t: -t[1])
+    lines = [f"each match plays {g:,} games: a 95% interval of +-{100 * half_width(g):.1f} points at a 50% win rate",
+             "time per game of the costliest matches: " + ", ".join(
+                 f"{m.label} {plan.per_game_text(c / m.games)} ({100 * c / est.seconds:.0f}%)" for m, c in order[:3])]
+    if est.seconds > limit:
+        n = int(g * limit / est.seconds)
+        lines.append(f"over {limit / 60:.0f} minutes on this machine ({duration(est.seconds)}); "
+                     + (f"-n {n} fits in {limit / 60:.0f} minutes (+-{100 * half_width(n):.0f} points a cell)"
+                        if n >= 4 * len(matches[0].seats) else "fewer games alone will not fit it")
+                     + "; or --strategies without the costliest, or a cheaper search (--set seats.N.budget=...)")
+    return lines
 
 
 def _cells(meta: dict, m: int, n: int) -> list[tuple[int, int, int, str]]:
