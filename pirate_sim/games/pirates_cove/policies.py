@@ -64,7 +64,7 @@ ST_EXPERT = 5  # the expert's registered code: its entry is stored as the fighte
 # (strategies.seat_tables), so it plays the fighter's code with weights found by search
 
 AIM_THREAT, AIM_RANDOM, AIM_CANNONS = range(3)  # the `aim` choice's indices (strategies.AIM_CHOICES)
-BLACK_AIM = AIM_CANNONS  # black ships aim like the "threat" player (not a rule: the rulebook has them fire, not aim)
+BLACK_AIM = AIM_THREAT  # black ships aim like the "threat" player (not a rule: the rulebook has them fire, not aim)
 
 # The public model (every seat seen as a greedy treasure hunter) wants any level up to this
 # one: a seat's own targets are its parameters (SP_TARGET), which the others do not know.

@@ -45,7 +45,7 @@ SLOTS = {
     "fight_weight": SP_FIGHT_WEIGHT,
     "loss_weight": SP_LOSS_WEIGHT,
 }
-HUNTER_GROWTH = 0.0
+HUNTER_GROWTH = 2.0  # measured: docs/pirates_cove_players.py spending (rules page)
 AVOIDER_GROWTH = 0.0
 SLOT_DEFAULTS = np.array([0.5, 0.4, 0.2, 2.0, 11.0, 1.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
                           6.0, 6.0, 6.0, 6.0, 0.0, 0.0, 1.0, 1.0, 1.5])
@@ -77,7 +77,7 @@ def _cove(v: int) -> Param:
                  0, 1)
 
 
-AIM_DEFAULT = "cannons"
+AIM_DEFAULT = "threat"
 AIM_CHOICES = ("threat", "random", "cannons")  # the kernel's AIM_* indices, in this order
 
 
@@ -132,8 +132,8 @@ STRATEGIES = (
              "Treasure Island = chests + gold/3 it would bury; in the last round gold and chests count "
              "nothing off Treasure Island.  Ignores the other players; a fighting black ship turns the "
              "island into a fight valued by its win chance.  "
-             + _SHARED.format(t="4, 3, 3, 3") + "Takes the gold at Pirate's Cove.",
-             (_flee(0.5), _reserve(2), _bury(11), _buys(1), _cove(0), *_targets(4, 3, 3, 3, HUNTER_GROWTH), _aim(),
+             + _SHARED.format(t="3, 3, 4, 4, growing by 2 levels over the game") + "Takes the gold at Pirate's Cove.",
+             (_flee(0.5), _reserve(2), _bury(11), _buys(1), _cove(0), *_targets(3, 3, 4, 4, HUNTER_GROWTH), _aim(),
               _barge())),
     Strategy("fighter", ST_FIGHTER,
              "Predicts the others like crowd_avoider, but counts the fame of a fight double and a lost "
@@ -174,9 +174,9 @@ SEARCH = Strategy(
 # The expert's parameters, found by docs/pirates_cove_expert_search.py (random search and successive
 # halving over the fighter's parameters on common random numbers; its held-out table is in
 # docs/rules/pirates_cove.md).
-EXPERT = {"flee_below": 0.2, "gold_reserve": 1, "bury_from": 11, "max_buys": 3, "cove_card": 1,
-          "temperature": 1.0, "fight_min": 0.5, "target_hull": 3, "target_sails": 3, "target_cannons": 6,
-          "target_crew": 6, "target_growth": 0.0, "aim": "threat", "barge_weight": 1.0, "fight_weight": 2.0,
+EXPERT = {"flee_below": 0.2, "gold_reserve": 0, "bury_from": 12, "max_buys": 2, "cove_card": 1,
+          "temperature": 0.5, "fight_min": 0.5, "target_hull": 3, "target_sails": 4, "target_cannons": 4,
+          "target_crew": 5, "target_growth": 0.0, "aim": "threat", "barge_weight": 1.0, "fight_weight": 2.0,
           "loss_weight": 0.5}
 
 
