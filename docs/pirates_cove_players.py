@@ -61,7 +61,7 @@ def mix(games: int, seed: int = SEED) -> dict:
     return dict(zip(MIX, shares(g, 4)))
 
 
-def mirrors(games: int, seed: int = SEED, names=SCRIPTED) -> dict:
+def mirrors(games: int, seed: int = SEED, names=SCRIPTED + ("expert",)) -> dict:
     """Per strategy: the four seats' shares of a four-player mirror (fair: 0.25 each)."""
     out = {}
     for n in names:
@@ -87,16 +87,24 @@ def spending(games: int, seed: int = SEED) -> dict:
 
 
 def barge(games: int, seed: int = SEED) -> dict:
-    """Three-player games (default mix without the random player): the barge's share of all fame."""
+    """Three-player games (default mix without the random player): the barge's share of all fame,
+    with every seat's barge_weight at its default, then all at 0 (ignore it) and all at 2."""
     names = MIX[:3]
-    _, s = play(names, games, seed)
-    fame = s[:, :, col("fame")].sum(axis=1).astype(float)
-    b = s[:, :, col("fame_barge")].sum(axis=1).astype(float)
-    has = b > 0
-    return {"games": games, "games_with_barge_fame": float(has.mean()),
-            "barge_share_of_fame": float(b.sum() / max(fame.sum(), 1.0)),
-            "barge_share_where_plundered": float(b[has].sum() / max(fame[has].sum(), 1.0)),
-            "barge_fame_per_seat": {n: float(s[:, i, col("fame_barge")].mean()) for i, n in enumerate(names)}}
+    out = {}
+    for label, w in (("default", None), ("barge_weight 0", 0.0), ("barge_weight 2", 2.0)):
+        seats = [{"strategy": n} if w is None else {"strategy": n, "barge_weight": w} for n in names]
+        g, s = play(seats, games, seed)
+        fame = s[:, :, col("fame")].sum(axis=1).astype(float)
+        b = s[:, :, col("fame_barge")].sum(axis=1).astype(float)
+        has = b > 0
+        out[label] = {"games": games, "games_with_barge_fame": round(float(has.mean()), 4),
+                      "barge_fame_per_game": round(float(b.mean()), 3),
+                      "barge_share_of_fame": round(float(b.sum() / max(fame.sum(), 1.0)), 4),
+                      "barge_share_where_plundered": round(float(b[has].sum() / max(fame[has].sum(), 1.0)), 4),
+                      "win": {n: fmt(x) for n, x in zip(names, shares(g, 3))},
+                      "barge_fame_per_seat": {n: round(float(s[:, i, col("fame_barge")].mean()), 3)
+                                              for i, n in enumerate(names)}}
+    return out
 
 
 def fighter(games: int, seed: int = SEED) -> dict:
