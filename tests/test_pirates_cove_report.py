@@ -115,6 +115,22 @@ def test_players_data_side_simulation():
     plt.close(fig)
 
 
+def test_players_page_says_the_barge_share_where_a_barge_sails():
+    """black.ships = [2, 1, 1]: a second black ship (a Legendary card, the barge 1 time in 6) only
+    with 3 players; the page writes the barge's share of all fame over that bar and no other."""
+    rules = {p.key: p.default for p in GAME.params}
+    seats = scenario.from_dict({"game": "pirates_cove", "seats": SEATS}).seats
+    rows = CR.players_data(rules, seats, seed=3, n_games=300, counts=(3, 4))
+    assert 0.0 < rows[0]["barge_share"] < 1.0 and rows[1]["barge_share"] == 0.0
+    fig = CR.draw_players(rows, 300)
+    try:
+        texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+        assert texts.count(f"barge {100 * rows[0]['barge_share']:.0f}%\nof all fame") == 1
+        assert sum("barge" in t for t in texts) == 1
+    finally:
+        plt.close(fig)
+
+
 def test_section_levels_are_read_within_one_strategy():
     """A strategy that always buys the same level is not drawn (it would only say which strategy
     sits at that level); the page is dropped when no strategy varies any section."""

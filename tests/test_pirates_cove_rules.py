@@ -58,14 +58,14 @@ def test_setup_deals_gold_cards_and_black_ships():
 
 
 def test_setup_spending_pays_each_level():
-    # treasure hunter, targets hull 4, sails 3, cannons 3, crew 3, 9 gold: Hull 2 -> 3 (2),
-    # then every gap is 1 and its priority order Hull, Crew, Cannons, Sails decides:
-    # Hull 3 -> 4 (2), Crew (2), Cannons (2), Sails (1)
+    # treasure hunter (1.3.0), targets hull 3, sails 3, cannons 4, crew 4, 9 gold: the gaps of 2
+    # first in its priority order Hull, Crew, Cannons, Sails: Crew 2 -> 3 (2), Cannons 2 -> 3 (2);
+    # then every gap is 1: Hull (2), Crew 3 -> 4 (2), Cannons 3 -> 4 (2) too dear with 1 left, Sails (1)
     c = compile_game(3)
     st, ev, rng = new_state(c, scripted=False)
-    assert [level(st, 0, k) for k in range(4)] == [4, 3, 3, 3] and seat(st, 0, R.S_GOLD) == 0
-    assert [seat(st, 0, R.S_SEC0 + k) for k in range(4)] == [4, 3, 3, 3]
-    assert [seat(st, 0, R.S_UPG + k) for k in range(4)] == [2, 1, 1, 1]
+    assert [level(st, 0, k) for k in range(4)] == [3, 3, 3, 4] and seat(st, 0, R.S_GOLD) == 0
+    assert [seat(st, 0, R.S_SEC0 + k) for k in range(4)] == [3, 3, 3, 4]
+    assert [seat(st, 0, R.S_UPG + k) for k in range(4)] == [1, 1, 1, 2]
     assert seat(st, 0, R.S_SPENT) == 9
 
 

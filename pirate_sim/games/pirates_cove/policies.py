@@ -24,7 +24,7 @@ from .rules import (B_FAME, BATTLE, CANNONS, CREW, EVENT, F_ACTIVE, F_N, F_UNITS
                     MAX_ROUNDS, N_SECTIONS, S_CHESTS, S_ENTRY, S_FAME, S_GOLD, S_HAND, S_SEC, SAILS,
                     SC_BURY_GOLD, SC_BUYS, SC_COVE_CARD, SC_FLEE, SC_ISLANDS, SC_PLAY, SC_SECTION,
                     SC_SETUP, SC_TI_SECTION, SC_UPGRADE, TAVERN, TREASURE_ISLAND, VOLLEY)
-from .ship import (bb_nb, black_at_nb, level_cost_nb, level_nb, power_nb, room_nb, sb_nb,
+from .ship import (bb_nb, black_at_nb, level_cost_nb, level_nb, power_nb, room_nb, sb_nb, set_level_nb,
                    toughness_nb)
 
 ST_RANDOM = 0
@@ -53,15 +53,22 @@ SP_ROLLOUT = 11  # search: rollout strategy code
 SP_TOP_K = 12  # search: options kept by the rollout strategy's prior
 SP_REWARD = 13  # search: pirate_sim.search.REWARD_*
 SP_HORIZON = 14  # search: rounds a rollout plays before it is scored (0: to the end)
-N_SP = 15
+SP_TARGET = 15  # [4] target levels: hull, sails, cannons, crew (set-up spending and upgrades stop there)
+SP_GROWTH = 19  # levels every target grows by over the game after set-up (target + growth x round / rounds)
+SP_AIM = 20  # AIM_* below: which of a target's equally weakest sections it shoots
+SP_BARGE = 21  # weight of the treasure barge's fame when it values an island (0: ignores the barge)
+SP_FIGHT_WEIGHT = 22  # crowd avoider / fighter: weight of a fight's fame when it values an island
+SP_LOSS_WEIGHT = 23  # crowd avoider / fighter: weight of a lost fight when it values an island
+N_SP = 24
+ST_EXPERT = 5  # the expert's registered code: its entry is stored as the fighter with its own parameters
+# (strategies.seat_tables), so it plays the fighter's code with weights found by search
 
-# Levels each policy aims for: hull, sails, cannons, crew (set-up and upgrades stop there).
-TARGETS = np.array([
-    [6, 6, 6, 6],  # random (unused: it spends at random)
-    [4, 3, 3, 3],  # treasure hunter: a big hold for chests, three dice to defend itself
-    [3, 3, 6, 6],  # fighter: dice (the lower of Crew and Cannons) above all
-    [4, 3, 4, 4],  # crowd-avoider: balanced
-], dtype=np.int64)
+AIM_THREAT, AIM_RANDOM, AIM_CANNONS = range(3)  # the `aim` choice's indices (strategies.AIM_CHOICES)
+BLACK_AIM = AIM_THREAT  # black ships aim like the "threat" player (not a rule: the rulebook has them fire, not aim)
+
+# The public model (every seat seen as a greedy treasure hunter) wants any level up to this
+# one: a seat's own targets are its parameters (SP_TARGET), which the others do not know.
+PUBLIC_TARGET = 6
 # Tie order when two sections are equally far below target (first = preferred).
 PRIORITY = np.array([
     [0, 1, 2, 3],
@@ -69,7 +76,7 @@ PRIORITY = np.array([
     [CREW, CANNONS, SAILS, HULL],
     [CREW, CANNONS, HULL, SAILS],
 ], dtype=np.int64)
-SHOOT_ORDER = np.array([CANNONS, CREW, HULL, SAILS], dtype=np.int64)  # which equal-level section to shoot
+SHOOT_ORDER = np.array([CANNONS, CREW, HULL, SAILS], dtype=np.int64)  # aim = "cannons": the 1.2.0 fixed order
 
 # What things are worth to a policy, in fame: a chest becomes 1 fame when buried, gold 1/3
 # when buried but it also buys upgrades, a Tavern card averages about one fame (Fame cards
@@ -102,11 +109,22 @@ def script_nb(st, slot, s):
     return st[G_SCRIPT + slot + s]
 
 
+@njit(cache=True)
+def target_nb(st, P, tr, sp, s, code, k):
+    """Level of section ``k`` seat ``s`` aims for now: its target, grown by SP_GROWTH levels over
+    the game after set-up (round 0 is set-up's), never above the track's top (``tr[k, 1]``)."""
+    if code == ST_RANDOM:
+        return PUBLIC_TARGET
+    t = int(par_nb(st, sp, s, SP_TARGET + k)) + int(par_nb(st, sp, s, SP_GROWTH) * st[G_ROUND] / P.rounds)
+    return t if t < tr[k, 1] else tr[k, 1]
+
+
 # ------------------------------------------------------------------ valuation
 @njit(cache=True)
-def alone_value_nb(st, P, tr, s, island, code):
+def alone_value_nb(st, P, tr, sp, s, island, code):
     """Fame-equivalent of ending the round alone on ``island`` for seat ``s``, from
-    public information only (``code``: whose targets decide which upgrades are wanted)."""
+    public information only (``code`` ST_RANDOM: the public model's wanted levels, else
+    the seat's own targets)."""
     b = sb_nb(s)
     gold = st[b + S_GOLD]
     last = st[G_ROUND] >= P.rounds - 1
@@ -127,7 +145,7 @@ def alone_value_nb(st, P, tr, s, island, code):
     k = island - 2
     lvl = st[b + S_SEC + k]
     cost = level_cost_nb(tr, k, lvl)
-    if cost >= 0 and lvl < TARGETS[code, k] and gold + g >= cost and not last:
+    if cost >= 0 and lvl < target_nb(st, P, tr, sp, s, code, k) and gold + g >= cost and not last:
         v += VALUE_LEVEL
     return v
 
@@ -154,7 +172,7 @@ FS_SIZE = 96
 
 
 @njit(cache=True)
-def public_model_nb(st, P, tr, fs):
+def public_model_nb(st, P, tr, sp, fs):
     """Fill the shared public model: each seat as a greedy treasure hunter who shuns black ships."""
     for i in range(1, 7):
         bk = black_at_nb(st, i, True) if i != TREASURE_ISLAND else -1
@@ -165,7 +183,7 @@ def public_model_nb(st, P, tr, fs):
     for o in range(P.n_seats):
         fs[FS_POW + o] = power_nb(st, P, o)
         for i in range(1, 7):
-            v = alone_value_nb(st, P, tr, o, i, 0)
+            v = alone_value_nb(st, P, tr, sp, o, i, ST_RANDOM)
             if fs[FS_BPOW + i - 1] >= 0.0:
                 v *= BARGE_AVOID
             fs[FS_VAL + o * 6 + i - 1] = v
@@ -173,11 +191,11 @@ def public_model_nb(st, P, tr, fs):
 
 
 @njit(cache=True)
-def predict_nb(st, P, tr, s, temperature, fs):
+def predict_nb(st, P, tr, sp, s, temperature, fs):
     """fs[FS_PROB + o * 6 + i - 1] = the chance that seat ``o`` sails to island ``i``, for
     each other seat: a softmax of the island's value to ``o`` in the public model."""
     if fs[FS_READY] != 1.0:
-        public_model_nb(st, P, tr, fs)
+        public_model_nb(st, P, tr, sp, fs)
     t = temperature if temperature > 1e-6 else 1e-6
     for o in range(P.n_seats):
         if o == s:
@@ -196,9 +214,9 @@ def predict_nb(st, P, tr, s, temperature, fs):
 
 
 @njit(cache=True)
-def expected_value_nb(st, P, tr, s, island, code, fs, fight_weight, loss_weight, flee_below):
+def expected_value_nb(st, P, tr, sp, s, island, code, fs, fight_weight, loss_weight, flee_below):
     """Expected fame of sailing to ``island`` given the predicted other seats (fs)."""
-    v = alone_value_nb(st, P, tr, s, island, code)
+    v = alone_value_nb(st, P, tr, sp, s, island, code)
     if island == TREASURE_ISLAND:
         return v
     pm = fs[FS_POW + s]
@@ -218,7 +236,7 @@ def expected_value_nb(st, P, tr, s, island, code, fs, fight_weight, loss_weight,
         alone = 0.0
         opp += fs[FS_BPOW + island - 1]
         bonus = fs[FS_BFAME + island - 1]
-    v += fs[FS_BARGE + island - 1]
+    v += par_nb(st, sp, s, SP_BARGE) * fs[FS_BARGE + island - 1]
     if alone >= 1.0:
         return v
     # a contest: the expected number of others present, given at least one is
@@ -249,7 +267,7 @@ def choose_island_nb(st, rng, P, tr, strat, sp, fs, s):
         # the other players are ignored
         pm = power_nb(st, P, s)
         for i in range(1, 7):
-            v = alone_value_nb(st, P, tr, s, i, code)
+            v = alone_value_nb(st, P, tr, sp, s, i, code)
             bk = black_at_nb(st, i, True)
             if bk >= 0 and i != TREASURE_ISLAND:
                 p = win_chance_nb(pm, power_nb(st, P, MAX_SEATS + bk))
@@ -260,20 +278,17 @@ def choose_island_nb(st, rng, P, tr, strat, sp, fs, s):
                     v = p * (v + st[bb_nb(bk) + B_FAME]) - (1.0 - p) * loss
             barge = black_at_nb(st, i, False)
             if barge >= 0:
-                v += float(st[bb_nb(barge) + B_FAME])
+                v += par_nb(st, sp, s, SP_BARGE) * float(st[bb_nb(barge) + B_FAME])
             if v > best:
                 best = v
                 pick = i
         return pick
-    predict_nb(st, P, tr, s, par_nb(st, sp, s, SP_TEMPERATURE), fs)
-    if code == ST_FIGHTER:
-        fw, lw = 2.0, 0.5  # counts fight fame double and shrugs off losses
-    else:
-        fw, lw = 1.0, 1.5  # crowd-avoider: a fight is worth its fame, a loss hurts
+    predict_nb(st, P, tr, sp, s, par_nb(st, sp, s, SP_TEMPERATURE), fs)
+    fw, lw = par_nb(st, sp, s, SP_FIGHT_WEIGHT), par_nb(st, sp, s, SP_LOSS_WEIGHT)
     pm = fs[FS_POW + s]
     fight_min = par_nb(st, sp, s, SP_FIGHT_MIN)
     for i in range(1, 7):
-        v = expected_value_nb(st, P, tr, s, i, code, fs, fw, lw, par_nb(st, sp, s, SP_FLEE_BELOW))
+        v = expected_value_nb(st, P, tr, sp, s, i, code, fs, fw, lw, par_nb(st, sp, s, SP_FLEE_BELOW))
         if code == ST_FIGHTER:
             bp = fs[FS_BPOW + i - 1]
             if bp >= 0.0 and win_chance_nb(pm, bp) < fight_min:
@@ -321,7 +336,7 @@ def setup_section_nb(st, rng, P, tr, strat, sp, s, bought):
         k = PRIORITY[code, j]
         lvl = st[b + S_SEC + k]
         c = level_cost_nb(tr, k, lvl)
-        gap = TARGETS[code, k] - lvl
+        gap = target_nb(st, P, tr, sp, s, code, k) - lvl
         if gap > gap_best and 0 <= c <= gold:
             gap_best = gap
             best = k
@@ -338,7 +353,7 @@ def upgrade_levels_nb(st, rng, P, tr, strat, sp, s, k, free):
     if code == ST_SCRIPTED:
         return script_nb(st, SC_UPGRADE, s)
     reserve = 0 if code == ST_RANDOM else int(par_nb(st, sp, s, SP_GOLD_RESERVE))
-    target = tr[k, 1] if code == ST_RANDOM else TARGETS[code, k]
+    target = tr[k, 1] if code == ST_RANDOM else target_nb(st, P, tr, sp, s, code, k)
     n = 0
     spent = 0
     while lvl + n < target:
@@ -377,7 +392,7 @@ def play_mastercraft_nb(st, rng, P, tr, strat, sp, s, k):
     if r >= 0:
         return r == 1
     lvl = st[sb_nb(s) + S_SEC + k]
-    return lvl < TARGETS[code_nb(st, strat, s), k] and level_cost_nb(tr, k, lvl) > 0
+    return lvl < target_nb(st, P, tr, sp, s, code_nb(st, strat, s), k) and level_cost_nb(tr, k, lvl) > 0
 
 
 @njit(cache=True)
@@ -440,7 +455,7 @@ def treasure_upgrade_nb(st, rng, P, tr, strat, sp, s):
         c = level_cost_nb(tr, k, lvl)
         if c < 0 or c * P.ti_factor > gold - reserve:
             continue
-        gap = (tr[k, 1] if code == ST_RANDOM else TARGETS[code, k]) - lvl
+        gap = (tr[k, 1] if code == ST_RANDOM else target_nb(st, P, tr, sp, s, code, k)) - lvl
         if code == ST_RANDOM:
             gap = 1 + rand_below_nb(rng, 4)
         if gap > gap_best:
@@ -544,14 +559,53 @@ def choose_target_nb(st, rng, P, strat, sp, u):
             t = v
     if code == ST_SCRIPTED:
         return t, script_nb(st, SC_SECTION, u)
-    k = SHOOT_ORDER[0]
+    aim = BLACK_AIM if u >= MAX_SEATS else int(par_nb(st, sp, u, SP_AIM))
+    return t, aim_section_nb(st, rng, P, t, aim)
+
+
+@njit(cache=True)
+def threat_after_hit_nb(st, P, t, k):
+    """The target's power (dice x weakest section) once a hit takes section ``k`` down one
+    level, a crippled section counted at the level Pirate's Cove repairs it to."""
     lv = level_nb(st, t, k)
-    for j in range(1, N_SECTIONS):
-        kk = SHOOT_ORDER[j]
-        if level_nb(st, t, kk) < lv:
-            lv = level_nb(st, t, kk)
-            k = kk
-    return t, k
+    set_level_nb(st, t, k, lv - 1 if lv > 1 else P.repair_to)
+    p = power_nb(st, P, t)
+    set_level_nb(st, t, k, lv)
+    return p
+
+
+@njit(cache=True)
+def aim_section_nb(st, rng, P, t, aim):
+    """Which of target ``t``'s weakest sections to shoot (a hit there is the one that can
+    cripple).  AIM_CANNONS: the fixed order Cannons, Crew, Hull, Sails; AIM_RANDOM: uniform
+    among the weakest; AIM_THREAT: the weakest whose loss leaves the target least power,
+    ties uniform.  A draw from the game's stream is made only when two or more are left."""
+    lv = toughness_nb(st, t)
+    if aim == AIM_CANNONS:
+        for j in range(N_SECTIONS):
+            if level_nb(st, t, SHOOT_ORDER[j]) == lv:
+                return SHOOT_ORDER[j]
+    low = 1e18
+    n = 0
+    for k in range(N_SECTIONS):
+        if level_nb(st, t, k) != lv:
+            continue
+        v = threat_after_hit_nb(st, P, t, k) if aim == AIM_THREAT else 0.0
+        if v < low - 1e-9:
+            low = v
+            n = 1
+        elif v < low + 1e-9:
+            n += 1
+    r = rand_below_nb(rng, n) if n > 1 else 0
+    for k in range(N_SECTIONS):
+        if level_nb(st, t, k) != lv:
+            continue
+        v = threat_after_hit_nb(st, P, t, k) if aim == AIM_THREAT else 0.0
+        if v < low + 1e-9:
+            if r == 0:
+                return k
+            r -= 1
+    return SHOOT_ORDER[0]
 
 
 @njit(cache=True)

@@ -54,7 +54,7 @@ def _colours():
 def fame_sources_data(seats) -> dict[str, Any]:
     """``{"all": DataFrame, "winners": DataFrame}``: per strategy, n and mean fame per source
     (and ``fame_lost_mutiny``) over seat-games, all and won."""
-    values = [*FAME_SOURCES, "fame_lost_mutiny", "fame"]
+    values = [*FAME_SOURCES, "fame_barge", "fame_lost_mutiny", "fame"]
 
     def part(d):
         return tally(d.assign(won=d["won"].astype(bool)), ["strategy", "won"], values)
@@ -103,8 +103,13 @@ def draw_fame_sources(data: dict):
     axes[0].set_ylabel("fame per seat-game")
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=7, fontsize=8.5, bbox_to_anchor=(0.5, 0.035))
+    a = data["all"]
+    barge = float((a["fame_barge"] * a["n"]).sum()) if len(a) else 0.0
+    total = float((a["fame"] * a["n"]).sum()) if len(a) else 0.0
+    note = (f"  Treasure barge (in 'black ships'): {100 * barge / total:.1f}% of all fame "
+            f"({barge / max(float(a['n'].sum()), 1.0):.2f} per seat-game)." if barge > 0 and total > 0 else "")
     footnote(fig, "Bars stack the mean fame each source gave; the black bar below zero is fame lost to mutinies; "
-                  "the number on top is the mean final fame.")
+                  "the number on top is the mean final fame." + note)
     fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 
@@ -377,8 +382,11 @@ def players_data(rules: dict, seats: list[dict], seed: int, n_games: int = SIDE_
         win = {name: wilson(int(won[names == name].sum()), int((names == name).sum()))
                for name in dict.fromkeys(compiled.strategy_names)}
         fame = {src: float(out_s[:, :, col(src)].mean()) for src in FAME_SOURCES}
+        total = float(out_s[:, :, col("fame")].sum())
+        barge = float(out_s[:, :, col("fame_barge")].sum())
         f = out_g[:, N_STD_GAME_COLUMNS + 1].astype(np.int64)  # the fights column
         rows.append({"players": n, "win": win, "fame": fame, "games": int(n_games),
+                     "barge_share": barge / total if total > 0 else 0.0,
                      "fights": mean_ci(float(f.sum()), float((f * f).sum()), n_games)})
     return rows
 
@@ -417,6 +425,10 @@ def draw_players(rows: list[dict], n_games: int = SIDE_GAMES):
         v = np.array([r["fame"][src] for r in rows])
         axes[1].bar(xs, v, 0.6, bottom=b, color=colours[j % len(colours)], label=SOURCE_LABELS[src])
         b += v
+    for x, r, top in zip(xs, rows, b):
+        if r.get("barge_share", 0.0) > 0:  # only where a treasure barge was in play
+            axes[1].text(x, top, f"barge {100 * r['barge_share']:.0f}%\nof all fame", ha="center", va="bottom",
+                         fontsize=7.5)
     axes[1].set_xticks(xs, [str(r["players"]) for r in rows])
     axes[1].set(title="Mean fame per seat-game by source", xlabel="players", ylabel="fame per seat-game")
     axes[1].legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.01, 1))
@@ -428,7 +440,9 @@ def draw_players(rows: list[dict], n_games: int = SIDE_GAMES):
     axes[2].set(title="Fights per game (95% CI)", xlabel="players", ylabel="fights per game")
     axes[2].grid(alpha=0.3)
     footnote(fig, f"Side simulation: {n_games:,} games per player count with the run's rules and seed; seats "
-                  "filled by cycling the run's line-up, strategies rotating over seats; dashed = fair share 1/n.")
+                  "filled by cycling the run's line-up, strategies rotating over seats; dashed = fair share 1/n; "
+                  "'barge': the treasure barge's share of all fame (plundered by a ship ending a round alone "
+                  "with it; part of 'black ships').")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     return fig
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..base import Param
 from ...seating import seating_params
 
-VERSION = "1.2.0"
+VERSION = "1.3.0"
 
 DEFAULT_ROUNDS = 12  # the `rounds` parameter's default; rulebook: "Flest poäng efter den 12:e och sista spelrundan"
 ROUNDS = DEFAULT_ROUNDS  # the default's old name (report pages read the first ROUNDS rounds' columns)

@@ -8,14 +8,17 @@ never another seat's island choice of the current round.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from ...search import search_params
 from ..base import Param, Strategy, seat_tables as base_seat_tables
-from .policies import (N_SCRIPTED, N_SP, SP_BUDGET, SP_BURY_FROM, SP_COVE_CARD, SP_DECIDE_PROB, SP_FIGHT_MIN,
-                       SP_FLEE_BELOW, SP_FLEE_PROB, SP_GOLD_RESERVE, SP_HORIZON, SP_MAX_BUYS, SP_REWARD,
-                       SP_ROLLOUT, SP_SEARCH, SP_TEMPERATURE, SP_TOP_K, ST_AVOIDER, ST_FIGHTER, ST_HUNTER,
-                       ST_RANDOM, ST_SEARCH)
+from .policies import (N_SCRIPTED, N_SP, SP_AIM, SP_BARGE, SP_BUDGET, SP_BURY_FROM, SP_COVE_CARD,
+                       SP_DECIDE_PROB, SP_FIGHT_MIN, SP_FIGHT_WEIGHT, SP_FLEE_BELOW, SP_FLEE_PROB,
+                       SP_GOLD_RESERVE, SP_GROWTH, SP_HORIZON, SP_LOSS_WEIGHT, SP_MAX_BUYS, SP_REWARD,
+                       SP_ROLLOUT, SP_SEARCH, SP_TARGET, SP_TEMPERATURE, SP_TOP_K, ST_AVOIDER, ST_EXPERT,
+                       ST_FIGHTER, ST_HUNTER, ST_RANDOM, ST_SEARCH)
 
 SLOTS = {
     "decide_prob": SP_DECIDE_PROB,
@@ -32,8 +35,20 @@ SLOTS = {
     "top_k": SP_TOP_K,
     "reward": SP_REWARD,
     "horizon": SP_HORIZON,
+    "target_hull": SP_TARGET,
+    "target_sails": SP_TARGET + 1,
+    "target_cannons": SP_TARGET + 2,
+    "target_crew": SP_TARGET + 3,
+    "target_growth": SP_GROWTH,
+    "aim": SP_AIM,
+    "barge_weight": SP_BARGE,
+    "fight_weight": SP_FIGHT_WEIGHT,
+    "loss_weight": SP_LOSS_WEIGHT,
 }
-SLOT_DEFAULTS = np.array([0.5, 0.4, 0.2, 2.0, 11.0, 1.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+HUNTER_GROWTH = 2.0  # measured: docs/pirates_cove_players.py spending (rules page)
+AVOIDER_GROWTH = 0.0
+SLOT_DEFAULTS = np.array([0.5, 0.4, 0.2, 2.0, 11.0, 1.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                          6.0, 6.0, 6.0, 6.0, 0.0, 0.0, 1.0, 1.0, 1.5])
 assert SLOT_DEFAULTS.shape[0] == N_SP
 
 
@@ -62,12 +77,46 @@ def _cove(v: int) -> Param:
                  0, 1)
 
 
+AIM_DEFAULT = "threat"
+AIM_CHOICES = ("threat", "random", "cannons")  # the kernel's AIM_* indices, in this order
+
+
+def _targets(h: int, sa: int, c: int, k: int, growth: float) -> tuple[Param, ...]:
+    out = tuple(Param(f"target_{name}", v, "int", f"{name.capitalize()} level it spends set-up gold towards "
+                      "and upgrades towards afterwards", 1, 12)
+                for name, v in (("hull", h), ("sails", sa), ("cannons", c), ("crew", k)))
+    return out + (Param("target_growth", growth, "float", "levels every target grows by over the game after "
+                        "set-up: in round r (0 = set-up) the target is target + int(target_growth x r / rounds), "
+                        "never above the track's top", 0.0, 12.0),)
+
+
+def _aim(v: str = AIM_DEFAULT) -> Param:
+    return Param("aim", v, "choice", "which of the target ship's equally weakest sections it shoots: threat = "
+                 "the one whose loss leaves it least power (dice x weakest section; a crippled section counted "
+                 "at cove.repair_to), ties drawn from the game's stream; random = uniform among them; cannons "
+                 "= the fixed order Cannons, Crew, Hull, Sails (rules 1.2.0)", choices=AIM_CHOICES)
+
+
+def _barge(v: float = 1.0) -> Param:
+    return Param("barge_weight", v, "float", "weight of the treasure barge's fame (the fame a ship gets for "
+                 "ending the round alone with it) when it values the barge's island: 0 ignores the barge, 1 "
+                 "counts its fame at face value, above 1 goes for it before richer cards", 0.0, 10.0)
+
+
+def _weights(fw: float, lw: float) -> tuple[Param, ...]:
+    return (Param("fight_weight", fw, "float", "weight of a fight's fame (ships that flee or sink, a black "
+                  "ship's fame) in its expected value of an island", 0.0, 10.0),
+            Param("loss_weight", lw, "float", "weight of a lost fight (1 fame-equivalent plus its chests "
+                  "aboard) in its expected value of an island", 0.0, 10.0))
+
+
 _SHARED = ("Spends set-up gold one level at a time on the section furthest below its target levels "
-           "(hull, sails, cannons, crew) = {t}; alone on islands 2-5 it raises that island's section towards "
-           "the target while gold_reserve is left (plays Mastercraft when it does); shoots the opposing ship "
-           "with the fewest hits to cripple at its weakest section; plays Battle when it means to fight, "
-           "Volley when it turns a likely miss into a likely cripple, Fog Bank against a crippling volley; "
-           "buries every chest, and gold above gold_reserve (all of it from round bury_from). ")
+           "(target_hull .. target_crew, = {t}); alone on islands 2-5 it raises that island's section towards "
+           "the target, grown by target_growth over the game, while gold_reserve is left (plays Mastercraft "
+           "when it does); shoots the opposing ship with the fewest hits to cripple, at its weakest section "
+           "(ties by aim); plays Battle when it means to fight, Volley when it turns a likely miss into a "
+           "likely cripple, Fog Bank against a crippling volley; buries every chest, and gold above "
+           "gold_reserve (all of it from round bury_from); counts the treasure barge's fame x barge_weight. ")
 
 STRATEGIES = (
     Strategy("random", ST_RANDOM,
@@ -83,14 +132,16 @@ STRATEGIES = (
              "Treasure Island = chests + gold/3 it would bury; in the last round gold and chests count "
              "nothing off Treasure Island.  Ignores the other players; a fighting black ship turns the "
              "island into a fight valued by its win chance.  "
-             + _SHARED.format(t="4, 3, 3, 3") + "Takes the gold at Pirate's Cove.",
-             (_flee(0.5), _reserve(2), _bury(11), _buys(1), _cove(0))),
+             + _SHARED.format(t="3, 3, 4, 4, growing by 2 levels over the game") + "Takes the gold at Pirate's Cove.",
+             (_flee(0.5), _reserve(2), _bury(11), _buys(1), _cove(0), *_targets(3, 3, 4, 4, HUNTER_GROWTH), _aim(),
+              _barge())),
     Strategy("fighter", ST_FIGHTER,
              "Predicts the others like crowd_avoider, but counts the fame of a fight double and a lost "
-             "fight half, so it sails where it expects to win fights; takes on a black ship only if its "
-             "estimated win chance is at least fight_min.  "
+             "fight half (fight_weight 2, loss_weight 0.5), so it sails where it expects to win fights; takes "
+             "on a black ship only if its estimated win chance is at least fight_min.  "
              + _SHARED.format(t="3, 3, 6, 6") + "Takes a Tavern card at Pirate's Cove.",
-             (_flee(0.2), _reserve(1), _bury(11), _buys(3), _cove(1),
+             (_flee(0.2), _reserve(1), _bury(11), _buys(3), _cove(1), *_targets(3, 3, 6, 6, 0.0), _aim(), _barge(),
+              *_weights(2.0, 0.5),
               Param("temperature", 1.0, "float", "spread of its prediction of the others (fame units)", 0.01,
                     100.0),
               Param("fight_min", 0.5, "float", "least estimated win chance to sail for a black ship", 0.0,
@@ -99,9 +150,10 @@ STRATEGIES = (
              "Predicts each other seat's island from the public table: a softmax (temperature) of the "
              "island's value to that seat as a greedy treasure hunter who shuns black ships; then picks "
              "the island with the best expected fame: value x P(alone) + P(contest) x (win chance x "
-             "(value + fight fame) - 1.5 x loss).  "
+             "(value + fight_weight x fight fame) - loss_weight x loss), fight_weight 1, loss_weight 1.5.  "
              + _SHARED.format(t="4, 3, 4, 4") + "Takes a Tavern card at Pirate's Cove.",
-             (_flee(0.4), _reserve(2), _bury(11), _buys(1), _cove(1),
+             (_flee(0.4), _reserve(2), _bury(11), _buys(1), _cove(1), *_targets(4, 3, 4, 4, AVOIDER_GROWTH),
+              _aim(), _barge(), *_weights(1.0, 1.5),
               Param("temperature", 1.0, "float", "spread of its prediction of the others (fame units)", 0.01,
                     100.0))),
 )
@@ -119,7 +171,27 @@ SEARCH = Strategy(
     "information.  Every other choice (set-up spending, burying, Pirate's Cove, cards, targets) is the "
     "rollout strategy's.",
     search_params(SCRIPTED_NAMES, "fighter", DEFAULT_BUDGET))
-STRATEGIES = STRATEGIES + (SEARCH,)
+# The expert's parameters, found by docs/pirates_cove_expert_search.py (random search and successive
+# halving over the fighter's parameters on common random numbers; its held-out table is in
+# docs/rules/pirates_cove.md).
+EXPERT = {"flee_below": 0.2, "gold_reserve": 0, "bury_from": 12, "max_buys": 2, "cove_card": 1,
+          "temperature": 0.5, "fight_min": 0.5, "target_hull": 3, "target_sails": 4, "target_cannons": 4,
+          "target_crew": 5, "target_growth": 0.0, "aim": "threat", "barge_weight": 1.0, "fight_weight": 2.0,
+          "loss_weight": 0.5}
+
+
+def _expert_params() -> tuple[Param, ...]:
+    base = {p.key: p for p in next(s for s in STRATEGIES if s.name == "fighter").params}
+    return tuple(dataclasses.replace(p, default=EXPERT[k]) for k, p in base.items())
+
+
+EXPERT_STRATEGY = Strategy(
+    "expert", ST_EXPERT,
+    "The fighter's policy with parameters found by search (docs/pirates_cove_expert_search.py: random "
+    "search and successive halving over its parameters on common random numbers, against the scripted "
+    "players in the default mix and head-to-head; held-out seeds for its table).  Plays every decision "
+    "exactly as the fighter would with these parameters.", _expert_params())
+STRATEGIES = STRATEGIES + (SEARCH, EXPERT_STRATEGY)
 STRATEGY_BY_NAME = {s.name: s for s in STRATEGIES}
 
 
@@ -137,7 +209,8 @@ def seat_tables(seats: list[dict]) -> tuple[np.ndarray, np.ndarray]:
         code = int(sp[i, SP_ROLLOUT])
         roll = STRATEGY_BY_NAME[SCRIPTED_NAMES[code]]
         for p in roll.params:
-            sp[i, SLOTS[p.key]] = float(p.default)
+            sp[i, SLOTS[p.key]] = float(p.choices.index(p.default) if p.kind == "choice" else p.default)
         codes[i] = code
         sp[i, SP_SEARCH] = 1.0
+    codes[codes == ST_EXPERT] = ST_FIGHTER  # the expert is the fighter's policy with its own parameters
     return codes, sp
