@@ -575,7 +575,9 @@ class Results:
         with results.staged_dir(out, force) as stage, results.lock_dir(stage):
             (stage / "games").mkdir()
             (stage / "seats").mkdir()
-            results.atomic_write_text(stage / results.SCENARIO, s.to_toml())
+            from .user_strategy import results_copy
+
+            results.atomic_write_text(stage / results.SCENARIO, results_copy(s, stage).to_toml())
             parts = [results.write_chunk(stage, c, g, st)
                      for c, (g, st) in enumerate(zip(self._parts["games"], self._parts["seats"]))]
             size = s.run["chunk_size"]

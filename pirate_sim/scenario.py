@@ -332,7 +332,7 @@ def _user_seat(game: Game, seat: dict, key: str, source: str, users: dict, user_
     extra = dict(game.user_seat_params) if hasattr(game, "user_seat_params") else {}
     known = list(u.params) + list(extra)
     resolved = {"strategy": name}
-    for k, v in seat.items():
+    for k in seat:
         if k == "strategy":
             continue
         if k not in known:

@@ -158,7 +158,7 @@ def load(spec: str, base_dir: Path | None = None, source: str | None = None,
     path = Path(file)
     if source is None:
         if not path.is_absolute():
-            path = (base_dir or Path.cwd()) / path
+            path = ((base_dir or Path.cwd()) / path).resolve()
         if not path.is_file():
             raise UserStrategyError(f"{path}: {func}: strategy file not found")
         try:
@@ -340,3 +340,63 @@ def raise_errors(err: np.ndarray, first_game: int, users: list[UserStrategy]) ->
         u = users[int(err[i, 0]) - 1]
         raise u.fail(f"returned {int(err[i, 2])} at game {first_game + i} turn {int(err[i, 1])}, "
                      f"where the legal options are 0..{int(err[i, 3]) - 1}; the game was not recorded")
+
+
+# ------------------------------------------------------------------ results directories
+STRATEGIES_DIR = "strategies"  # a run's copies of its strategy files (beside scenario.toml)
+
+
+def results_copy(s, out_dir: Path):
+    """The scenario as a results directory keeps it: each strategy file copied to
+    ``strategies/<sha16>_<name>.py`` and the seats naming the copies, so that the directory's
+    scenario.toml loads on its own (same hash: a file counts by its content)."""
+    import copy as _copy
+
+    if not s.user:
+        return s
+    from .results import atomic_write_text
+
+    d = Path(out_dir) / STRATEGIES_DIR
+    d.mkdir(exist_ok=True)
+    renamed: dict[str, str] = {}
+    users = {}
+    for spec, u in s.user.items():
+        name = f"{u.sha256[:16]}_{Path(spec.rsplit(':', 1)[0]).name}"
+        atomic_write_text(d / name, u.source)
+        new = f"{STRATEGIES_DIR}/{name}:{u.func_name}"
+        renamed[spec] = new
+        users[new] = UserStrategy(new, u.func_name, u.source, u.sha256, str(d / name), u.params, u.n_args,
+                                  u.module_name, u.py_func, u.dispatcher, u.checked)
+    t = _copy.copy(s)
+    t.seats = [dict(seat, strategy=renamed.get(seat["strategy"], seat["strategy"])) for seat in s.seats]
+    t.user = users
+    return t
+
+
+def changed_files(records: list[dict]) -> list[str]:
+    """One line per strategy file of a manifest (``strategy_files``) that is missing or whose
+    content changed since the run."""
+    out = []
+    for r in records or []:
+        p = Path(r.get("path", ""))
+        if not p.is_file():
+            out.append(f"{p}: strategy file of seat strategy {r.get('strategy')!r} is missing")
+            continue
+        sha = hashlib.sha256(p.read_bytes()).hexdigest()
+        if sha != r.get("sha256"):
+            out.append(f"{p}: strategy file changed since the run (SHA-256 {sha[:16]}, the run used "
+                       f"{str(r.get('sha256'))[:16]})")
+    return out
+
+
+def call_kernel(users: list[UserStrategy], first_game: int, n_games: int, kernel, *args):
+    """Run a generated kernel; an exception a user function raised inside it (an index
+    outside its view or options: they are bounds-checked) becomes one line naming the file
+    and the games.  numba's parallel loop reports it as a SystemError with the cause chained."""
+    try:
+        return kernel(*args)
+    except (IndexError, SystemError, ValueError, ZeroDivisionError, ArithmeticError) as exc:
+        cause = exc.__cause__ or exc.__context__ or exc
+        names = ", ".join(u.label for u in users)
+        raise UserStrategyError(f"{names}: raised {type(cause).__name__} ({_first_line(cause)}) while playing games "
+                                f"{first_game}..{first_game + n_games - 1}; nothing was recorded") from None

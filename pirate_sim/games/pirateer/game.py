@@ -156,9 +156,10 @@ class Pirateer(Game):
         out_g, out_s = self.new_outputs(int(n_games), compiled.n_seats)
         err = np.zeros((int(n_games), 4), np.int64)
         if n_games > 0:
-            x["module"].user_play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games),
-                                           compiled.params, *compiled.arrays, x["fi"], x["rows"], x["board"], err,
-                                           out_g, out_s)
+            U.call_kernel(x["users"], first_game, n_games, x["module"].user_play_chunk_nb,
+                          np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games),
+                          compiled.params, *compiled.arrays, x["fi"], x["rows"], x["board"], err,
+                          out_g, out_s)
         U.raise_errors(err, first_game, x["users"])
         return out_g, out_s
 
@@ -172,8 +173,9 @@ class Pirateer(Game):
 
             x = compiled.extra["user"]
             err = np.zeros((n_games, 4), np.int64)
-            x["module"].user_heat_chunk_nb(np.uint64(seed % 2**64), np.int64(0), np.int64(n_games), compiled.params,
-                                           *compiled.arrays, heat, out_g, out_s, x["fi"], x["rows"], x["board"], err)
+            U.call_kernel(x["users"], 0, n_games, x["module"].user_heat_chunk_nb,
+                          np.uint64(seed % 2**64), np.int64(0), np.int64(n_games), compiled.params,
+                          *compiled.arrays, heat, out_g, out_s, x["fi"], x["rows"], x["board"], err)
             U.raise_errors(err, 0, x["users"])
             return heat
         K.heat_chunk_nb(np.uint64(seed % 2**64), np.int64(0), np.int64(n_games), compiled.params,
@@ -191,9 +193,10 @@ class Pirateer(Game):
             ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
             out_g, out_s = self.one_game_outputs(compiled.n_seats)
             err = np.zeros(4, np.int64)
-            n = x["module"].user_play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
-                                                 *compiled.arrays, ev, no_heat, out_g, out_s, x["fi"], x["rows"],
-                                                 x["board"], err)
+            n = U.call_kernel(x["users"], game_index, 1, x["module"].user_play_traced_nb,
+                              np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
+                              *compiled.arrays, ev, no_heat, out_g, out_s, x["fi"], x["rows"],
+                              x["board"], err)
             U.raise_errors(err[None, :], game_index, x["users"])
             return ev[:n], out_g, out_s
         return self.traced_game(K.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH, no_heat)
