@@ -304,3 +304,11 @@ def test_pirateer_trace_equals_the_run():
     _ev, out_g, _ = s.game.trace_events(c, 3, 2)
     assert np.array_equal(out_g, g[2])
     assert "careful_raider" in s.game.trace(c, 3, 2)[0]
+
+
+def test_tournament_takes_a_strategy_file(tmp_path):
+    path = _copy_example(tmp_path)
+    res = _invoke("tournament", path, "-s", "random,pirateer_players.py:careful_raider", "-n", 40,
+                  "--bootstrap", 20, "-o", tmp_path / "t")
+    assert res.exit_code == 0, res.output
+    assert "pirateer_players.py:careful_raider" in res.output
