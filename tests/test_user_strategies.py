@@ -268,12 +268,18 @@ def test_scenario_hash_counts_content_not_location(tmp_path):
 def test_cluster_worker_checks_the_source_hash():
     """A worker builds the scenario from the client's copy of the file; a copy that does not
     match its SHA-256 is refused (the tasks' own check, without starting Dask)."""
+    import numba
+
     from pirate_sim import cluster
 
     s = _raider()
     text, h = s.to_toml(with_docs=False), s.hash()
     sources = s.user_sources()
-    g_task, _ = cluster.play_task(text, h, 0, 20, sources)
+    threads = numba.get_num_threads()
+    try:
+        g_task, _ = cluster.play_task(text, h, 0, 20, sources)  # sets one thread, as on a worker
+    finally:
+        numba.set_num_threads(threads)
     g_here, _ = s.game.play(s.compile(), s.seed, 0, 20)
     assert np.array_equal(g_task, g_here)
     spec = next(iter(sources))
@@ -312,3 +318,20 @@ def test_tournament_takes_a_strategy_file(tmp_path):
                   "--bootstrap", 20, "-o", tmp_path / "t")
     assert res.exit_code == 0, res.output
     assert "pirateer_players.py:careful_raider" in res.output
+
+
+@pytest.mark.slow
+def test_cluster_run_equals_the_local_one(tmp_path):
+    """--cluster local:1: the worker receives the strategy file's source, rebuilds and
+    checks it, and the Parquet content equals a run on this process's threads."""
+    pytest.importorskip("distributed")
+    from pandas.testing import assert_frame_equal
+
+    from pirate_sim import results
+
+    path = _copy_example(tmp_path)
+    for out, extra in (("local", ()), ("cluster", ("--cluster", "local:1"))):
+        res = _invoke("run", path, "-o", tmp_path / out, "--games", 200, *extra)
+        assert res.exit_code == 0, res.output
+    assert_frame_equal(results.read_games(tmp_path / "local"), results.read_games(tmp_path / "cluster"))
+    assert_frame_equal(results.read_seats(tmp_path / "local"), results.read_seats(tmp_path / "cluster"))
