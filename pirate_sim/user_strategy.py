@@ -26,6 +26,7 @@ functions.  Both the user file's copy and the generated module live in the cache
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import inspect
@@ -257,10 +258,16 @@ def check_compiles(u: UserStrategy, game: str, arg_types: tuple) -> None:
 
 
 # ------------------------------------------------------------------ the generated kernel module
+@functools.cache
 def _package_digest() -> str:
-    from .cluster import _source_digest
-
-    return _source_digest()
+    """SHA-256 of the package's Python sources (as cluster.code_identity counts them): a
+    generated module is rebuilt whenever any kernel it links in may have changed."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for f in sorted(root.rglob("*.py")):
+        h.update(str(f.relative_to(root)).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
 
 
 def kernel_module(game: str, template_path: Path, users: list[UserStrategy]) -> types.ModuleType:
@@ -354,15 +361,13 @@ def results_copy(s, out_dir: Path):
 
     if not s.user:
         return s
-    from .results import atomic_write_text
-
     d = Path(out_dir) / STRATEGIES_DIR
     d.mkdir(exist_ok=True)
     renamed: dict[str, str] = {}
     users = {}
     for spec, u in s.user.items():
         name = f"{u.sha256[:16]}_{Path(spec.rsplit(':', 1)[0]).name}"
-        atomic_write_text(d / name, u.source)
+        _write_if_changed(d / name, u.source)
         new = f"{STRATEGIES_DIR}/{name}:{u.func_name}"
         renamed[spec] = new
         users[new] = UserStrategy(new, u.func_name, u.source, u.sha256, str(d / name), u.params, u.n_args,

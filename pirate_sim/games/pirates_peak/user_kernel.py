@@ -36,7 +36,7 @@ def user_choose_nb(fi, view, options, params, rng, board):
 # --- user dispatch: end
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def user_play_rest_nb(sd, rng, w, cur, ufn, uparams, ent, board, view, opts, urng, err):
     """kernel.play_rest_nb to the end of the game, with the user seats' declarations;
     ``ent[s]``: the entry playing seat s in this game."""
@@ -81,10 +81,13 @@ def user_play_rest_nb(sd, rng, w, cur, ufn, uparams, ent, board, view, opts, urn
         cur = 1 - cur
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def user_play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_index, ufn, uparams, board, view, opts,
-                      urng, err):
-    ent = np.zeros(2, np.int64)
+                      urng, err, ent):
+    """kernel.play_game_nb with user seats (``ent``: scratch for the entry of each seat).
+    Like the package's game kernels it runs without reference counting (it allocates
+    nothing): with it, every call of a non-inlined kernel inside the turn counts references
+    to its arrays, which more than halved the games per second here."""
     rotate = sd[SD_RULES, RU_STRATEGY_SEATING] != 0
     for s in range(2):
         ent[s] = entry_of_seat_nb(s, game_index, 2, rotate)
@@ -109,12 +112,13 @@ def user_play_chunk_nb(sd, seed, first_game, ufn, uparams, board, view_len, err,
         view = np.zeros(view_len, np.int32)
         opts = np.zeros(2 * K.MAX_OPTIONS, np.int32)
         urng = np.zeros(RNG_WORDS, np.uint64)
+        ent = np.zeros(2, np.int64)
         for k in range(lo, hi):
             seed_game_nb(rng, seed, first_game + k)
             if rotate:
                 K.seat_strategies_nb(sd, sd_block, first_game + k)
             user_play_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k, ufn, uparams, board,
-                              view, opts, urng, err[k])
+                              view, opts, urng, err[k], ent)
 
 
 @njit(cache=True)
@@ -123,6 +127,7 @@ def user_play_one_nb(sd, rng, w, deck_order, out_games, out_seats, game_index, u
     view = np.zeros(view_len, np.int32)
     opts = np.zeros(2 * K.MAX_OPTIONS, np.int32)
     urng = np.zeros(RNG_WORDS, np.uint64)
+    ent = np.zeros(2, np.int64)
     user_play_game_nb(sd, rng, w, deck_order, out_games, out_seats, 0, game_index, ufn, uparams, board, view, opts,
-                      urng, err)
+                      urng, err, ent)
     return w[ROW_ST, G_N_EV]
