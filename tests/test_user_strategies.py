@@ -335,3 +335,16 @@ def test_cluster_run_equals_the_local_one(tmp_path):
         assert res.exit_code == 0, res.output
     assert_frame_equal(results.read_games(tmp_path / "local"), results.read_games(tmp_path / "cluster"))
     assert_frame_equal(results.read_seats(tmp_path / "local"), results.read_seats(tmp_path / "cluster"))
+
+
+def test_api_sweep_of_an_in_memory_scenario(monkeypatch):
+    """A scenario made in memory names its file against the working directory; the
+    file-based commands (sweep) reload it from a temporary copy that keeps the file beside it."""
+    import pirate_sim as ps
+
+    monkeypatch.chdir(ROOT)
+    s = ps.scenario("pirateer", seats=[{"strategy": "examples/strategies/pirateer_players.py:careful_raider"},
+                                       "random"])
+    sw = ps.sweep(s, {"rules.turn_cap": [300, 2000]}, games=100, progress=False)
+    assert len(sw.points) == 2
+    assert (sw.metrics["n"] > 0).all()
