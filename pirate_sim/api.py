@@ -244,8 +244,10 @@ class Scenario:
             return str(self._path), self.overrides
         d = _session_dir()
         p = d / f"{self.game}-{self.hash()}.toml"
-        if not p.exists():
-            p.write_text(self._s.to_toml(), encoding="utf-8")
+        if not p.exists():  # strategy files are copied beside it (user_strategy.results_copy)
+            from .user_strategy import results_copy
+
+            p.write_text(results_copy(self._s, d).to_toml(), encoding="utf-8")
         return str(p), []
 
     def __repr__(self) -> str:
@@ -586,7 +588,9 @@ class Results:
         with results.staged_dir(out, force) as stage, results.lock_dir(stage):
             (stage / "games").mkdir()
             (stage / "seats").mkdir()
-            results.atomic_write_text(stage / results.SCENARIO, s.to_toml())
+            from .user_strategy import results_copy
+
+            results.atomic_write_text(stage / results.SCENARIO, results_copy(s, stage).to_toml())
             parts = [results.write_chunk(stage, c, g, st)
                      for c, (g, st) in enumerate(zip(self._parts["games"], self._parts["seats"]))]
             size = s.run["chunk_size"]

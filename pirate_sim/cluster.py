@@ -127,15 +127,17 @@ def code_identity(game: str | None = None) -> dict[str, str]:
 _SCENARIOS: dict[str, tuple] = {}  # scenario hash -> (Scenario, Compiled), per worker process
 
 
-def _worker_scenario(toml_text: str, expect_hash: str):
-    """The compiled scenario of a task, built once per worker process and hash-checked."""
+def _worker_scenario(toml_text: str, expect_hash: str, user_sources: dict | None = None):
+    """The compiled scenario of a task, built once per worker process and hash-checked.
+    ``user_sources`` (spec -> (text, SHA-256)): the client's strategy files, which the
+    worker checks against their SHA-256 (and the scenario hash counts) like the package's."""
     hit = _SCENARIOS.get(expect_hash)
     if hit is None:
         import tomllib
 
         from . import scenario as scen
 
-        s = scen.from_dict(tomllib.loads(toml_text), source="<cluster task>")
+        s = scen.from_dict(tomllib.loads(toml_text), source="<cluster task>", user_sources=user_sources)
         if s.hash() != expect_hash:
             raise ClusterError(f"worker rebuilt scenario hash {s.hash()}, client has {expect_hash}")
         hit = (s, s.compile())
@@ -145,20 +147,25 @@ def _worker_scenario(toml_text: str, expect_hash: str):
     return hit
 
 
-def play_task(toml_text: str, scenario_hash: str, first_game: int, n_games: int):
+def play_task(toml_text: str, scenario_hash: str, first_game: int, n_games: int, user_sources: dict | None = None):
     """One task: games first_game .. first_game + n_games - 1 of the scenario."""
     import numba
 
     numba.set_num_threads(1)  # a worker runs one task per thread: no oversubscription
-    s, compiled = _worker_scenario(toml_text, scenario_hash)
+    s, compiled = _worker_scenario(toml_text, scenario_hash, user_sources)
     return s.game.play(compiled, s.seed, first_game, n_games)
 
 
-def warm_task(toml_text: str, scenario_hash: str) -> dict[str, str]:
+def strategy_identity(s) -> dict[str, str]:
+    """The strategy files' SHA-256 by seat spec (what client and workers must agree on)."""
+    return {f"strategy {spec}": u.sha256 for spec, u in s.user.items()}
+
+
+def warm_task(toml_text: str, scenario_hash: str, user_sources: dict | None = None) -> dict[str, str]:
     """Compile (or load from cache) the scenario's kernel once, before any real work."""
-    s, compiled = _worker_scenario(toml_text, scenario_hash)
+    s, compiled = _worker_scenario(toml_text, scenario_hash, user_sources)
     s.game.play(compiled, s.seed, 0, 1)
-    return code_identity(s.game.name)
+    return {**code_identity(s.game.name), **strategy_identity(s)}
 
 
 # ------------------------------------------------------------------ client side
@@ -199,10 +206,10 @@ class Cluster:
         """Check workers run the client's code, and warm each scenario's kernel on every
         worker (one compile or cache load per process, not a cache stampede mid-run)."""
         for s in scenarios:
-            want = code_identity(s.game.name)
+            want = {**code_identity(s.game.name), **strategy_identity(s)}
             text, h = s.to_toml(with_docs=False), s.hash()
             try:
-                got = self.client.run(warm_task, text, h)
+                got = self.client.run(warm_task, text, h, s.user_sources() or None)
             except Exception as exc:  # noqa: BLE001 - a worker's import or compile error
                 raise ClusterError(f"cluster {self.address}: warming the kernels failed on a worker: {exc}") from None
             for worker, ident in got.items():
@@ -240,6 +247,7 @@ class Cluster:
         from distributed import wait
 
         text, h = s.to_toml(with_docs=False), s.hash()
+        sources = s.user_sources() or None
         window = IN_FLIGHT_PER_WORKER * self.n_slots
         pending: dict[int, tuple] = {}
         order: list[int] = []
@@ -251,7 +259,7 @@ class Cluster:
                     c, first, n = next(it)
                 except StopIteration:
                     return
-                fut = self.client.submit(play_task, text, h, int(first), int(n), pure=False,
+                fut = self.client.submit(play_task, text, h, int(first), int(n), sources, pure=False,
                                          key=f"pirate-sim-{h}-{c}-{first}-{n}", retries=2)
                 pending[c] = (fut, int(first), int(n), time.perf_counter())
                 order.append(c)

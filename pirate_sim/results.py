@@ -568,7 +568,9 @@ def verify(out_dir: Path) -> list[str]:
         man = read_manifest(out_dir)
     except ResultsError as exc:
         return [str(exc)]
-    problems = []
+    from .user_strategy import changed_files
+
+    problems = changed_files(man.get("strategy_files", []))
     for c in range(man["chunks_done"]):
         for kind in ("games", "seats"):
             try:
@@ -696,7 +698,7 @@ def os_error_text(exc: OSError, path: Path | str | None = None) -> str:
 
 
 # What a run's directory is made of: a command writing inside a run it reads may not touch these.
-RUN_ENTRIES = (MANIFEST, SUMMARY, SCENARIO, "summary.txt", "games", "seats", LOCK)
+RUN_ENTRIES = (MANIFEST, SUMMARY, SCENARIO, "summary.txt", "games", "seats", "strategies", LOCK)
 
 
 def _real(path: Path | str) -> Path:

@@ -115,6 +115,11 @@ def prepare_output(out_dir: Path, s: Scenario, games: int, resume: bool, force: 
         if resume and has_manifest:
             man = results.read_manifest(out_dir)
             if man["scenario_hash"] != s.hash():
+                from .user_strategy import changed_files
+
+                changed = changed_files(man.get("strategy_files", []))
+                if changed:
+                    raise RunError(f"{out_dir}: cannot resume: {changed[0]}; use another -o DIR or --force")
                 raise RunError(f"{out_dir}: holds results of a different scenario or seed "
                                f"(hash {man['scenario_hash']} vs {s.hash()}); use another -o DIR or --force")
             if man["games"] != games or man["chunk_size"] != s.run["chunk_size"]:
@@ -137,7 +142,9 @@ def prepare_output(out_dir: Path, s: Scenario, games: int, resume: bool, force: 
         results.clear_dir(out_dir)
     (out_dir / "games").mkdir(parents=True, exist_ok=True)
     (out_dir / "seats").mkdir(exist_ok=True)
-    results.atomic_write_text(out_dir / SCENARIO, s.to_toml())
+    from .user_strategy import results_copy
+
+    results.atomic_write_text(out_dir / SCENARIO, results_copy(s, out_dir).to_toml())
     return 0, []
 
 
@@ -161,6 +168,7 @@ def _manifest(s: Scenario, games: int, chunks_done: int, n_chunks: int, timings:
         "timings": timings,
         "versions": results.library_versions(),
         "seats": [seat["strategy"] for seat in s.seats],
+        **({"strategy_files": s.strategy_files()} if s.user else {}),
         "options": options,
         "parts": parts,  # per chunk: {"games"|"seats": {"rows", "bytes", "sha256"}}
     }

@@ -52,6 +52,9 @@ class Scenario:
     # what loading did that the user should hear about (one line each), e.g. a seat's
     # strategy changed by --set and its parameters reset to the new strategy's defaults
     notes: list[str] = field(default_factory=list)
+    # strategies of one's own: the seat's ``strategy`` value (file.py:function) -> its loaded
+    # UserStrategy (pirate_sim.user_strategy); empty for built-in players only
+    user: dict[str, Any] = field(default_factory=dict)
 
     @property
     def n_seats(self) -> int:
@@ -63,13 +66,25 @@ class Scenario:
 
     def outcome_dict(self) -> dict[str, Any]:
         """Everything that decides game outcomes (not games count or chunk size)."""
-        return {
+        out = {
             "game": self.game.name,
             "rules_version": self.game.version,
             "seed": self.run["seed"],
             "rules": self.rules,
             "seats": self.seats,
         }
+        if self.user:  # a strategy file counts by its content, not by where it lies
+            out["seats"] = [dict(seat, strategy=self.user[seat["strategy"]].identity) if seat["strategy"] in self.user
+                            else seat for seat in self.seats]
+        return out
+
+    def strategy_files(self) -> list[dict[str, str]]:
+        """What the manifest records of each strategy file: the seat's spec, the file read, its SHA-256."""
+        return [{"strategy": spec, "path": u.path, "sha256": u.sha256} for spec, u in self.user.items()]
+
+    def user_sources(self) -> dict[str, tuple[str, str]]:
+        """spec -> (source text, SHA-256): what a cluster worker receives instead of the files."""
+        return {spec: (u.source, u.sha256) for spec, u in self.user.items()}
 
     def hash(self) -> str:
         """Identity of the results: equal hashes mean game k is the same game."""
@@ -77,8 +92,13 @@ class Scenario:
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def compile(self):
+        from . import user_strategy
+
+        seats = self.seats
+        if self.user:
+            seats = user_strategy.placeholder_seats(seats, self.user, self.game.user_placeholder)
         try:
-            return self.game.compile(self.rules, self.seats)
+            compiled = self.game.compile(self.rules, seats)
         except ValueError as exc:
             key, sep, msg = str(exc).partition(": ")
             if not sep:
@@ -86,6 +106,11 @@ class Scenario:
             if not key.startswith(("rules", "seats")):
                 key = f"rules.{key}" if key else "rules"
             raise ScenarioError(self.source, key, msg) from None
+        if self.user:
+            compiled.strategy_names = tuple(seat["strategy"] for seat in self.seats)
+            order, fi, rows = user_strategy.plan(self.seats, self.user)
+            self.game.user_compile(compiled, order, fi, rows)
+        return compiled
 
     def to_toml(self, with_docs: bool = True) -> str:
         return render_toml(self, with_docs=with_docs)
@@ -112,7 +137,9 @@ def load(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> Scena
     return from_dict(read_toml(path), source=str(path), overrides=overrides)
 
 
-def from_dict(raw: dict, source: str = "<memory>", overrides=()) -> Scenario:
+def from_dict(raw: dict, source: str = "<memory>", overrides=(), user_sources: dict | None = None) -> Scenario:
+    """Validate a raw scenario dict; ``user_sources`` (spec -> (text, SHA-256)) stands in
+    for the strategy files (a cluster worker has the client's copies, not the files)."""
     raw = copy.deepcopy(raw)
     notes: list[str] = []
     set_keys: set[str] = set()
@@ -138,7 +165,8 @@ def from_dict(raw: dict, source: str = "<memory>", overrides=()) -> Scenario:
         raise ScenarioError(source, "game", f"unknown game {name!r}" + _suggest(name, GAME_MODULES)) from None
     run = _validate_run(raw.get("run", {}), source)
     rules = _validate_rules(game, raw.get("rules", {}), source)
-    seats = _validate_seats(game, raw.get("seats"), source)
+    users: dict = {}
+    seats = _validate_seats(game, raw.get("seats"), source, users, user_sources)
     for key in ("title", "description"):
         if key in raw and not isinstance(raw[key], str):
             raise ScenarioError(source, key, f"expected a string, got {raw[key]!r}")
@@ -152,6 +180,7 @@ def from_dict(raw: dict, source: str = "<memory>", overrides=()) -> Scenario:
         source=source,
         overrides=list(overrides),
         notes=notes,
+        user=users,
     )
 
 
@@ -278,7 +307,49 @@ def _validate_rules(game: Game, table: Any, source: str) -> dict[str, Any]:
     return {p.key: check_value(p, flat.get(p.key, p.default), source, f"rules.{p.key}") for p in game.params}
 
 
-def _validate_seats(game: Game, seats: Any, source: str) -> list[dict[str, Any]]:
+def _user_seat(game: Game, seat: dict, key: str, source: str, users: dict, user_sources: dict | None) -> dict:
+    """A seat playing a strategy file: load it (once per spec) and check its parameters."""
+    from . import user_strategy
+
+    name = seat["strategy"]
+    if game.user_template is None:
+        raise ScenarioError(source, f"{key}.strategy", f"{game.title} does not take strategy files "
+                            "(Pirateer and Pirate's Peak do; docs/strategies.md)")
+    u = users.get(name)
+    if u is None:
+        try:
+            if user_sources is not None:
+                if name not in user_sources:
+                    raise user_strategy.UserStrategyError(f"{name}: its source did not come with the task")
+                text, sha = user_sources[name]
+                u = user_strategy.load(name, source=text, expect_sha=sha)
+            else:
+                base = Path(source).parent if not source.startswith("<") else Path.cwd()
+                u = user_strategy.load(name, base)
+        except user_strategy.UserStrategyError as exc:
+            raise ScenarioError(source, f"{key}.strategy", str(exc)) from None
+        users[name] = u
+    extra = dict(game.user_seat_params) if hasattr(game, "user_seat_params") else {}
+    known = list(u.params) + list(extra)
+    resolved = {"strategy": name}
+    for k in seat:
+        if k == "strategy":
+            continue
+        if k not in known:
+            raise ScenarioError(source, f"{key}.{k}", f"unknown parameter of strategy {name!r}" + _suggest(k, known)
+                                + (f"; it has {', '.join(known)}" if known else "; it has none"))
+    for k, default in u.params.items():
+        v = seat.get(k, default)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise ScenarioError(source, f"{key}.{k}", f"expected a number, got {v!r}")
+        resolved[k] = float(v)
+    for k, p in extra.items():
+        resolved[k] = check_value(p, seat.get(k, p.default), source, f"{key}.{k}")
+    return resolved
+
+
+def _validate_seats(game: Game, seats: Any, source: str, users: dict | None = None,
+                    user_sources: dict | None = None) -> list[dict[str, Any]]:
     if seats is None:
         seats = [{"strategy": s} for s in game.default_seats]
     if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
@@ -293,6 +364,11 @@ def _validate_seats(game: Game, seats: Any, source: str) -> list[dict[str, Any]]
         if "strategy" not in seat:
             raise ScenarioError(source, f"{key}.strategy", f"missing; one of {', '.join(names)}")
         name = seat["strategy"]
+        from .user_strategy import is_spec
+
+        if is_spec(name):
+            out.append(_user_seat(game, seat, key, source, users if users is not None else {}, user_sources))
+            continue
         if name not in names:
             raise ScenarioError(source, f"{key}.strategy", f"unknown strategy {name!r}" + _suggest(str(name), names)
                                 + f"; {game.title} has {', '.join(names)}")
@@ -424,6 +500,17 @@ def render_toml(s: Scenario, with_docs: bool = True) -> str:
             leaf = key.rpartition(".")[2]
             lines.append(f"{leaf} = {_toml_value(s.rules[key])}" + (_doc_comment(params[key]) if with_docs else ""))
     for seat in s.seats:
+        if seat["strategy"] in s.user:
+            u = s.user[seat["strategy"]]
+            lines += ["", "[[seats]]"]
+            lines.append(f"strategy = {_toml_value(seat['strategy'])}"
+                         + (f"  # strategy file, SHA-256 {u.sha256[:16]} (docs/strategies.md)" if with_docs else ""))
+            for k, v in seat.items():
+                if k != "strategy":
+                    default = u.params.get(k)
+                    lines.append(f"{k} = {_toml_value(v)}" + (f"  # default {_toml_value(default)}"
+                                                              if with_docs and default is not None else ""))
+            continue
         strat = g.strategy(seat["strategy"])
         lines += ["", "[[seats]]"]
         lines.append(f"strategy = {_toml_value(seat['strategy'])}" + (f"  # {strat.doc.splitlines()[0]}" if with_docs else ""))
@@ -437,6 +524,12 @@ def resolved_parameters(s: Scenario) -> list[tuple[str, Any, Any, str]]:
     rows = [(f"run.{k}", s.run[k], d, doc) for k, (d, doc, _a, _b) in RUN_PARAMS.items()]
     rows += [(f"rules.{p.key}", s.rules[p.key], p.default, p.doc) for p in s.game.params]
     for i, seat in enumerate(s.seats):
+        if seat["strategy"] in s.user:
+            u = s.user[seat["strategy"]]
+            rows.append((f"seats.{i}.strategy", seat["strategy"], None, f"strategy file, SHA-256 {u.sha256[:16]}"))
+            rows += [(f"seats.{i}.{k}", v, u.params.get(k), "strategy file parameter")
+                     for k, v in seat.items() if k != "strategy"]
+            continue
         strat = s.game.strategy(seat["strategy"])
         rows.append((f"seats.{i}.strategy", seat["strategy"], None, strat.doc.splitlines()[0]))
         rows += [(f"seats.{i}.{p.key}", seat[p.key], p.default, p.doc) for p in strat.params]

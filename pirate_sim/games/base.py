@@ -140,6 +140,8 @@ class Game:
     ratios: tuple[Ratio, ...] = ()  # pooled rates (metric ratio.<name>)
     odds_mechanics: dict[str, str] = {}  # mechanic name -> one-line description
     rules_doc: str = ""  # path of the rules page, e.g. docs/rules/pirates_peak.md
+    # the kernel template of strategies of one's own (pirate_sim.user_strategy), None: not supported
+    user_template = None
 
     # -- the four things a game does -------------------------------------------------
     def compile(self, rules: dict[str, Any], seats: list[dict[str, Any]]) -> Compiled:
@@ -180,6 +182,17 @@ class Game:
         ``rollouts_per_s`` (1 thread), ``s_per_rollout``, ``s_per_playout`` (a game of the
         rollout strategy played from the same points, no search machinery) and
         ``overhead`` (``s_per_rollout / s_per_playout - 1``: copying, re-sampling, choosing)."""
+        raise NotImplementedError
+
+    def user_placeholder(self, seat: dict) -> dict:
+        """The built-in seat that stands in the kernel's tables for a seat playing a strategy
+        file (its choices outside the user function's decisions, if any)."""
+        raise NotImplementedError
+
+    def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
+        """Check the user functions against the game's argument types and store the generated
+        kernel in ``compiled.extra["user"]`` (``fi``: dispatch index per seat entry, -1 built-in;
+        ``rows``: read-only parameter rows per entry); :meth:`play` then plays it."""
         raise NotImplementedError
 
     def report_figures(self, ctx) -> list:

@@ -27,7 +27,7 @@ def settings(strategies: list[str] | None = None, games: int = GAMES, bootstrap:
 
 
 def build(base: Scenario, st: dict) -> tuple[list[Match], dict]:
-    names = [s.name for s in base.game.strategies]
+    names = [s.name for s in base.game.strategies] + list(base.user)  # built-in, then the strategy files
     chosen = names if st["strategies"] is None else list(st["strategies"])
     for c in chosen:
         if c not in names:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -88,6 +89,7 @@ class Pirateer(Game):
                    "reference) beside the kernel's Monte Carlo",
     }
     rules_doc = "docs/rules/pirateer.md"
+    user_template = Path(__file__).with_name("user_kernel.py")
 
     # ------------------------------------------------------------------ compile
     def compile(self, rules: dict[str, Any], seats: list[dict[str, Any]]) -> Compiled:
@@ -124,13 +126,58 @@ class Pirateer(Game):
 
     # ------------------------------------------------------------------ play
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
+        if "user" in compiled.extra:
+            return self._user_play(compiled, seed, first_game, n_games)
         return self.play_chunk(K.play_chunk_nb, compiled, seed, first_game, n_games)
+
+    # ------------------------------------------------------------------ strategies of one's own
+    def user_placeholder(self, seat: dict) -> dict:
+        return {"strategy": "random"}  # never asked: the user function takes every decision of the seat
+
+    def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
+        from numba import typeof
+
+        from ... import user_strategy as U
+        from .user_view import VIEW_LEN, board_of
+
+        board = board_of(compiled.arrays)
+        urng = np.zeros(K.RNG_WORDS, np.uint64)
+        types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(np.zeros((2, R.PLAY_WIDTH), np.int32)),
+                  typeof(rows[0]), typeof(urng), typeof(board))
+        for u in users:
+            U.check_compiles(u, self.name, types_)
+        mod = U.kernel_module(self.name, self.user_template, users)
+        compiled.extra["user"] = {"module": mod, "users": users, "fi": fi, "rows": rows, "board": board}
+
+    def _user_play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
+        from ... import user_strategy as U
+
+        x = compiled.extra["user"]
+        out_g, out_s = self.new_outputs(int(n_games), compiled.n_seats)
+        err = np.zeros((int(n_games), 4), np.int64)
+        if n_games > 0:
+            U.call_kernel(x["users"], first_game, n_games, x["module"].user_play_chunk_nb,
+                          np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games),
+                          compiled.params, *compiled.arrays, x["fi"], x["rows"], x["board"], err,
+                          out_g, out_s)
+        U.raise_errors(err, first_game, x["users"])
+        return out_g, out_s
 
     def heat(self, compiled: Compiled, seed: int, n_games: int) -> np.ndarray:
         """int64[2, n_nodes]: captures and treasure-ship losses per square over games 0..n-1."""
         heat = np.zeros((2, compiled.params.n_nodes), np.int64)
         out_g = np.zeros((n_games, N_STD_GAME_COLUMNS + len(self.game_columns)), np.int32)
         out_s = np.zeros((n_games, compiled.n_seats, len(self.seat_columns)), np.int32)
+        if "user" in compiled.extra:
+            from ... import user_strategy as U
+
+            x = compiled.extra["user"]
+            err = np.zeros((n_games, 4), np.int64)
+            U.call_kernel(x["users"], 0, n_games, x["module"].user_heat_chunk_nb,
+                          np.uint64(seed % 2**64), np.int64(0), np.int64(n_games), compiled.params,
+                          *compiled.arrays, heat, out_g, out_s, x["fi"], x["rows"], x["board"], err)
+            U.raise_errors(err, 0, x["users"])
+            return heat
         K.heat_chunk_nb(np.uint64(seed % 2**64), np.int64(0), np.int64(n_games), compiled.params,
                         *compiled.arrays, heat, out_g, out_s)
         return heat
@@ -139,6 +186,19 @@ class Pirateer(Game):
     def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 200_000):
         """(events int32[n, 6], out_games row, out_seats rows) of one game."""
         no_heat = np.zeros((2, 0), np.int64)  # the heat map is counted by heat(), not here
+        if "user" in compiled.extra:
+            from ... import user_strategy as U
+
+            x = compiled.extra["user"]
+            ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
+            out_g, out_s = self.one_game_outputs(compiled.n_seats)
+            err = np.zeros(4, np.int64)
+            n = U.call_kernel(x["users"], game_index, 1, x["module"].user_play_traced_nb,
+                              np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
+                              *compiled.arrays, ev, no_heat, out_g, out_s, x["fi"], x["rows"],
+                              x["board"], err)
+            U.raise_errors(err[None, :], game_index, x["users"])
+            return ev[:n], out_g, out_s
         return self.traced_game(K.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH, no_heat)
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:

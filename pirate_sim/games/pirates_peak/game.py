@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ...rng import new_rng
 from ...seating import first_player_code, rotates
-from ..base import Column, Compiled, Game, OddsRow, Ratio
+from ..base import Column, Compiled, Game, OddsRow, Param, Ratio
 from . import rules as r
 from .kernel import play_chunk_nb, play_one, play_search_chunk_nb, searching
 from .odds import MECHANICS, odds_rows
@@ -170,10 +171,50 @@ class PiratesPeak(Game):
             extra={"sd": sd},
         )
 
+    # ------------------------------------------------------------------ strategies of one's own
+    user_template = Path(__file__).with_name("user_kernel.py")
+    user_seat_params = {"base": Param("base", "expert", "choice", "the built-in strategy (default parameters) "
+                                      "that takes the seat's choices other than its declaration",
+                                      choices=tuple(s.name for s in STRATEGIES if s.name != "search"))}
+
+    def user_placeholder(self, seat: dict) -> dict:
+        return {"strategy": seat.get("base", "expert")}
+
+    def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
+        from numba import typeof
+
+        from ... import user_strategy as U
+        from .user_view import Board, view_len
+
+        if searching(compiled.extra["sd"]):
+            raise U.UserStrategyError(f"{users[0].path or users[0].spec}: {users[0].func_name}: a search seat and a "
+                                      "strategy file at one Pirate's Peak table are not supported")
+        sd = compiled.extra["sd"]
+        board = Board(rules=U.readonly(sd[r.SD_RULES]))
+        vlen = view_len(compiled.params.max_track)
+        types_ = (typeof(np.zeros(vlen, np.int32)), typeof(np.zeros(3, np.int32)), typeof(rows[0]),
+                  typeof(np.zeros(8, np.uint64)), typeof(board))
+        for u in users:
+            U.check_compiles(u, self.name, types_)
+        mod = U.kernel_module(self.name, self.user_template, users)
+        compiled.extra["user"] = {"module": mod, "users": users, "fi": fi, "rows": rows, "board": board,
+                                  "view_len": vlen}
+
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
         n = int(n_games)
         out_games, out_seats = self.new_outputs(n, 2)
         if n == 0:
+            return out_games, out_seats
+        if "user" in compiled.extra:
+            from ... import user_strategy as U
+
+            x = compiled.extra["user"]
+            err = np.zeros((n, 4), np.int64)
+            U.call_kernel(x["users"], first_game, n, x["module"].user_play_chunk_nb,
+                          compiled.extra["sd"], np.uint64(seed % 2**64), np.int64(first_game),
+                          x["fi"], x["rows"], x["board"], np.int64(x["view_len"]), err,
+                          out_games, out_seats)
+            U.raise_errors(err, first_game, x["users"])
             return out_games, out_seats
         chunk = play_search_chunk_nb if searching(compiled.extra["sd"]) else play_chunk_nb
         chunk(
@@ -188,6 +229,21 @@ class PiratesPeak(Game):
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         from .trace import format_events
 
+        if "user" in compiled.extra:
+            from ... import user_strategy as U
+            from .kernel import State, seat_strategies_nb
+
+            x = compiled.extra["user"]
+            state = State(compiled, TRACE_EVENTS)
+            state.sd = state.sd.copy()
+            seat_strategies_nb(compiled.extra["sd"], state.sd, game_index)
+            err = np.zeros(4, np.int64)
+            U.call_kernel(x["users"], game_index, 1, x["module"].user_play_one_nb,
+                          state.sd, new_rng(seed, game_index), state.w, state.deck_order,
+                          state.out_games, state.out_seats, np.int64(game_index), x["fi"], x["rows"],
+                          x["board"], np.int64(x["view_len"]), err)
+            U.raise_errors(err[None, :], game_index, x["users"])
+            return format_events(state, compiled, game_index)
         state = play_one(compiled, new_rng(seed, game_index), ev_capacity=TRACE_EVENTS, game_index=game_index)
         return format_events(state, compiled, game_index)
 

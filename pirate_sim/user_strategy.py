@@ -1,0 +1,407 @@
+"""Strategies of one's own: a designer's Python function, compiled by numba, played at kernel speed.
+
+A scenario seat names ``strategy = "my_players.py:careful_raider"`` (the path relative to
+the scenario file).  The function is called at the seat's decisions with
+
+* ``view``: int32[:], a fresh copy of what the seat can know (the layout of each game is
+  in docs/strategies.md; built by the game's ``user_view_nb``),
+* ``options``: int32[:] or int32[:, :], a copy of the legal options (the same list the
+  built-in players and ``search`` choose from),
+* ``params``: float64[:], read-only, the seat's parameter values in ``PARAMS`` order,
+* optionally ``rng``: uint64[:], a private stream (``pirate_sim.rng.rand_below_nb``),
+  derived from the game's stream without advancing it,
+* optionally ``board``: a NamedTuple of read-only arrays (the game's public static tables),
+
+and returns the index of the option it takes.  It never receives the game's state, so
+reading hidden state is impossible by construction; read-only arrays make writing to the
+shared ones a compile error, and the function is compiled with bounds checking, so an index
+outside a view raises instead of reading beside it.
+
+numba cannot pass a jitted function into a ``cache=True`` kernel, so a kernel module is
+generated per (game, user files, package sources): the game's template
+(``games/<game>/user_kernel.py``) with its dispatch stub replaced by calls of the user
+functions.  Both the user file's copy and the generated module live in the cache directory
+(:func:`cache_dir`), named by SHA-256, and numba caches their machine code beside them.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import inspect
+import os
+import re
+import sys
+import types
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import UserError
+
+ENV_CACHE = "PIRATE_SIM_CACHE"
+PARAMS_NAME = "PARAMS"  # the user file's dict: function name -> {parameter: default}
+MAX_PARAMS = 64  # parameters one user function may declare (the kernel's parameter row width)
+SPEC_RE = re.compile(r"^(?P<file>.+\.py):(?P<func>[A-Za-z_][A-Za-z0-9_]*)$")
+STUB_BEGIN = "# --- user dispatch: begin"
+STUB_END = "# --- user dispatch: end"
+
+
+class UserStrategyError(UserError, ValueError):
+    """A strategy file that cannot be used: one line naming the file, the function and why."""
+
+
+def is_spec(name: Any) -> bool:
+    """Does a seat's ``strategy`` value name a function in a file (``file.py:function``)?"""
+    return isinstance(name, str) and SPEC_RE.match(name) is not None
+
+
+def cache_dir() -> Path:
+    """Where generated modules and numba's machine code for them go: $PIRATE_SIM_CACHE, else
+    $XDG_CACHE_HOME/pirate-sim/strategies, else ~/.cache/pirate-sim/strategies."""
+    if os.environ.get(ENV_CACHE):
+        d = Path(os.environ[ENV_CACHE])
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        d = Path(base) / "pirate-sim" / "strategies"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class UserStrategy:
+    """One ``file.py:function`` of a scenario, loaded."""
+
+    spec: str  # as the scenario wrote it
+    func_name: str
+    source: str  # the file's text
+    sha256: str  # of ``source``
+    path: str  # the file read ("" when the source came with a cluster task)
+    params: dict[str, float]  # PARAMS[func_name], in order
+    n_args: int  # 3 (view, options, params), 4 (+ rng) or 5 (+ board)
+    module_name: str = ""
+    py_func: Any = None
+    dispatcher: Any = None
+    checked: set = field(default_factory=set)  # games whose signature compiled
+
+    @property
+    def identity(self) -> str:
+        """What the scenario hash counts for the seat: the file's content and the function."""
+        return f"file:{self.sha256}:{self.func_name}"
+
+    @property
+    def label(self) -> str:
+        return f"{Path(self.path or self.spec.rsplit(':', 1)[0]).name}:{self.func_name}"
+
+    def fail(self, why: str) -> UserStrategyError:
+        return UserStrategyError(f"{self.path or self.spec}: {self.func_name}: {why}")
+
+
+_LOADED: dict[tuple[str, str], UserStrategy] = {}  # (sha256, function) -> loaded, per process
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    """Write atomically unless the file already holds ``text`` (several processes may race)."""
+    if path.exists():
+        try:
+            if path.read_text(encoding="utf-8") == text:
+                return
+        except OSError:
+            pass
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _import_file(name: str, path: Path) -> types.ModuleType:
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    try:
+        spec.loader.exec_module(mod)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return mod
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    # numba's typing errors open with a banner line; the first informative line follows it
+    for ln in lines:
+        if ln.startswith(("Failed in nopython", "Failed in object", "- Resolution failure")):
+            continue
+        if ln.startswith("No implementation of function") or not ln.startswith(("During:", "File ", "^")):
+            return ln[:300]
+    return (lines[0] if lines else type(exc).__name__)[:300]
+
+
+def load(spec: str, base_dir: Path | None = None, source: str | None = None,
+         expect_sha: str | None = None) -> UserStrategy:
+    """Load ``file.py:function``: read the file (relative to ``base_dir``) or take ``source``
+    (a cluster worker's copy, checked against ``expect_sha``), import a copy named by its
+    SHA-256 from the cache directory, compile every top-level function of it lazily with
+    numba and check the function and its ``PARAMS``."""
+    m = SPEC_RE.match(spec)
+    if m is None:
+        raise UserStrategyError(f"{spec}: expected file.py:function")
+    file, func = m.group("file"), m.group("func")
+    path = Path(file)
+    if source is None:
+        if not path.is_absolute():
+            path = ((base_dir or Path.cwd()) / path).resolve()
+        if not path.is_file():
+            raise UserStrategyError(f"{path}: {func}: strategy file not found")
+        try:
+            source = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserStrategyError(f"{path}: {func}: cannot read it ({exc})") from None
+        shown = str(path)
+    else:
+        shown = ""
+    sha = sha256_text(source)
+    if expect_sha is not None and sha != expect_sha:
+        raise UserStrategyError(f"{spec}: the source received has SHA-256 {sha[:16]}, the client's {expect_sha[:16]}")
+    key = (sha, func)
+    hit = _LOADED.get(key)
+    if hit is not None:
+        return UserStrategy(spec, func, source, sha, shown or hit.path, hit.params, hit.n_args, hit.module_name,
+                            hit.py_func, hit.dispatcher, hit.checked)
+    u = UserStrategy(spec, func, source, sha, shown, {}, 0)
+    name = f"pirate_sim_user_{sha[:20]}"
+    copy = cache_dir() / f"{name}.py"
+    _write_if_changed(copy, source)
+    try:
+        mod = _import_file(name, copy)
+    except SyntaxError as exc:
+        raise u.fail(f"syntax error at line {exc.lineno}: {exc.msg}") from None
+    except Exception as exc:  # noqa: BLE001 - the user's module raised while importing
+        raise u.fail(f"importing the file raised {type(exc).__name__}: {_first_line(exc)}") from None
+    _jit_module(mod)
+    obj = getattr(mod, func, None)
+    if obj is None:
+        names = [n for n, v in vars(mod).items() if _is_jitted(v) and v.py_func.__module__ == name]
+        raise u.fail("no such function in the file" + (f"; it has {', '.join(names)}" if names else ""))
+    if not _is_jitted(obj):
+        raise u.fail(f"not a function (a {type(obj).__name__})")
+    py = obj.py_func
+    sig = inspect.signature(py)
+    pos = [p for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(pos) != len(sig.parameters) or not 3 <= len(pos) <= 5 or any(p.default is not p.empty for p in pos):
+        raise u.fail(f"wrong signature {func}{sig}: expected (view, options, params[, rng[, board]])")
+    u.n_args = len(pos)
+    u.params = _params_of(u, getattr(mod, PARAMS_NAME, {}))
+    u.module_name, u.py_func, u.dispatcher = name, py, obj
+    _LOADED[key] = u
+    return u
+
+
+def _is_jitted(v) -> bool:
+    return hasattr(v, "py_func") and hasattr(v, "compile")
+
+
+def _jit_module(mod: types.ModuleType) -> None:
+    """Compile every plain function defined in the module (so that helpers it calls are
+    compiled too), with bounds checking; functions it decorated itself stay as they are."""
+    from numba import njit
+
+    for n, v in list(vars(mod).items()):
+        if isinstance(v, types.FunctionType) and v.__module__ == mod.__name__:
+            setattr(mod, n, njit(cache=True, boundscheck=True)(v))
+
+
+def _params_of(u: UserStrategy, table: Any) -> dict[str, float]:
+    if not isinstance(table, dict):
+        raise u.fail(f"{PARAMS_NAME} must be a dict of function name -> {{parameter: default}}")
+    mine = table.get(u.func_name, {})
+    if not isinstance(mine, dict):
+        raise u.fail(f"{PARAMS_NAME}[{u.func_name!r}] must be a dict of parameter -> default number")
+    if len(mine) > MAX_PARAMS:
+        raise u.fail(f"{len(mine)} parameters, at most {MAX_PARAMS}")
+    out = {}
+    for k, v in mine.items():
+        if not isinstance(k, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k) or k == "strategy":
+            raise u.fail(f"{PARAMS_NAME}: bad parameter name {k!r}")
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v):
+            raise u.fail(f"{PARAMS_NAME}: parameter {k!r} default must be a finite number, got {v!r}")
+        out[k] = float(v)
+    return out
+
+
+def check_compiles(u: UserStrategy, game: str, arg_types: tuple) -> None:
+    """Compile the function for the game's argument types now (a one-line error, before any
+    kernel is generated); ``arg_types`` are numba types, the first ``u.n_args`` used.  The
+    return type must be an integer."""
+    if game in u.checked:
+        return
+    from numba.core import types as nt
+
+    try:
+        cres = u.dispatcher.compile(tuple(arg_types[:u.n_args]))
+    except Exception as exc:  # noqa: BLE001 - numba's typing/lowering errors
+        raise u.fail(f"numba cannot compile it: {_first_line(exc)}") from None
+    ret = cres.signature.return_type if hasattr(cres, "signature") else u.dispatcher.overloads[
+        tuple(arg_types[:u.n_args])].signature.return_type
+    if not isinstance(ret, nt.Integer):
+        raise u.fail(f"returns {ret}, expected the index (an integer) of the option it takes")
+    u.checked.add(game)
+
+
+# ------------------------------------------------------------------ the generated kernel module
+@functools.cache
+def _package_digest() -> str:
+    """SHA-256 of the package's Python sources (as cluster.code_identity counts them): a
+    generated module is rebuilt whenever any kernel it links in may have changed."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for f in sorted(root.rglob("*.py")):
+        h.update(str(f.relative_to(root)).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def kernel_module(game: str, template_path: Path, users: list[UserStrategy]) -> types.ModuleType:
+    """The generated kernel module for ``users`` (dispatch index i = users[i]) of ``game``."""
+    text = template_path.read_text(encoding="utf-8")
+    a, b = text.index(STUB_BEGIN), text.index(STUB_END)
+    lines = [STUB_BEGIN + " (generated)", "import importlib as _importlib", ""]
+    for i, u in enumerate(users):
+        lines.append(f"_u{i} = getattr(_importlib.import_module({u.module_name!r}), {u.func_name!r})")
+    lines += ["", "", "@njit(cache=True)", "def user_choose_nb(fi, view, options, params, rng, board):",
+              '    """Call user function ``fi`` (generated)."""']
+    for i, u in enumerate(users):
+        args = ("view", "options", "params", "rng", "board")[:u.n_args]
+        lines.append(f"    {'if' if i == 0 else 'elif'} fi == {i}:")
+        lines.append(f"        return np.int64(_u{i}({', '.join(args)}))")
+    lines.append("    return np.int64(-1)")
+    body = text[:a] + "\n".join(lines) + "\n" + text[b:]
+    ident = "\n".join([_package_digest(), game] + [f"{u.sha256}:{u.func_name}" for u in users])
+    key = sha256_text(ident + "\n" + body)[:20]
+    name = f"pirate_sim_kernel_{game}_{key}"
+    d = cache_dir()
+    if str(d) not in sys.path:
+        sys.path.insert(0, str(d))  # the generated module imports the user modules by name
+    for u in users:  # a fresh process imports the user copies first (their functions jitted)
+        if u.module_name not in sys.modules:
+            _import_file(u.module_name, d / f"{u.module_name}.py")
+            _jit_module(sys.modules[u.module_name])
+    path = d / f"{name}.py"
+    _write_if_changed(path, f"# generated by pirate_sim.user_strategy from {template_path.name}: do not edit\n" + body)
+    return _import_file(name, path)
+
+
+def plan(seats: list[dict], users: dict[str, UserStrategy]) -> tuple[list[UserStrategy], np.ndarray, np.ndarray]:
+    """(distinct user functions in dispatch order, int32[entries] dispatch index or -1,
+    read-only float64[entries, width] parameters) for the scenario's seat entries."""
+    order: list[UserStrategy] = []
+    index: dict[tuple[str, str], int] = {}
+    fi = np.full(len(seats), -1, np.int32)
+    for e, seat in enumerate(seats):
+        u = users.get(seat["strategy"])
+        if u is None:
+            continue
+        k = (u.sha256, u.func_name)
+        if k not in index:
+            index[k] = len(order)
+            order.append(u)
+        fi[e] = index[k]
+    width = max([len(u.params) for u in order] + [1])
+    rows = np.zeros((len(seats), width))
+    for e, seat in enumerate(seats):
+        u = users.get(seat["strategy"])
+        if u is not None:
+            for j, k in enumerate(u.params):
+                rows[e, j] = float(seat.get(k, u.params[k]))
+    rows.setflags(write=False)
+    return order, fi, rows
+
+
+def placeholder_seats(seats: list[dict], users: dict[str, UserStrategy], placeholder) -> list[dict]:
+    """The seats with every user seat replaced by the game's built-in stand-in (whose tables
+    the kernel keeps for the decisions the user function does not take)."""
+    return [placeholder(seat) if seat["strategy"] in users else seat for seat in seats]
+
+
+def readonly(a: np.ndarray) -> np.ndarray:
+    b = np.ascontiguousarray(a).copy()
+    b.setflags(write=False)
+    return b
+
+
+def raise_errors(err: np.ndarray, first_game: int, users: list[UserStrategy]) -> None:
+    """``err`` int64[n, 4] rows (0 or 1 + dispatch index, turn, returned, n options) of a
+    chunk: the first game with an illegal answer stops the run, nothing written."""
+    bad = np.flatnonzero(err[:, 0])
+    if bad.size:
+        i = int(bad[0])
+        u = users[int(err[i, 0]) - 1]
+        raise u.fail(f"returned {int(err[i, 2])} at game {first_game + i} turn {int(err[i, 1])}, "
+                     f"where the legal options are 0..{int(err[i, 3]) - 1}; the game was not recorded")
+
+
+# ------------------------------------------------------------------ results directories
+STRATEGIES_DIR = "strategies"  # a run's copies of its strategy files (beside scenario.toml)
+
+
+def results_copy(s, out_dir: Path):
+    """The scenario as a results directory keeps it: each strategy file copied to
+    ``strategies/<sha16>_<name>.py`` and the seats naming the copies, so that the directory's
+    scenario.toml loads on its own (same hash: a file counts by its content)."""
+    import copy as _copy
+
+    if not s.user:
+        return s
+    d = Path(out_dir) / STRATEGIES_DIR
+    d.mkdir(exist_ok=True)
+    renamed: dict[str, str] = {}
+    users = {}
+    for spec, u in s.user.items():
+        name = f"{u.sha256[:16]}_{Path(spec.rsplit(':', 1)[0]).name}"
+        _write_if_changed(d / name, u.source)
+        new = f"{STRATEGIES_DIR}/{name}:{u.func_name}"
+        renamed[spec] = new
+        users[new] = UserStrategy(new, u.func_name, u.source, u.sha256, str(d / name), u.params, u.n_args,
+                                  u.module_name, u.py_func, u.dispatcher, u.checked)
+    t = _copy.copy(s)
+    t.seats = [dict(seat, strategy=renamed.get(seat["strategy"], seat["strategy"])) for seat in s.seats]
+    t.user = users
+    return t
+
+
+def changed_files(records: list[dict]) -> list[str]:
+    """One line per strategy file of a manifest (``strategy_files``) that is missing or whose
+    content changed since the run."""
+    out = []
+    for r in records or []:
+        p = Path(r.get("path", ""))
+        if not p.is_file():
+            out.append(f"{p}: strategy file of seat strategy {r.get('strategy')!r} is missing")
+            continue
+        sha = hashlib.sha256(p.read_bytes()).hexdigest()
+        if sha != r.get("sha256"):
+            out.append(f"{p}: strategy file changed since the run (SHA-256 {sha[:16]}, the run used "
+                       f"{str(r.get('sha256'))[:16]})")
+    return out
+
+
+def call_kernel(users: list[UserStrategy], first_game: int, n_games: int, kernel, *args):
+    """Run a generated kernel; an exception a user function raised inside it (an index
+    outside its view or options: they are bounds-checked) becomes one line naming the file
+    and the games.  numba's parallel loop reports it as a SystemError with the cause chained."""
+    try:
+        return kernel(*args)
+    except (IndexError, SystemError, ValueError, ZeroDivisionError, ArithmeticError) as exc:
+        cause = exc.__cause__ or exc.__context__ or exc
+        names = ", ".join(u.label for u in users)
+        raise UserStrategyError(f"{names}: raised {type(cause).__name__} ({_first_line(cause)}) while playing games "
+                                f"{first_game}..{first_game + n_games - 1}; nothing was recorded") from None

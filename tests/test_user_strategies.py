@@ -1,0 +1,350 @@
+"""Strategies of one's own (pirate_sim.user_strategy, docs/strategies.md).
+
+The first test of each strategy file compiles its generated kernel module once (cold:
+40-180 s on 2 busy cores, measured in the commit message; warm: a cache load, about 1 s);
+every test after that reuses it.  Files: examples/strategies/*.py (the documented
+examples) and tests/user_strategies/probe.py (one function whose ``mode`` parameter picks a
+misbehaviour, so that one generated kernel serves all of them).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from pirate_sim import scenario as scen
+from pirate_sim import user_strategy as U
+from pirate_sim.cli import main
+from pirate_sim.stats import wilson
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "strategies"
+PROBE = "tests/user_strategies/probe.py:probe"
+
+
+def _invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def _pirateer(seat0: dict, seat1: dict | None = None, **rules) -> scen.Scenario:
+    raw = {"game": "pirateer", "rules": rules, "seats": [seat0, seat1 or {"strategy": "random"}]}
+    return scen.from_dict(raw, source=str(ROOT / "scenario.toml"))
+
+
+def _probe(mode: float, **rules) -> scen.Scenario:
+    return _pirateer({"strategy": PROBE, "mode": mode}, **rules)
+
+
+def _raider(**rules) -> scen.Scenario:
+    return _pirateer({"strategy": "examples/strategies/pirateer_players.py:careful_raider"},
+                     strategy_seating="rotate", **rules)
+
+
+# ------------------------------------------------------------------ strength, reproducibility
+def test_user_strategy_beats_random_in_pirateer():
+    """careful_raider against random, seats rotating, on a seed held out from every example
+    and the docs (7_340_001): the 95% Wilson interval of its win rate lies above 1/2."""
+    s = _raider()
+    c = s.compile()
+    n = 400
+    g, _ = s.game.play(c, 7_340_001, 0, n)
+    # entry 0 (the user seat) plays seat (k mod 2) in game k when seats rotate
+    won = sum(int(g[k, 0] == k % 2) for k in range(n))
+    est = wilson(won, n)
+    assert est.lo > 0.5, est
+
+
+def test_same_games_whatever_threads_and_chunks():
+    import numba
+
+    s = _raider()
+    c = s.compile()
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        g1, s1 = s.game.play(c, 99, 0, 300)
+        numba.set_num_threads(max(2, old) if numba.config.NUMBA_NUM_THREADS > 1 else 1)
+        parts = [s.game.play(c, 99, a, b - a) for a, b in ((0, 7), (7, 150), (150, 300))]
+    finally:
+        numba.set_num_threads(old)
+    assert np.array_equal(g1, np.concatenate([p[0] for p in parts]))
+    assert np.array_equal(s1, np.concatenate([p[1] for p in parts]))
+
+
+def test_scribbling_on_its_copies_changes_nothing():
+    """The view and the options are the function's own copies: a function that overwrites
+    both before taking the first play plays exactly the games of one that only takes it."""
+    s0, s2 = _probe(0.0), _probe(2.0)
+    g0, st0 = s0.game.play(s0.compile(), 5, 0, 200)
+    g2, st2 = s2.game.play(s2.compile(), 5, 0, 200)
+    assert np.array_equal(g0, g2) and np.array_equal(st0, st2)
+    assert (g0[:, 0] >= -1).all() and (g0[:, 1] > 0).all()
+
+
+# ------------------------------------------------------------------ what the function sees
+def test_pirateer_view_is_a_copy_of_public_fields_only():
+    """fill_view_nb reads the position only: scrambling everything else of the state (event
+    count, dice counter, test script words, hold bookkeeping) leaves the view unchanged, and
+    the view is a fresh array (writing to it leaves the state alone)."""
+    from pirate_sim.games.pirateer import kernel as K
+    from pirate_sim.games.pirateer import rules as R
+    from pirate_sim.games.pirateer.user_view import V_SHIPS, V_TREASURE, VIEW_LEN, fill_view_nb
+    from pirate_sim.rng import new_rng
+
+    s = _pirateer({"strategy": "random"})
+    c = s.compile()
+    P, a = c.params, c.arrays
+    st = np.zeros(P.state_words, np.int32)
+    ev = np.zeros((0, 6), np.int32)
+    rng = new_rng(3, 0)
+    K.setup_nb(st, ev, rng, P, a[7], a[8], a[9], 0)
+    st[R.G_TURN] += 1
+    K.begin_turn_nb(st, ev, rng, P, *a[:3], a[6], np.zeros((R.MAX_PLAYS, R.PLAY_WIDTH), np.int32))
+    view = np.zeros(VIEW_LEN, np.int32)
+    fill_view_nb(st, P, view)
+    before = st.copy()
+    scrambled = st.copy()
+    hidden = [R.G_EVENTS, R.G_DICE, R.G_SCR_LEN, R.G_SCR_POS, R.G_SCR_FAIL, R.G_HOLD_TURNS, R.G_PLAYS, R.G_GAME]
+    scrambled[hidden] = 12345
+    scrambled[R.G_SCR:R.G_SCR + R.MAX_SCRIPT * R.PLAY_WIDTH] = -99
+    view2 = np.zeros(VIEW_LEN, np.int32)
+    fill_view_nb(scrambled, P, view2)
+    assert np.array_equal(view, view2)
+    view[:] = -1
+    assert np.array_equal(st, before)
+    assert view2[V_TREASURE] == -1 and (view2[V_SHIPS:V_SHIPS + 6] >= 0).all()
+
+
+def test_peak_view_hides_the_deck_order():
+    """Pirate's Peak's hidden state is the order of the unflipped Sea cards: two tables that
+    differ only there give the same view."""
+    from pirate_sim.games.pirates_peak import GAME as PEAK
+    from pirate_sim.games.pirates_peak import rules as R
+    from pirate_sim.games.pirates_peak.kernel import new_state, setup
+    from pirate_sim.games.pirates_peak.user_view import V_TRACK, fill_view_nb, view_len
+    from pirate_sim.rng import new_rng
+
+    s = scen.from_dict({"game": "pirates_peak"})
+    c = s.compile()
+    st = new_state(c)
+    setup(st, new_rng(1, 0))
+    n = view_len(c.params.max_track)
+    v1 = np.zeros(n, np.int32)
+    fill_view_nb(st.w, 0, 1, 0, v1)
+    w2 = st.w.copy()
+    lo = w2[R.ROW_ST, R.G_DECK_PTR]
+    w2[R.ROW_DECK, lo:lo + c.params.n_journey] = w2[R.ROW_DECK, lo:lo + c.params.n_journey][::-1]
+    assert not np.array_equal(w2[R.ROW_DECK], st.w[R.ROW_DECK])
+    v2 = np.zeros(n, np.int32)
+    fill_view_nb(w2, 0, 1, 0, v2)
+    assert np.array_equal(v1, v2)
+    assert (v1[V_TRACK + c.params.dock_spaces:] == -1).all()  # nothing past the laid dock
+    assert PEAK.user_template.exists()
+
+
+def test_reading_beyond_the_view_raises_one_line():
+    s = _probe(3.0)
+    with pytest.raises(U.UserStrategyError, match=r"probe.py:probe: raised IndexError .* games 0\.\.19"):
+        s.game.play(s.compile(), 1, 0, 20)
+
+
+def test_an_illegal_index_stops_the_run_with_the_game_named():
+    s = _probe(1.0)
+    with pytest.raises(U.UserStrategyError, match=r"probe: returned (\d+) at game 0 turn \d+, where the legal "
+                                                  r"options are 0\.\.\d+; the game was not recorded"):
+        s.game.play(s.compile(), 1, 0, 20)
+
+
+# ------------------------------------------------------------------ bad files: one line, exit 2
+BAD = {
+    "missing.py": None,
+    "nofunc.py": "def other(view, plays, params):\n    return 0\n",
+    "signature.py": "def f(view, plays):\n    return 0\n",
+    "untyped.py": "def f(view, plays, params):\n    return view.no_such_attribute\n",
+    "floaty.py": "def f(view, plays, params):\n    return 0.5\n",
+    "writes_board.py": "def f(view, plays, params, rng, board):\n    board.dist[0, 0] = 1\n    return 0\n",
+    "writes_params.py": "def f(view, plays, params):\n    params[0] = 1.0\n    return 0\n",
+    "syntax.py": "def f(view, plays, params)\n    return 0\n",
+    "badparams.py": "PARAMS = {'f': {'x': 'high'}}\ndef f(view, plays, params):\n    return 0\n",
+}
+WHY = {
+    "missing.py": "strategy file not found",
+    "nofunc.py": "no such function in the file; it has other",
+    "signature.py": r"wrong signature f\(view, plays\)",
+    "untyped.py": "numba cannot compile it",
+    "floaty.py": "returns float64, expected the index",
+    "writes_board.py": "numba cannot compile it",
+    "writes_params.py": "numba cannot compile it",
+    "syntax.py": "syntax error at line 1",
+    "badparams.py": "parameter 'x' default must be a finite number",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_strategy_file_is_one_line(tmp_path, name):
+    if BAD[name] is not None:
+        (tmp_path / name).write_text(BAD[name])
+    (tmp_path / "s.toml").write_text(f'game = "pirateer"\n[[seats]]\nstrategy = "{name}:f"\n'
+                                     '[[seats]]\nstrategy = "random"\n')
+    with pytest.raises(Exception) as info:
+        scen.load(tmp_path / "s.toml").compile()
+    msg = str(info.value)
+    assert isinstance(info.value, U.UserStrategyError | scen.ScenarioError)
+    assert "\n" not in msg and name in msg and ": f: " in msg
+    assert __import__("re").search(WHY[name], msg), msg
+
+
+def test_cli_bad_file_exits_2_and_writes_nothing(tmp_path):
+    (tmp_path / "p.py").write_text(BAD["untyped.py"])
+    (tmp_path / "s.toml").write_text('game = "pirateer"\n[[seats]]\nstrategy = "p.py:f"\n[[seats]]\nstrategy = "random"\n')
+    res = _invoke("run", tmp_path / "s.toml", "-o", tmp_path / "out", "--games", 10)
+    assert res.exit_code == 2
+    assert "p.py: f: numba cannot compile it" in res.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_unknown_seat_parameter_is_named(tmp_path):
+    with pytest.raises(scen.ScenarioError, match=r"seats\.0\.chase_hard: unknown parameter .* it has capture"):
+        _pirateer({"strategy": "examples/strategies/pirateer_players.py:careful_raider", "chase_hard": 1})
+
+
+# ------------------------------------------------------------------ runs: CLI, API, hash refusal
+def _copy_example(tmp_path: Path) -> Path:
+    shutil.copy(EXAMPLES / "pirateer_players.py", tmp_path / "pirateer_players.py")
+    shutil.copy(EXAMPLES / "pirateer_raider.toml", tmp_path / "raider.toml")
+    return tmp_path / "raider.toml"
+
+
+def test_cli_run_api_run_and_the_changed_file_refusal(tmp_path):
+    import pirate_sim as ps
+
+    path = _copy_example(tmp_path)
+    out = tmp_path / "out"
+    res = _invoke("run", path, "-o", out, "--games", 300, "--set", "run.chunk_size=100")
+    assert res.exit_code == 0, res.output
+    man = json.loads((out / "manifest.json").read_text())
+    sha = U.sha256_text((tmp_path / "pirateer_players.py").read_text())
+    assert man["strategy_files"] == [{"strategy": "pirateer_players.py:careful_raider",
+                                      "path": str(tmp_path / "pirateer_players.py"), "sha256": sha}]
+    copies = list((out / "strategies").glob("*.py"))
+    assert [p.read_text() for p in copies] == [(tmp_path / "pirateer_players.py").read_text()]
+    assert _invoke("verify", out).exit_code == 0
+    # the API plays the same games in memory, and opens the directory on its own copy
+    from pandas.testing import assert_frame_equal
+
+    r = ps.run(ps.load(path), games=300, progress=False)
+    opened = ps.open(out)
+    assert_frame_equal(r.games, opened.games)
+    assert_frame_equal(r.seats, opened.seats)
+    # a changed strategy file: verify reports it, --resume refuses
+    with open(tmp_path / "pirateer_players.py", "a") as fh:
+        fh.write("\n# edited\n")
+    res = _invoke("verify", out)
+    assert res.exit_code != 0 and "strategy file changed since the run" in res.output
+    res = _invoke("run", path, "-o", out, "--resume")
+    assert res.exit_code == 2 and "strategy file changed since the run" in res.output
+
+
+def test_scenario_hash_counts_content_not_location(tmp_path):
+    a = _raider()
+    _copy_example(tmp_path)
+    b = scen.from_dict({"game": "pirateer", "rules": {"strategy_seating": "rotate"},
+                        "seats": [{"strategy": "pirateer_players.py:careful_raider"}, {"strategy": "random"}]},
+                       source=str(tmp_path / "raider.toml"))
+    assert a.hash() == b.hash()
+    with open(tmp_path / "pirateer_players.py", "a") as fh:
+        fh.write("\n# edited\n")
+    c = scen.from_dict({"game": "pirateer", "rules": {"strategy_seating": "rotate"},
+                        "seats": [{"strategy": "pirateer_players.py:careful_raider"}, {"strategy": "random"}]},
+                       source=str(tmp_path / "raider.toml"))
+    assert c.hash() != a.hash()
+
+
+def test_cluster_worker_checks_the_source_hash():
+    """A worker builds the scenario from the client's copy of the file; a copy that does not
+    match its SHA-256 is refused (the tasks' own check, without starting Dask)."""
+    import numba
+
+    from pirate_sim import cluster
+
+    s = _raider()
+    text, h = s.to_toml(with_docs=False), s.hash()
+    sources = s.user_sources()
+    threads = numba.get_num_threads()
+    try:
+        g_task, _ = cluster.play_task(text, h, 0, 20, sources)  # sets one thread, as on a worker
+    finally:
+        numba.set_num_threads(threads)
+    g_here, _ = s.game.play(s.compile(), s.seed, 0, 20)
+    assert np.array_equal(g_task, g_here)
+    spec = next(iter(sources))
+    bad = {spec: (sources[spec][0] + "\n# other\n", sources[spec][1])}
+    cluster._SCENARIOS.clear()
+    with pytest.raises(scen.ScenarioError, match="the source received has SHA-256"):
+        cluster.play_task(text, h, 0, 20, bad)
+
+
+# ------------------------------------------------------------------ the documented examples
+def test_peak_example_plays_and_traces():
+    s = scen.load(EXAMPLES / "peak_bold.toml")
+    c = s.compile()
+    g, st = s.game.play(c, 11, 0, 300)
+    assert (g[:, 0] >= -1).all() and (g[:, 1] > 0).all()
+    searches = st[:, 0, s.game.seat_column_index("searches")]
+    assert searches.sum() > 0  # bold_digger searches whenever it may
+    lines = s.game.trace(c, 11, 4)
+    assert any("peak_players.py:bold_digger" in ln for ln in lines)
+    g2, _ = s.game.play(c, 11, 4, 1)
+    assert np.array_equal(g2[0], g[4])
+
+
+def test_pirateer_trace_equals_the_run():
+    s = _raider()
+    c = s.compile()
+    g, _ = s.game.play(c, 3, 0, 5)
+    _ev, out_g, _ = s.game.trace_events(c, 3, 2)
+    assert np.array_equal(out_g, g[2])
+    assert "careful_raider" in s.game.trace(c, 3, 2)[0]
+
+
+def test_tournament_takes_a_strategy_file(tmp_path):
+    path = _copy_example(tmp_path)
+    res = _invoke("tournament", path, "-s", "random,pirateer_players.py:careful_raider", "-n", 40,
+                  "--bootstrap", 20, "-o", tmp_path / "t")
+    assert res.exit_code == 0, res.output
+    assert "pirateer_players.py:careful_raider" in res.output
+
+
+@pytest.mark.slow
+def test_cluster_run_equals_the_local_one(tmp_path):
+    """--cluster local:1: the worker receives the strategy file's source, rebuilds and
+    checks it, and the Parquet content equals a run on this process's threads."""
+    pytest.importorskip("distributed")
+    from pandas.testing import assert_frame_equal
+
+    from pirate_sim import results
+
+    path = _copy_example(tmp_path)
+    for out, extra in (("local", ()), ("cluster", ("--cluster", "local:1"))):
+        res = _invoke("run", path, "-o", tmp_path / out, "--games", 200, *extra)
+        assert res.exit_code == 0, res.output
+    assert_frame_equal(results.read_games(tmp_path / "local"), results.read_games(tmp_path / "cluster"))
+    assert_frame_equal(results.read_seats(tmp_path / "local"), results.read_seats(tmp_path / "cluster"))
+
+
+def test_api_sweep_of_an_in_memory_scenario(monkeypatch):
+    """A scenario made in memory names its file against the working directory; the
+    file-based commands (sweep) reload it from a temporary copy that keeps the file beside it."""
+    import pirate_sim as ps
+
+    monkeypatch.chdir(ROOT)
+    s = ps.scenario("pirateer", seats=[{"strategy": "examples/strategies/pirateer_players.py:careful_raider"},
+                                       "random"])
+    sw = ps.sweep(s, {"rules.turn_cap": [300, 2000]}, games=100, progress=False)
+    assert len(sw.points) == 2
+    assert (sw.metrics["n"] > 0).all()
