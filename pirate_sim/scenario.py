@@ -76,6 +76,8 @@ class Scenario:
         if self.user:  # a strategy file counts by its content, not by where it lies
             out["seats"] = [dict(seat, strategy=self.user[seat["strategy"]].identity) if seat["strategy"] in self.user
                             else seat for seat in self.seats]
+            out["seats"] = [dict(seat, rollout=self.user[seat["rollout"]].identity) if seat.get("rollout") in self.user
+                            else seat for seat in out["seats"]]
         return out
 
     def strategy_files(self) -> list[dict[str, str]]:
@@ -96,7 +98,8 @@ class Scenario:
 
         seats = self.seats
         if self.user:
-            seats = user_strategy.placeholder_seats(seats, self.user, self.game.user_placeholder)
+            seats = user_strategy.placeholder_seats(seats, self.user, self.game.user_placeholder,
+                                                    getattr(self.game, "user_rollout_placeholder", None))
         try:
             compiled = self.game.compile(self.rules, seats)
         except ValueError as exc:
@@ -109,6 +112,8 @@ class Scenario:
         if self.user:
             compiled.strategy_names = tuple(seat["strategy"] for seat in self.seats)
             order, fi, rows = user_strategy.plan(self.seats, self.user)
+            if any(user_strategy.rollout_specs(self.seats, self.user)):
+                fi, rows = user_strategy.plan_rollouts(self.seats, self.user, order, fi, rows)
             self.game.user_compile(compiled, order, fi, rows)
         return compiled
 
@@ -309,26 +314,11 @@ def _validate_rules(game: Game, table: Any, source: str) -> dict[str, Any]:
 
 def _user_seat(game: Game, seat: dict, key: str, source: str, users: dict, user_sources: dict | None) -> dict:
     """A seat playing a strategy file: load it (once per spec) and check its parameters."""
-    from . import user_strategy
-
     name = seat["strategy"]
     if game.user_template is None:
         raise ScenarioError(source, f"{key}.strategy", f"{game.title} does not take strategy files "
                             "(Pirateer and Pirate's Peak do; docs/strategies.md)")
-    u = users.get(name)
-    if u is None:
-        try:
-            if user_sources is not None:
-                if name not in user_sources:
-                    raise user_strategy.UserStrategyError(f"{name}: its source did not come with the task")
-                text, sha = user_sources[name]
-                u = user_strategy.load(name, source=text, expect_sha=sha)
-            else:
-                base = Path(source).parent if not source.startswith("<") else Path.cwd()
-                u = user_strategy.load(name, base)
-        except user_strategy.UserStrategyError as exc:
-            raise ScenarioError(source, f"{key}.strategy", str(exc)) from None
-        users[name] = u
+    u = _load_user(name, f"{key}.strategy", source, users, user_sources)
     extra = dict(game.user_seat_params) if hasattr(game, "user_seat_params") else {}
     known = list(u.params) + list(extra)
     resolved = {"strategy": name}
@@ -346,6 +336,27 @@ def _user_seat(game: Game, seat: dict, key: str, source: str, users: dict, user_
     for k, p in extra.items():
         resolved[k] = check_value(p, seat.get(k, p.default), source, f"{key}.{k}")
     return resolved
+
+
+def _load_user(name: str, key: str, source: str, users: dict, user_sources: dict | None):
+    """Load strategy file ``name`` once per spec (a seat's ``strategy``, a search's ``rollout``)."""
+    from . import user_strategy
+
+    u = users.get(name)
+    if u is None:
+        try:
+            if user_sources is not None:
+                if name not in user_sources:
+                    raise user_strategy.UserStrategyError(f"{name}: its source did not come with the task")
+                text, sha = user_sources[name]
+                u = user_strategy.load(name, source=text, expect_sha=sha)
+            else:
+                base = Path(source).parent if not source.startswith("<") else Path.cwd()
+                u = user_strategy.load(name, base)
+        except user_strategy.UserStrategyError as exc:
+            raise ScenarioError(source, key, str(exc)) from None
+        users[name] = u
+    return u
 
 
 def _validate_seats(game: Game, seats: Any, source: str, users: dict | None = None,
@@ -380,7 +391,15 @@ def _validate_seats(game: Game, seats: Any, source: str, users: dict | None = No
                                     + _suggest(k, known) + (f"; it has {', '.join(known)}" if known else "; it has none"))
         resolved = {"strategy": name}
         for p in strat.params:
-            resolved[p.key] = check_value(p, seat.get(p.key, p.default), source, f"{key}.{p.key}")
+            v = seat.get(p.key, p.default)
+            if p.key == "rollout" and name == "search" and is_spec(v):
+                if not getattr(game, "user_rollout", False):
+                    raise ScenarioError(source, f"{key}.rollout", f"{game.title}'s search cannot roll out a strategy "
+                                        "file (Pirateer's can; docs/strategies.md)")
+                _load_user(v, f"{key}.rollout", source, users if users is not None else {}, user_sources)
+                resolved[p.key] = v
+                continue
+            resolved[p.key] = check_value(p, v, source, f"{key}.{p.key}")
         out.append(resolved)
     return out
 

@@ -48,6 +48,8 @@ MAX_PARAMS = 64  # parameters one user function may declare (the kernel's parame
 SPEC_RE = re.compile(r"^(?P<file>.+\.py):(?P<func>[A-Za-z_][A-Za-z0-9_]*)$")
 STUB_BEGIN = "# --- user dispatch: begin"
 STUB_END = "# --- user dispatch: end"
+ROLLOUT_KEY = "rollout"  # the search parameter that may name a strategy file (games with ``user_rollout``)
+ROLLOUT_ERR = 1 << 20  # err[0] = ROLLOUT_ERR + 1 + dispatch index: the illegal answer came inside a rollout
 
 
 class UserStrategyError(UserError, ValueError):
@@ -326,10 +328,46 @@ def plan(seats: list[dict], users: dict[str, UserStrategy]) -> tuple[list[UserSt
     return order, fi, rows
 
 
-def placeholder_seats(seats: list[dict], users: dict[str, UserStrategy], placeholder) -> list[dict]:
+def rollout_specs(seats: list[dict], users: dict[str, UserStrategy]) -> list[str | None]:
+    """Per seat entry: the strategy file its ``rollout`` names (a search seat), else None."""
+    return [seat.get(ROLLOUT_KEY) if seat.get(ROLLOUT_KEY) in users else None for seat in seats]
+
+
+def plan_rollouts(seats: list[dict], users: dict[str, UserStrategy], order: list[UserStrategy],
+                  fi: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``plan``'s tables with a second row per seat entry: row ``n + e`` the user function
+    the rollouts of search entry ``e`` play (appended to ``order`` when no seat plays it)
+    and its parameters, the file's ``PARAMS`` defaults.  int32[2n], read-only float64[2n, width]."""
+    index = {(u.sha256, u.func_name): i for i, u in enumerate(order)}
+    rfi = np.full(len(seats), -1, np.int32)
+    specs = rollout_specs(seats, users)
+    for e, spec in enumerate(specs):
+        if spec is None:
+            continue
+        u = users[spec]
+        k = (u.sha256, u.func_name)
+        if k not in index:
+            index[k] = len(order)
+            order.append(u)
+        rfi[e] = index[k]
+    width = max([len(u.params) for u in order] + [rows.shape[1], 1])
+    out = np.zeros((2 * len(seats), width))
+    out[:len(seats), :rows.shape[1]] = rows
+    for e, spec in enumerate(specs):
+        if spec is not None:
+            out[len(seats) + e, :len(users[spec].params)] = list(users[spec].params.values())
+    out.setflags(write=False)
+    return np.concatenate([fi, rfi]).astype(np.int32), out
+
+
+def placeholder_seats(seats: list[dict], users: dict[str, UserStrategy], placeholder,
+                      rollout_placeholder: str | None = None) -> list[dict]:
     """The seats with every user seat replaced by the game's built-in stand-in (whose tables
-    the kernel keeps for the decisions the user function does not take)."""
-    return [placeholder(seat) if seat["strategy"] in users else seat for seat in seats]
+    the kernel keeps for the decisions the user function does not take), and a search's
+    ``rollout`` file by ``rollout_placeholder`` (its rollouts never play it)."""
+    out = [placeholder(seat) if seat["strategy"] in users else seat for seat in seats]
+    return [dict(seat, **{ROLLOUT_KEY: rollout_placeholder}) if seat.get(ROLLOUT_KEY) in users else seat
+            for seat in out]
 
 
 def readonly(a: np.ndarray) -> np.ndarray:
@@ -344,8 +382,13 @@ def raise_errors(err: np.ndarray, first_game: int, users: list[UserStrategy]) ->
     bad = np.flatnonzero(err[:, 0])
     if bad.size:
         i = int(bad[0])
-        u = users[int(err[i, 0]) - 1]
-        raise u.fail(f"returned {int(err[i, 2])} at game {first_game + i} turn {int(err[i, 1])}, "
+        code = int(err[i, 0])
+        where = ""
+        if code > ROLLOUT_ERR:
+            code -= ROLLOUT_ERR
+            where = " in a rollout of search"
+        u = users[code - 1]
+        raise u.fail(f"returned {int(err[i, 2])}{where} at game {first_game + i} turn {int(err[i, 1])}, "
                      f"where the legal options are 0..{int(err[i, 3]) - 1}; the game was not recorded")
 
 
@@ -374,6 +417,8 @@ def results_copy(s, out_dir: Path):
                                   u.module_name, u.py_func, u.dispatcher, u.checked)
     t = _copy.copy(s)
     t.seats = [dict(seat, strategy=renamed.get(seat["strategy"], seat["strategy"])) for seat in s.seats]
+    t.seats = [dict(seat, **{ROLLOUT_KEY: renamed[seat[ROLLOUT_KEY]]}) if seat.get(ROLLOUT_KEY) in renamed else seat
+               for seat in t.seats]
     t.user = users
     return t
 

@@ -90,6 +90,8 @@ class Pirateer(Game):
     }
     rules_doc = "docs/rules/pirateer.md"
     user_template = Path(__file__).with_name("user_kernel.py")
+    user_rollout = True  # a search seat's ``rollout`` may name a strategy file (user_kernel.user_search_nb)
+    user_rollout_placeholder = "runner"  # the built-in rollout in the search's tables; its rollouts never play it
 
     # ------------------------------------------------------------------ compile
     def compile(self, rules: dict[str, Any], seats: list[dict[str, Any]]) -> Compiled:
@@ -141,6 +143,9 @@ class Pirateer(Game):
         from .user_view import VIEW_LEN, board_of
 
         board = board_of(compiled.arrays)
+        n = len(compiled.strategy_names)
+        if fi.shape[0] == n:  # no search rolls out a file: the rollout rows (n + e) are all built-in
+            fi, rows = U.plan_rollouts([{} for _ in range(n)], {}, users, fi, rows)
         urng = np.zeros(K.RNG_WORDS, np.uint64)
         types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(np.zeros((2, R.PLAY_WIDTH), np.int32)),
                   typeof(rows[0]), typeof(urng), typeof(board))
@@ -278,6 +283,9 @@ class Pirateer(Game):
         K.bench_playout_nb(pts[-1:], rngs[-1:], *tables_, code, reward, warm)
         pts, rngs = pts[:-1], rngs[:-1]
         rolls = np.zeros(n_decisions, np.int64)
+        x = compiled.extra.get("user")
+        if x is not None and found and x["fi"][len(x["fi"]) // 2 + entry] >= 0:
+            return self._user_search_bench(compiled, x, entry, pts, rngs, rolls)
         t0 = time.perf_counter()
         turns_search = K.bench_search_nb(pts, rngs, *tables_, entry, rolls)
         t_search = time.perf_counter() - t0
@@ -296,6 +304,33 @@ class Pirateer(Game):
                 "turns_per_rollout": int(turns_search) / n, "turns_per_playout": int(turns_play) / n,
                 "s_per_turn_search": per_turn_search, "s_per_turn_playout": per_turn_play,
                 "overhead": per_turn_search / per_turn_play - 1.0, "s_per_decision": t_search / n_decisions}
+
+    def _user_search_bench(self, compiled: Compiled, x: dict, entry: int, pts, rngs, rolls) -> dict:
+        """search_bench of a search entry whose rollouts play a strategy file (user_bench_search_nb),
+        at the same decision points; no plain-playout comparison (the file has no stand-alone
+        playout kernel): those fields are NaN."""
+        import time
+
+        from ... import user_strategy as U
+
+        a, P = compiled.arrays, compiled.params
+        strat, sp = a[10], a[11]
+        args = (P, *a[:7], strat, sp, entry, x["fi"], x["rows"], x["board"])
+        err = np.zeros(4, np.int64)
+        U.call_kernel(x["users"], 0, 1, x["module"].user_bench_search_nb, pts[:1], rngs[:1], *args, err,
+                      np.zeros(1, np.int64))  # compile and warm
+        t0 = time.perf_counter()
+        turns = U.call_kernel(x["users"], 0, 1, x["module"].user_bench_search_nb, pts, rngs, *args, err, rolls)
+        t_search = time.perf_counter() - t0
+        U.raise_errors(err[None, :], 0, x["users"])
+        n = max(int(rolls.sum()), 1)
+        u = x["users"][int(x["fi"][len(x["fi"]) // 2 + entry])]
+        nan = float("nan")
+        return {"decisions": len(pts), "rollouts": int(rolls.sum()), "budget": int(sp[entry, K.SP_BUDGET]),
+                "rollout": u.label, "rollouts_per_s": n / t_search, "s_per_rollout": t_search / n,
+                "s_per_playout": nan, "turns_per_rollout": int(turns) / n, "turns_per_playout": nan,
+                "s_per_turn_search": t_search / max(int(turns), 1), "s_per_turn_playout": nan, "overhead": nan,
+                "s_per_decision": t_search / len(pts)}
 
     # ------------------------------------------------------------------ report
     def report_figures(self, ctx) -> list:

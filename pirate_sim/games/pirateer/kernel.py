@@ -744,24 +744,18 @@ def rollout_nb(st, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, se
 
 
 @njit(cache=True, error_model="numpy")
-def search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp, seat, plays, n,
-              reach, union, hits, ss):
-    """The search player's choice among the ``n`` legal plays: (index, rollouts played, turns
-    played in them).
-
-    Plays that leave the same position are merged (the first listed stands for them); a
-    winning play is taken at once; the prior strategy's score keeps the ``top_k`` best;
-    sequential halving spends ``budget`` rollouts on them, the same derived streams for
-    every play (common random numbers).  Only future dice vary: the board is open."""
+def search_prepare_nb(st, P, nb, kind, seat_allowed, dist, dist_island, seat_home, strat, sp, seat, plays, n,
+                      reach, union, hits, ss):
+    """The search's work before any rollout, shared by ``search_nb`` and the template of
+    strategies of one's own (user_kernel.py): (the play taken without rollouts or -1, the
+    options kept ``m``).  Plays that leave the same position are merged (the first listed
+    stands for them); a winning play is taken at once; the prior strategy's score keeps the
+    ``top_k`` best, the kept options in ``idx[:m]`` (ss[8]) of the distinct plays ``uniq``
+    (ss[6]), their ``alive``/``sums``/``counts`` (ss[9:12]) set for sequential halving."""
     e = st[sb_nb(seat) + S_ENTRY]
     w = sp[e]
-    budget = int(w[SP_BUDGET])
     top_k = int(w[SP_TOP_K])
-    reward = int(w[SP_REWARD])
-    horizon = int(w[SP_HORIZON])
     base = strat.shape[0] - N_ROLLOUT_ROWS
-    rcode = strat[base + int(w[SP_ROLLOUT])]
-    rw = sp[base + int(w[SP_ROLLOUT])]
     pcode = strat[base + int(w[SP_PRIOR])]
     pw = sp[base + int(w[SP_PRIOR])]
     keys, hk, uniq, score, idx, alive, sums, counts = ss[4], ss[5], ss[6], ss[7], ss[8], ss[9], ss[10], ss[11]
@@ -770,7 +764,7 @@ def search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, 
     for k in range(n):
         h, win = play_key_nb(st, P, nb, kind, seat, plays[k], keys[u])
         if win:
-            return k, 0, 0
+            return k, 0
         dup = False
         for i in range(u):
             if hk[i] == h:
@@ -786,7 +780,7 @@ def search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, 
             uniq[u] = k
             u += 1
     if u == 1:
-        return uniq[0], 0, 0
+        return uniq[0], 0
     if pcode == ST_RANDOM:
         score[:u] = 0.0
     else:
@@ -797,12 +791,49 @@ def search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, 
                                      union, hits)
     m = top_k_nb(score, u, top_k, idx)
     if m == 1:
-        return uniq[idx[0]], 0, 0
+        return uniq[idx[0]], 0
     for i in range(m):
         alive[i] = i
         sums[i] = 0.0
         counts[i] = 0.0
-    limit = P.turn_cap if horizon == 0 else min(P.turn_cap, st[G_TURN] + horizon)
+    return -1, m
+
+
+@njit(cache=True, error_model="numpy")
+def search_limit_nb(st, P, w):
+    """The turn a rollout of the search entry ``w`` stops at (``horizon`` 0: the turn cap)."""
+    horizon = int(w[SP_HORIZON])
+    return P.turn_cap if horizon == 0 else min(P.turn_cap, st[G_TURN] + horizon)
+
+
+@njit(cache=True, error_model="numpy")
+def search_play_of_nb(ss, o):
+    """Index among the legal plays of kept option ``o`` (search_prepare_nb's tables)."""
+    return ss[6][ss[8][o]]
+
+
+@njit(cache=True, error_model="numpy")
+def search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp, seat, plays, n,
+              reach, union, hits, ss):
+    """The search player's choice among the ``n`` legal plays: (index, rollouts played, turns
+    played in them).
+
+    ``search_prepare_nb`` merges, takes a win, applies the prior and ``top_k``; sequential
+    halving spends ``budget`` rollouts on the kept plays, the same derived streams for
+    every play (common random numbers).  Only future dice vary: the board is open."""
+    k0, m = search_prepare_nb(st, P, nb, kind, seat_allowed, dist, dist_island, seat_home, strat, sp, seat, plays, n,
+                              reach, union, hits, ss)
+    if k0 >= 0:
+        return k0, 0, 0
+    e = st[sb_nb(seat) + S_ENTRY]
+    w = sp[e]
+    budget = int(w[SP_BUDGET])
+    reward = int(w[SP_REWARD])
+    base = strat.shape[0] - N_ROLLOUT_ROWS
+    rcode = strat[base + int(w[SP_ROLLOUT])]
+    rw = sp[base + int(w[SP_ROLLOUT])]
+    alive, sums, counts = ss[9], ss[10], ss[11]
+    limit = search_limit_nb(st, P, w)
     decision = st[G_TURN]
     rounds = halving_rounds_nb(m)
     n_alive = m
@@ -814,7 +845,7 @@ def search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, 
         r = per_round_rollouts_nb(budget, n_alive, rounds)
         for a in range(n_alive):
             o = alive[a]
-            play = plays[uniq[idx[o]]]
+            play = plays[search_play_of_nb(ss, o)]
             for j in range(done, done + r):
                 sums[o] += rollout_nb(st, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                                       seat, play, decision, j, rcode, rw, reward, limit, reach, union, hits, ss)
@@ -823,7 +854,7 @@ def search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, 
             total += r
         done += r
         n_alive = halve_nb(alive, n_alive, sums, counts)
-    return uniq[idx[alive[0]]], total, turns
+    return search_play_of_nb(ss, alive[0]), total, turns
 
 
 @njit(cache=True, error_model="numpy")

@@ -8,6 +8,12 @@ has a user function (``ufn[entry] >= 0``) and more than one legal play, the func
 chooses, from a fresh view (user_view.fill_view_nb), a copy of the plays, the seat's
 read-only parameter row, a private stream and the read-only board.  An index outside the
 plays stops the game (truncated) and is reported in ``err``; the caller raises.
+
+``ufn`` and ``uparams`` have two rows per seat entry: row ``e`` the seat's own function,
+row ``n_entries + e`` the function a ``search`` entry's rollouts play (its ``rollout`` a
+strategy file).  Such a search shares kernel.search_prepare_nb (merging, win, prior,
+top_k) and the halving helpers with the package's ``search_nb``; only its rollout turns
+(``user_playout_nb``) call the user function, with the same hook as a seat.
 Imports are absolute: the generated copy lives outside the package.
 """
 
@@ -20,7 +26,8 @@ from pirate_sim.games.pirateer import kernel as K
 from pirate_sim.games.pirateer.rules import END_TRUNCATED, EV_TRUNC, G_END, G_EVENTS, G_SEAT, G_TURN, PLAY_WIDTH, S_ENTRY
 from pirate_sim.games.pirateer.user_view import USER_STREAM, VIEW_LEN, fill_view_nb
 from pirate_sim.rng import RNG_WORDS, seed_game_nb
-from pirate_sim.search import derive_stream_nb
+from pirate_sim.search import derive_stream_nb, halve_nb, halving_rounds_nb, per_round_rollouts_nb
+from pirate_sim.user_strategy import ROLLOUT_ERR
 
 # --- user dispatch: begin
 
@@ -35,9 +42,101 @@ def user_choose_nb(fi, view, options, params, rng, board):
 
 
 @njit(cache=True, error_model="numpy")
+def user_pick_nb(st, P, f, params, plays, n, rng, board, view, opts, urng):
+    """What user function ``f`` answers at the seat to move among the ``n`` (> 1) plays: a
+    fresh view, a copy of the plays, its private stream derived from ``rng`` (the game's
+    stream at a seat, the rollout's in a rollout) at the turn, without advancing it."""
+    fill_view_nb(st, P, view)
+    for i in range(n):
+        for j in range(PLAY_WIDTH):
+            opts[i, j] = plays[i, j]
+    derive_stream_nb(urng, rng, st[G_TURN], USER_STREAM)
+    return user_choose_nb(f, view, opts[:n], params, urng, board)
+
+
+@njit(cache=True, error_model="numpy")
+def user_playout_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, f, params, plays, pass_row, heat, limit,
+                    board, view, opts, urng, err):
+    """kernel.playout_nb with every seat playing user function ``f`` (parameters ``params``);
+    an illegal index is reported in ``err`` and ends the playout."""
+    while st[G_END] < 0:
+        if st[G_TURN] >= limit:
+            if limit >= P.turn_cap:
+                st[G_END] = END_TRUNCATED
+            return
+        st[G_TURN] += 1
+        n = K.begin_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays)
+        if n == 0:
+            K.finish_turn_nb(st, ev, P, nb, kind, pass_row, heat)
+            continue
+        k = 0
+        if n > 1:
+            k = user_pick_nb(st, P, f, params, plays, n, rng, board, view, opts, urng)
+            if k < 0 or k >= n:
+                err[0] = ROLLOUT_ERR + f + 1
+                err[1] = st[G_TURN]
+                err[2] = k
+                err[3] = n
+                return
+        K.finish_turn_nb(st, ev, P, nb, kind, plays[k], heat)
+
+
+@njit(cache=True, error_model="numpy")
+def user_rollout_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, seat, play, decision, j, f, params, reward, limit,
+                    ss, board, view, opts, urng, err):
+    """kernel.rollout_nb with the user playout: the same copy, derived stream and reward."""
+    pass_row, st2, plays2, rng2 = ss[0], ss[1], ss[2], ss[3]
+    ev0, heat0 = ss[12], ss[13]
+    st2[:] = st
+    derive_stream_nb(rng2, rng, decision, j)
+    K.finish_turn_nb(st2, ev0, P, nb, kind, play, heat0)
+    user_playout_nb(st2, ev0, rng2, P, nb, kind, is_anchor, seat_allowed, f, params, plays2, pass_row[0], heat0,
+                    limit, board, view, opts, urng, err)
+    return K.reward_nb(st2, P, seat, reward)
+
+
+@njit(cache=True, error_model="numpy")
+def user_search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp, seat,
+                   plays, n, reach, union, hits, ss, f, params, board, view, opts, urng, err):
+    """kernel.search_nb with rollouts of user function ``f``: (index, rollouts, turns); index
+    -1 when a rollout's answer was illegal (``err`` set)."""
+    k0, m = K.search_prepare_nb(st, P, nb, kind, seat_allowed, dist, dist_island, seat_home, strat, sp, seat, plays,
+                                n, reach, union, hits, ss)
+    if k0 >= 0:
+        return k0, 0, 0
+    w = sp[st[K.sb_nb(seat) + S_ENTRY]]
+    budget = int(w[K.SP_BUDGET])
+    reward = int(w[K.SP_REWARD])
+    alive, sums, counts, st2 = ss[9], ss[10], ss[11], ss[1]
+    limit = K.search_limit_nb(st, P, w)
+    decision = st[G_TURN]
+    rounds = halving_rounds_nb(m)
+    n_alive = m
+    done = 0
+    total = 0
+    turns = 0
+    while n_alive > 1:
+        r = per_round_rollouts_nb(budget, n_alive, rounds)
+        for a in range(n_alive):
+            o = alive[a]
+            play = plays[K.search_play_of_nb(ss, o)]
+            for j in range(done, done + r):
+                sums[o] += user_rollout_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, seat, play, decision, j, f,
+                                           params, reward, limit, ss, board, view, opts, urng, err)
+                if err[0] != 0:
+                    return -1, total, turns
+                turns += st2[G_TURN] - decision
+            counts[o] += r
+            total += r
+        done += r
+        n_alive = halve_nb(alive, n_alive, sums, counts)
+    return K.search_play_of_nb(ss, alive[0]), total, turns
+
+
+@njit(cache=True, error_model="numpy")
 def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp, plays,
                  reach, union, hits, heat, ss, ufn, uparams, board, view, opts, urng, err):
-    """kernel.step_nb with the user hook."""
+    """kernel.step_nb with the user hook (a seat's own function, or a search's user rollouts)."""
     if st[G_END] >= 0:
         return
     if st[G_TURN] >= P.turn_cap:
@@ -52,18 +151,21 @@ def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_ho
     seat = st[G_SEAT]
     e = st[K.sb_nb(seat) + S_ENTRY]
     f = ufn[e]
-    if f < 0:
+    rf = ufn[ufn.shape[0] // 2 + e]
+    if f < 0 and rf >= 0 and strat[e] == K.ST_SEARCH:
+        k = user_search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp,
+                           seat, plays, n, reach, union, hits, ss, rf, uparams[ufn.shape[0] // 2 + e], board, view,
+                           opts, urng, err)[0]
+        if k < 0:
+            st[G_END] = END_TRUNCATED
+            return
+    elif f < 0:
         k = K.choose_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp, seat,
                         plays, n, reach, union, hits, ss)
     elif n == 1:
         k = 0
     else:
-        fill_view_nb(st, P, view)
-        for i in range(n):
-            for j in range(PLAY_WIDTH):
-                opts[i, j] = plays[i, j]
-        derive_stream_nb(urng, rng, st[G_TURN], USER_STREAM)
-        k = user_choose_nb(f, view, opts[:n], uparams[e], urng, board)
+        k = user_pick_nb(st, P, f, uparams[e], plays, n, rng, board, view, opts, urng)
         if k < 0 or k >= n:
             err[0] = f + 1
             err[1] = st[G_TURN]
@@ -141,3 +243,30 @@ def user_heat_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island
         user_play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                               seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss, heat,
                               first + i, out_g[i], out_s[i], ufn, uparams, board, view, opts, urng, err[i])
+
+
+@njit(cache=True, error_model="numpy")
+def user_bench_search_nb(points_st, points_rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
+                         strat, sp, entry, ufn, uparams, board, err, out_rollouts):
+    """kernel.bench_search_nb for a search entry whose rollouts play a user function."""
+    turns = 0
+    plays, reach, union, hits, ss = K.scratch_nb(P)
+    view = np.zeros(VIEW_LEN, np.int32)
+    opts = np.zeros_like(plays)
+    urng = np.zeros(RNG_WORDS, np.uint64)
+    st = np.zeros(P.state_words, np.int32)
+    half = ufn.shape[0] // 2
+    for i in range(points_st.shape[0]):
+        st[:] = points_st[i]
+        seat = st[G_SEAT]
+        st[K.sb_nb(seat) + S_ENTRY] = entry
+        roll = st[K.G_ROLL]
+        n = K.gen_plays_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, roll // 8, roll % 8, plays)
+        _k, r, t = user_search_nb(st, points_rng[i], P, nb, kind, is_anchor, seat_allowed, dist, dist_island,
+                                  seat_home, strat, sp, seat, plays, n, reach, union, hits, ss, ufn[half + entry],
+                                  uparams[half + entry], board, view, opts, urng, err)
+        out_rollouts[i] = r
+        turns += t
+        if err[0] != 0:
+            break
+    return turns

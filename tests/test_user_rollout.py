@@ -1,0 +1,141 @@
+"""A strategy file as the ``rollout`` of Pirateer's ``search`` (docs/strategies.md).
+
+The scenarios seat the example's ``careful_raider`` as the rollout of a search seat; the
+generated kernel module is the one tests/test_user_strategies.py builds for that function
+(the same template and users), so a warm cache serves both files.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from pirate_sim import scenario as scen
+from pirate_sim import user_strategy as U
+from pirate_sim.cli import main
+from pirate_sim.stats import wilson
+
+ROOT = Path(__file__).resolve().parent.parent
+RAIDER = "examples/strategies/pirateer_players.py:careful_raider"
+
+
+def _search(rollout: str = RAIDER, other: str = "random", budget: int = 8, source: Path = ROOT / "scenario.toml",
+            **rules) -> scen.Scenario:
+    raw = {"game": "pirateer", "rules": {"strategy_seating": "rotate", **rules},
+           "seats": [{"strategy": "search", "budget": budget, "rollout": rollout}, {"strategy": other}]}
+    return scen.from_dict(raw, source=str(source))
+
+
+def test_search_with_a_file_rollout_beats_random():
+    """Search (budget 8) rolling out careful_raider against random, seats rotating, on a seed
+    held out from the docs' figures (7_340_011): the 95% Wilson interval lies above 1/2."""
+    s = _search()
+    n = 40
+    g, _ = s.game.play(s.compile(), 7_340_011, 0, n)
+    won = sum(int(g[k, 0] == k % 2) for k in range(n))  # entry 0 plays seat k mod 2 in game k
+    est = wilson(won, n)
+    assert est.lo > 0.5, est
+
+
+def test_file_rollout_games_do_not_depend_on_threads_or_chunks():
+    import numba
+
+    s = _search(budget=4)
+    c = s.compile()
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        g1, s1 = s.game.play(c, 99, 0, 12)
+        numba.set_num_threads(max(2, old) if numba.config.NUMBA_NUM_THREADS > 1 else 1)
+        parts = [s.game.play(c, 99, a, b - a) for a, b in ((0, 5), (5, 12))]
+    finally:
+        numba.set_num_threads(old)
+    assert np.array_equal(g1, np.concatenate([p[0] for p in parts]))
+    assert np.array_equal(s1, np.concatenate([p[1] for p in parts]))
+
+
+def test_the_file_rollout_is_what_the_search_plays():
+    """The rollout decides the search's choices: the same seat rolling out the built-in
+    runner plays other games (the same seed), and so does another rollout file."""
+    s = _search(budget=8)
+    b = _search(rollout="runner", budget=8)
+    g_file, _ = s.game.play(s.compile(), 3, 0, 6)
+    g_runner, _ = b.game.play(b.compile(), 3, 0, 6)
+    assert not np.array_equal(g_file, g_runner)
+    assert s.hash() != b.hash()
+
+
+def test_an_illegal_index_in_a_rollout_is_one_line():
+    s = _search(rollout="tests/user_strategies/rollout_probe.py:past_end")
+    with pytest.raises(U.UserStrategyError) as info:
+        s.game.play(s.compile(), 1, 0, 4)
+    msg = str(info.value)
+    assert "\n" not in msg
+    assert __import__("re").search(r"rollout_probe\.py: past_end: returned (\d+) in a rollout of search at game 0 "
+                                   r"turn \d+, where the legal options are 0\.\.\d+; the game was not recorded", msg)
+
+
+@pytest.mark.parametrize("spec, why", [
+    ("nowhere.py:f", r"seats\.0\.rollout: .*nowhere\.py: f: strategy file not found"),
+    ("examples/strategies/pirateer_players.py:nobody", r"seats\.0\.rollout: .*: nobody: no such function"),
+    ("sideways", r"seats\.0\.rollout: expected one of"),
+])
+def test_a_bad_rollout_spec_is_one_line(spec, why):
+    with pytest.raises(scen.ScenarioError) as info:
+        _search(rollout=spec)
+    assert "\n" not in str(info.value)
+    assert __import__("re").search(why, str(info.value)), str(info.value)
+
+
+def test_pirates_peak_refuses_a_file_rollout():
+    raw = {"game": "pirates_peak", "seats": [{"strategy": "search", "rollout": RAIDER}, {"strategy": "random"}]}
+    with pytest.raises(scen.ScenarioError, match=r"seats\.0\.rollout: Pirate's Peak's search cannot roll out a "
+                                                 r"strategy file"):
+        scen.from_dict(raw, source=str(ROOT / "scenario.toml"))
+
+
+def _toml(tmp_path: Path, rollout: str) -> Path:
+    p = tmp_path / "s.toml"
+    p.write_text(f'game = "pirateer"\n[rules]\nstrategy_seating = "rotate"\n[[seats]]\nstrategy = "search"\n'
+                 f'budget = 4\nrollout = "{rollout}"\n[[seats]]\nstrategy = "random"\n')
+    return p
+
+
+def test_cli_bad_rollout_exits_2_and_writes_nothing(tmp_path):
+    res = CliRunner().invoke(main, ["run", str(_toml(tmp_path, "gone.py:f")), "-o", str(tmp_path / "out"),
+                                    "--games", "4"], catch_exceptions=False)
+    assert res.exit_code == 2
+    assert "seats.0.rollout" in res.output and "gone.py: f: strategy file not found" in res.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_run_records_and_keeps_the_rollout_file(tmp_path):
+    """The manifest lists the rollout file and its SHA-256, the run keeps a copy that its
+    scenario.toml names (same hash), and a cluster worker's copy of the source plays the
+    same games."""
+    shutil.copy(ROOT / "examples/strategies/pirateer_players.py", tmp_path / "players.py")
+    path = _toml(tmp_path, "players.py:careful_raider")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(path), "-o", str(out), "--games", "6"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    man = json.loads((out / "manifest.json").read_text())
+    sha = U.sha256_text((tmp_path / "players.py").read_text())
+    assert man["strategy_files"] == [{"strategy": "players.py:careful_raider", "path": str(tmp_path / "players.py"),
+                                      "sha256": sha}]
+    assert [p.read_text() for p in (out / "strategies").glob("*.py")] == [(tmp_path / "players.py").read_text()]
+    kept = scen.load(out / "scenario.toml")
+    s = scen.load(path)
+    assert kept.seats[0]["rollout"].startswith("strategies/") and kept.hash() == s.hash()
+    # the hash counts the file by content: the example at its own place gives the same games
+    assert _search(budget=4).hash() == s.hash()
+    # a cluster worker builds the scenario from the client's copy of the source
+    w = scen.from_dict(scen.read_toml(path), source="<task>", user_sources=s.user_sources())
+    assert w.hash() == s.hash()
+    g_w, _ = w.game.play(w.compile(), s.seed, 0, 3)
+    g_s, _ = s.game.play(s.compile(), s.seed, 0, 3)
+    assert np.array_equal(g_w, g_s)
