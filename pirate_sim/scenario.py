@@ -399,6 +399,10 @@ def _validate_seats(game: Game, seats: Any, source: str, users: dict | None = No
                 _load_user(v, f"{key}.rollout", source, users if users is not None else {}, user_sources)
                 resolved[p.key] = v
                 continue
+            if (p.key == "rollout" and name == "search" and getattr(game, "user_rollout", False)
+                    and v not in (p.choices or ())):
+                raise ScenarioError(source, f"{key}.rollout", "expected one of " + ", ".join(map(repr, p.choices))
+                                    + f" or a strategy file (file.py:function), got {v!r}")
             resolved[p.key] = check_value(p, v, source, f"{key}.{p.key}")
         out.append(resolved)
     return out

@@ -83,7 +83,7 @@ def test_an_illegal_index_in_a_rollout_is_one_line():
 @pytest.mark.parametrize("spec, why", [
     ("nowhere.py:f", r"seats\.0\.rollout: .*nowhere\.py: f: strategy file not found"),
     ("examples/strategies/pirateer_players.py:nobody", r"seats\.0\.rollout: .*: nobody: no such function"),
-    ("sideways", r"seats\.0\.rollout: expected one of"),
+    ("sideways", r"seats\.0\.rollout: expected one of .* or a strategy file \(file\.py:function\), got .sideways."),
 ])
 def test_a_bad_rollout_spec_is_one_line(spec, why):
     with pytest.raises(scen.ScenarioError) as info:
