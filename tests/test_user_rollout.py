@@ -139,3 +139,16 @@ def test_run_records_and_keeps_the_rollout_file(tmp_path):
     g_w, _ = w.game.play(w.compile(), s.seed, 0, 3)
     g_s, _ = s.game.play(s.compile(), s.seed, 0, 3)
     assert np.array_equal(g_w, g_s)
+
+
+def test_a_file_only_rolled_out_is_no_tournament_entrant():
+    """The tournament's default entrants are the registered strategies and the files that
+    play a seat; a file that only a search rolls out is not one (and cannot be asked for)."""
+    from pirate_sim.meta import tournament
+    from pirate_sim.meta.plan import MetaError
+
+    s = _search()
+    _matches, st = tournament.build(s, tournament.settings(games=2))
+    assert st["strategies"] == [x.name for x in s.game.strategies]
+    with pytest.raises(MetaError, match="unknown strategy"):
+        tournament.build(s, tournament.settings([RAIDER, "random"], games=2))

@@ -27,7 +27,9 @@ def settings(strategies: list[str] | None = None, games: int = GAMES, bootstrap:
 
 
 def build(base: Scenario, st: dict) -> tuple[list[Match], dict]:
-    names = [s.name for s in base.game.strategies] + list(base.user)  # built-in, then the strategy files
+    # built-in, then the strategy files that play a seat (a file only a search rolls out is no entrant)
+    seated = {seat["strategy"] for seat in base.seats}
+    names = [s.name for s in base.game.strategies] + [spec for spec in base.user if spec in seated]
     chosen = names if st["strategies"] is None else list(st["strategies"])
     for c in chosen:
         if c not in names:
