@@ -429,6 +429,8 @@ def draw_players(rows: list[dict], n_games: int = SIDE_GAMES):
         if r.get("barge_share", 0.0) > 0:  # only where a treasure barge was in play
             axes[1].text(x, top, f"barge {100 * r['barge_share']:.0f}%\nof all fame", ha="center", va="bottom",
                          fontsize=7.5)
+    if any(r.get("barge_share", 0.0) > 0 for r in rows):  # room for the label under the title
+        axes[1].set_ylim(0, 1.3 * float(b.max()))
     axes[1].set_xticks(xs, [str(r["players"]) for r in rows])
     axes[1].set(title="Mean fame per seat-game by source", xlabel="players", ylabel="fame per seat-game")
     axes[1].legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.01, 1))
@@ -440,10 +442,10 @@ def draw_players(rows: list[dict], n_games: int = SIDE_GAMES):
     axes[2].set(title="Fights per game (95% CI)", xlabel="players", ylabel="fights per game")
     axes[2].grid(alpha=0.3)
     footnote(fig, f"Side simulation: {n_games:,} games per player count with the run's rules and seed; seats "
-                  "filled by cycling the run's line-up, strategies rotating over seats; dashed = fair share 1/n; "
+                  "filled by cycling the run's line-up, strategies rotating over seats; dashed = fair share 1/n.\n"
                   "'barge': the treasure barge's share of all fame (plundered by a ship ending a round alone "
                   "with it; part of 'black ships').")
-    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
     return fig
 
 
