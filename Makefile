@@ -10,7 +10,7 @@ JOBS   ?= 2
 
 help:
 	@echo "make demo         set up, run Pirate's Peak (1,000,000 games), summary + report under $(DEMO)"
-	@echo "make test         set up, run every test (default suite + slow statistical checks)"
+	@echo "make test         set up, lint (ruff), run every test (default suite + slow statistical checks)"
 	@echo "make test-fast    the default suite only (no slow statistical checks)"
 	@echo "make bench        throughput of every game (games/s with and without the JIT)"
 	@echo "make lint         ruff over the package and tests"
@@ -27,7 +27,7 @@ demo: $(STAMP)
 	$(BIN)/pirate-sim report $(DEMO) -o $(DEMO)/report --force
 	@echo "summary: $(DEMO)/summary.txt   report: $(DEMO)/report/report.pdf"
 
-test: $(STAMP) fresh-cache
+test: lint fresh-cache
 	$(BIN)/python -m pytest --no-header -n $(JOBS) -m "slow or not slow"
 
 test-fast: $(STAMP) fresh-cache
@@ -37,8 +37,7 @@ bench: $(STAMP)
 	$(BIN)/pirate-sim bench
 
 lint: $(STAMP)
-	$(BIN)/python -m pip install --quiet ruff
-	$(BIN)/ruff check pirate_sim tests
+	$(BIN)/ruff check pirate_sim tests docs
 
 # numba's cache files outside the virtual environment (-delete would turn on -depth, which
 # GNU find refuses to combine with -prune: it deleted nothing, so rm does the deleting)

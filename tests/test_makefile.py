@@ -24,3 +24,41 @@ def test_clean_cache_removes_kernels_but_not_the_venv(tmp_path):
     assert "removed 3 numba cache files" in res.stdout
     assert not any(p.exists() for p in stale)  # before: GNU find refused -prune with -delete, 0 removed
     assert all(p.exists() for p in keep)
+
+
+ROOT = MAKEFILE.parent
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_ci_test_target_runs_the_linter():
+    """`.ci/run` calls `make test`; ruff is configured, so the test target runs it (dry run)."""
+    assert "make test" in (ROOT / ".ci/run").read_text()
+    res = subprocess.run(["make", "-n", "-C", str(ROOT), "test"], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    lint = [i for i, line in enumerate(lines) if "ruff check" in line]
+    tests = [i for i, line in enumerate(lines) if "pytest" in line]
+    assert lint and tests and lint[0] < tests[0], res.stdout
+
+
+def test_declared_package_data_exists():
+    """Every file pyproject.toml ships as package data is in the tree (py.typed was declared, absent)."""
+    import tomllib
+
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    for pkg, patterns in cfg["tool"]["setuptools"]["package-data"].items():
+        folder = ROOT.joinpath(*pkg.split("."))
+        for pattern in patterns:
+            assert list(folder.glob(pattern)), f"{pkg}: {pattern} matches nothing in {folder}"
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_make_targets_named_in_the_project_exist():
+    """A `make X` named in pyproject.toml, the README or docs is a real target of the Makefile."""
+    import re
+
+    targets = set(re.findall(r"^([A-Za-z][\w-]*):", MAKEFILE.read_text(), re.M))
+    texts = [ROOT / "pyproject.toml", ROOT / "README.md", *sorted((ROOT / "docs").glob("**/*.md"))]
+    for path in texts:
+        for name in re.findall(r"`make ([A-Za-z][\w-]*)", path.read_text()):
+            assert name in targets, f"{path.name} names `make {name}`, which the Makefile lacks"

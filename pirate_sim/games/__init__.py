@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import importlib
 
+from .. import compiling
 from .base import Game
+
+compiling.install()  # every kernel is reached through a game: announce its compiles
 
 # name -> module; adding a game is one line here plus its package.
 GAME_MODULES: dict[str, str] = {

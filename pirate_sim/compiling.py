@@ -1,0 +1,195 @@
+"""Say what numba compiles while it compiles: which kernel, for how long so far, how far along.
+
+numba compiles a kernel the first time it is called on a machine and caches the machine code
+(``cache=True``); every later process loads it in well under a second.  A cold compile takes
+from seconds to minutes on a small machine, and a run that sits silent for minutes looks hung.
+numba fires a ``numba:compile`` event around every real compile (never around a cache load),
+nested for the functions a kernel calls, so one listener can say, for each top-level compile
+of a pirate-sim kernel: what it compiles, the functions compiled so far, the seconds elapsed,
+what it took last time on this machine, and when it is done.
+
+Lines go to standard error (``sys.stderr`` looked up at each write, so a rich progress bar
+that redirects it prints them above the bar, and a notebook shows them).  Set
+``PIRATE_SIM_COMPILE_NOTES=0`` to silence them.  The times of the last compile of each kernel
+are kept in ``compile-times.json`` in the user cache directory, so the next cold compile
+(after an upgrade or a cache wipe) gives an estimate measured on this machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+from numba.core import event
+
+# Module-name prefixes whose top-level compiles are announced: the package and the modules
+# it generates for strategy files (pirate_sim_user_*, pirate_sim_kernel_*).
+WATCHED = ["pirate_sim"]
+# Seconds between "still compiling" lines: first after FIRST_NOTE_S, then every EVERY_S.
+FIRST_NOTE_S = 10.0
+EVERY_S = 30.0
+TIMES_FILE = "compile-times.json"
+
+
+def cache_dir() -> Path:
+    """The user cache directory: $PIRATE_SIM_CACHE, else $XDG_CACHE_HOME/pirate-sim, else
+    ~/.cache/pirate-sim (the strategy-file modules live in its ``strategies`` folder)."""
+    if os.environ.get("PIRATE_SIM_CACHE"):
+        return Path(os.environ["PIRATE_SIM_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "pirate-sim"
+
+
+def watch(prefix: str) -> None:
+    """Announce compiles of functions whose module name starts with ``prefix`` too."""
+    if prefix not in WATCHED:
+        WATCHED.append(prefix)
+
+
+def enabled() -> bool:
+    return os.environ.get("PIRATE_SIM_COMPILE_NOTES", "1") not in ("0", "", "no", "false")
+
+
+def _say(text: str) -> None:
+    if enabled():
+        stream = sys.stderr
+        try:
+            stream.write(text + "\n")
+            stream.flush()
+        except (OSError, ValueError):  # a closed or broken stderr must never stop a run
+            pass
+
+
+def _name(dispatcher) -> tuple[str, str]:
+    """(module, short name) of a dispatcher, e.g. ('pirate_sim.games.ice_pirates.kernel', 'play_chunk_nb')."""
+    py = getattr(dispatcher, "py_func", None)
+    return getattr(py, "__module__", "") or "", getattr(py, "__qualname__", "") or str(dispatcher)
+
+
+def label(module: str, name: str) -> str:
+    """What a user reads: the game (or 'strategy file') and the kernel's name."""
+    parts = module.split(".")
+    if module.startswith("pirate_sim.games.") and len(parts) > 2:
+        return f"{parts[2]} {name}"
+    if module.startswith(("pirate_sim_user_", "pirate_sim_kernel_")):
+        return f"strategy-file kernel {name}"
+    return f"{module}.{name}" if module else name
+
+
+def _load_times() -> dict:
+    try:
+        return json.loads((cache_dir() / TIMES_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _save_time(key: str, seconds: float, functions: int) -> None:
+    path = cache_dir() / TIMES_FILE
+    try:
+        times = _load_times()
+        times[key] = {"seconds": round(seconds, 1), "functions": functions, "cpus": os.cpu_count(),
+                      "load": round(os.getloadavg()[0], 1) if hasattr(os, "getloadavg") else None}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(times, indent=1, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:  # an unwritable cache only loses the next estimate
+        pass
+
+
+class _Compile:
+    """One top-level compile in progress."""
+
+    def __init__(self, module: str, name: str):
+        self.key = f"{module}.{name}"
+        self.what = label(module, name)
+        self.start = time.monotonic()
+        self.functions = 1
+        self.done = threading.Event()
+        self.last = _load_times().get(self.key)
+        self.cached = False
+
+    def saved(self) -> str:
+        return "cached for the next run" if self.cached else "not cached (cache=False)"
+
+    def opening(self) -> str:
+        if self.last:
+            est = (f"last compile on this machine took {self.last['seconds']:.0f} s"
+                   + (f" at load {self.last['load']}" if self.last.get("load") is not None else ""))
+        else:
+            est = "no earlier compile on this machine to go by; kernels take 10 s to several minutes on 2 cores"
+        return f"compiling {self.what} (numba, once per machine and package version, then cached; {est})..."
+
+    def tick(self) -> None:
+        """Say 'still compiling' now and then until the compile ends (a daemon thread)."""
+        wait = FIRST_NOTE_S
+        while not self.done.wait(wait):
+            elapsed = time.monotonic() - self.start
+            tail = ""
+            if self.last and self.last.get("functions"):
+                share = min(self.functions / self.last["functions"], 0.99)
+                tail = f", about {100 * share:.0f}% of last time's {self.last['functions']} functions"
+            _say(f"  still compiling {self.what}: {elapsed:.0f} s, {self.functions} functions so far{tail}")
+            wait = EVERY_S
+
+
+class CompileNotes(event.Listener):
+    """numba ``numba:compile`` listener: announces top-level compiles of watched modules."""
+
+    def __init__(self):
+        self.local = threading.local()
+
+    def _stack(self) -> list:
+        if not hasattr(self.local, "stack"):
+            self.local.stack = []
+        return self.local.stack
+
+    def on_start(self, ev):
+        stack = self._stack()
+        module, name = _name(ev.data.get("dispatcher"))
+        if stack:  # a function the top-level kernel calls
+            top = next((c for c in reversed(stack) if c is not None), None)
+            if top is not None:
+                top.functions += 1
+            stack.append(None)
+            return
+        if not any(module.startswith(p) for p in WATCHED):
+            stack.append(None)
+            return
+        c = _Compile(module, name)
+        c.cached = type(getattr(ev.data.get("dispatcher"), "_cache", None)).__name__ != "NullCache"
+        stack.append(c)
+        _say(c.opening())
+        threading.Thread(target=c.tick, daemon=True, name="pirate-sim-compile-notes").start()
+
+    def on_end(self, ev):
+        stack = self._stack()
+        if not stack:
+            return
+        c = stack.pop()
+        if c is None:
+            return
+        c.done.set()
+        seconds = time.monotonic() - c.start
+        exc = getattr(ev, "exc_details", None)
+        if exc and exc[0] is not None:  # a type error in a strategy file, an interrupt...
+            _say(f"compiling {c.what} stopped after {seconds:.1f} s")
+            return
+        _save_time(c.key, seconds, c.functions)
+        _say(f"compiled {c.what} in {seconds:.1f} s ({c.functions} functions); {c.saved()}")
+
+
+_LISTENER: CompileNotes | None = None
+
+
+def install() -> CompileNotes:
+    """Register the listener once per process (idempotent); every game's module calls this."""
+    global _LISTENER
+    if _LISTENER is None:
+        _LISTENER = CompileNotes()
+        event.register("numba:compile", _LISTENER)
+    return _LISTENER
