@@ -29,7 +29,9 @@ from numba.core import event
 # Module-name prefixes whose top-level compiles are announced: the package and the modules
 # it generates for strategy files (pirate_sim_user_*, pirate_sim_kernel_*).
 WATCHED = ["pirate_sim"]
-# Seconds between "still compiling" lines: first after FIRST_NOTE_S, then every EVERY_S.
+# A compile is announced once it has run ANNOUNCE_S (shorter ones keep nobody waiting), then
+# "still compiling" FIRST_NOTE_S later and every EVERY_S after that.
+ANNOUNCE_S = 1.0
 FIRST_NOTE_S = 10.0
 EVERY_S = 30.0
 TIMES_FILE = "compile-times.json"
@@ -112,6 +114,8 @@ class _Compile:
         self.done = threading.Event()
         self.last = _load_times().get(self.key)
         self.cached = False
+        self.announced = False
+        self.lock = threading.Lock()
 
     def saved(self) -> str:
         return "cached for the next run" if self.cached else "not cached (cache=False)"
@@ -125,7 +129,15 @@ class _Compile:
         return f"compiling {self.what} (numba, once per machine and package version, then cached; {est})..."
 
     def tick(self) -> None:
-        """Say 'still compiling' now and then until the compile ends (a daemon thread)."""
+        """Announce the compile once it has run ANNOUNCE_S, then say 'still compiling' now and
+        then until it ends (a daemon thread)."""
+        if self.done.wait(ANNOUNCE_S):
+            return
+        with self.lock:
+            if self.done.is_set():
+                return
+            self.announced = True
+            _say(self.opening())
         wait = FIRST_NOTE_S
         while not self.done.wait(wait):
             elapsed = time.monotonic() - self.start
@@ -163,7 +175,6 @@ class CompileNotes(event.Listener):
         c = _Compile(module, name)
         c.cached = type(getattr(ev.data.get("dispatcher"), "_cache", None)).__name__ != "NullCache"
         stack.append(c)
-        _say(c.opening())
         threading.Thread(target=c.tick, daemon=True, name="pirate-sim-compile-notes").start()
 
     def on_end(self, ev):
@@ -177,9 +188,13 @@ class CompileNotes(event.Listener):
         seconds = time.monotonic() - c.start
         exc = getattr(ev, "exc_details", None)
         if exc and exc[0] is not None:  # a type error in a strategy file, an interrupt...
-            _say(f"compiling {c.what} stopped after {seconds:.1f} s")
+            if c.announced:
+                _say(f"compiling {c.what} stopped after {seconds:.1f} s")
             return
         _save_time(c.key, seconds, c.functions)
+        with c.lock:  # the announcement, if one is being written, comes first
+            if not c.announced:
+                return
         _say(f"compiled {c.what} in {seconds:.1f} s ({c.functions} functions); {c.saved()}")
 
 

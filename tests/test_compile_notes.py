@@ -14,7 +14,7 @@ KERNEL = textwrap.dedent('''
     from pirate_sim import compiling
 
     compiling.install()
-    compiling.FIRST_NOTE_S = 0.0  # say "still compiling" at once, so the test sees it
+    compiling.ANNOUNCE_S = compiling.FIRST_NOTE_S = 0.0  # announce at once, so the test sees it
 
 
     @numba.njit(cache=True)
