@@ -6,7 +6,7 @@ STAMP   = $(VENV)/.installed-stamp
 DEMO    = reports/pirates_peak_default
 JOBS   ?= 2
 
-.PHONY: demo test test-fast bench lint clean-cache fresh-cache clean help
+.PHONY: demo test test-fast bench lint clean-cache clean help
 
 help:
 	@echo "make demo         set up, run Pirate's Peak (1,000,000 games), summary + report under $(DEMO)"
@@ -14,7 +14,7 @@ help:
 	@echo "make test-fast    the default suite only (no slow statistical checks)"
 	@echo "make bench        throughput of every game (games/s with and without the JIT)"
 	@echo "make lint         ruff over the package and tests"
-	@echo "make clean-cache  drop numba's compiled-function cache (after editing an imported kernel)"
+	@echo "make clean-cache  free the disk numba's compiled kernels take (never needed for correctness)"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,10 +27,10 @@ demo: $(STAMP)
 	$(BIN)/pirate-sim report $(DEMO) -o $(DEMO)/report --force
 	@echo "summary: $(DEMO)/summary.txt   report: $(DEMO)/report/report.pdf"
 
-test: lint fresh-cache
+test: lint
 	$(BIN)/python -m pytest --no-header -n $(JOBS) -m "slow or not slow"
 
-test-fast: $(STAMP) fresh-cache
+test-fast: $(STAMP)
 	$(BIN)/python -m pytest --no-header -n $(JOBS)
 
 bench: $(STAMP)
@@ -39,22 +39,16 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check pirate_sim tests docs
 
-# numba's cache files outside the virtual environment (-delete would turn on -depth, which
-# GNU find refuses to combine with -prune: it deleted nothing, so rm does the deleting)
+# numba's cache: one folder per digest of the sources under the user cache (pirate_sim/_cache.py),
+# so an edit never runs stale machine code and nothing needs wiping; clean-cache frees the disk.
+# It also removes cache files an older layout left beside the sources (-delete would turn on
+# -depth, which GNU find refuses to combine with -prune, so rm does the deleting).
 NUMBA_CACHE = find . -path ./$(VENV) -prune -o -type f \( -name '*.nbi' -o -name '*.nbc' \)
 
 clean-cache:
 	@n=$$($(NUMBA_CACHE) -print | wc -l) && $(NUMBA_CACHE) -exec rm -f {} + && echo "removed $$n numba cache files"
-
-# numba's cache checks only the edited function's own file, not the kernels it imports, so a
-# long-lived checkout can run stale machine code after an edit. The tests first drop every
-# cache when any numba-using source changed since the last run (fresh clones are unaffected).
-CACHE_STAMP = .numba-sources-stamp
-fresh-cache:
-	@h=$$(grep -rl --include='*.py' numba pirate_sim tests | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16); \
-	if [ "$$(cat $(CACHE_STAMP) 2>/dev/null)" != "$$h" ]; then \
-	  n=$$($(NUMBA_CACHE) -print | wc -l); $(NUMBA_CACHE) -exec rm -f {} +; \
-	  echo "$$h" > $(CACHE_STAMP); [ "$$n" = 0 ] || echo "numba sources changed: removed $$n cache files"; fi
+	@if [ -x $(BIN)/python ]; then d=$$($(BIN)/python -c "from pirate_sim import _cache; print(_cache.root() / 'numba')"); \
+	  rm -rf "$$d" && echo "removed $$d"; fi
 
 clean: clean-cache
-	rm -rf $(VENV) .pytest_cache .hypothesis $(CACHE_STAMP)
+	rm -rf $(VENV) .pytest_cache .hypothesis

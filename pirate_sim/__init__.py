@@ -17,7 +17,10 @@ import sys
 import types
 from typing import TYPE_CHECKING
 
+from . import _cache
 from ._version import __version__
+
+_cache.configure()  # numba's cache folder keyed by the sources' digest, before any kernel loads
 
 _API = ("Scenario", "Results", "Comparison", "Sweep", "Check", "Sensitivity", "Tuning", "APIError",
         "ScenarioError", "UserError",

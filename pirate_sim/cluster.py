@@ -16,13 +16,11 @@ runs.
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import re
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -102,12 +100,9 @@ def local_workers(asked: int, cores: int | None = None, free: int | None = None)
 @functools.cache
 def _source_digest() -> str:
     """SHA-256 of the package's Python sources: equal digests mean the same rules code."""
-    root = Path(__file__).resolve().parent
-    h = hashlib.sha256()
-    for f in sorted(root.rglob("*.py")):
-        h.update(str(f.relative_to(root)).encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()[:16]
+    from ._cache import source_digest
+
+    return source_digest()
 
 
 def code_identity(game: str | None = None) -> dict[str, str]:

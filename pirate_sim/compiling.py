@@ -22,12 +22,14 @@ import os
 import sys
 import threading
 import time
-from pathlib import Path
 
 from numba.core import event
 
-# Module-name prefixes whose top-level compiles are announced: the package and the modules
-# it generates for strategy files (pirate_sim_user_*, pirate_sim_kernel_*).
+from ._cache import root as cache_dir
+
+# Module-name prefixes whose top-level compiles are announced (besides every registered game's
+# module): the package and the modules it generates for strategy files (pirate_sim_user_*,
+# pirate_sim_kernel_*).
 WATCHED = ["pirate_sim"]
 # A compile is announced once it has run ANNOUNCE_S (shorter ones keep nobody waiting), then
 # "still compiling" FIRST_NOTE_S later and every EVERY_S after that.
@@ -37,19 +39,18 @@ EVERY_S = 30.0
 TIMES_FILE = "compile-times.json"
 
 
-def cache_dir() -> Path:
-    """The user cache directory: $PIRATE_SIM_CACHE, else $XDG_CACHE_HOME/pirate-sim, else
-    ~/.cache/pirate-sim (the strategy-file modules live in its ``strategies`` folder)."""
-    if os.environ.get("PIRATE_SIM_CACHE"):
-        return Path(os.environ["PIRATE_SIM_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "pirate-sim"
-
-
 def watch(prefix: str) -> None:
     """Announce compiles of functions whose module name starts with ``prefix`` too."""
     if prefix not in WATCHED:
         WATCHED.append(prefix)
+
+
+def _watched(module: str) -> bool:
+    """The package, its generated modules, and every registered game's module (a game added
+    from outside the package included)."""
+    from .games import GAME_MODULES
+
+    return any(module.startswith(p) for p in (*WATCHED, *GAME_MODULES.values()))
 
 
 def enabled() -> bool:
@@ -169,7 +170,7 @@ class CompileNotes(event.Listener):
                 top.functions += 1
             stack.append(None)
             return
-        if not any(module.startswith(p) for p in WATCHED):
+        if not _watched(module):
             stack.append(None)
             return
         c = _Compile(module, name)

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _cache
 from .errors import UserError
 
 ENV_CACHE = "PIRATE_SIM_CACHE"
@@ -64,11 +65,7 @@ def is_spec(name: Any) -> bool:
 def cache_dir() -> Path:
     """Where generated modules and numba's machine code for them go: $PIRATE_SIM_CACHE, else
     $XDG_CACHE_HOME/pirate-sim/strategies, else ~/.cache/pirate-sim/strategies."""
-    if os.environ.get(ENV_CACHE):
-        d = Path(os.environ[ENV_CACHE])
-    else:
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        d = Path(base) / "pirate-sim" / "strategies"
+    d = Path(os.environ[ENV_CACHE]) if os.environ.get(ENV_CACHE) else _cache.root() / "strategies"
     d.mkdir(parents=True, exist_ok=True)
     return d
 
@@ -262,14 +259,9 @@ def check_compiles(u: UserStrategy, game: str, arg_types: tuple) -> None:
 # ------------------------------------------------------------------ the generated kernel module
 @functools.cache
 def _package_digest() -> str:
-    """SHA-256 of the package's Python sources (as cluster.code_identity counts them): a
-    generated module is rebuilt whenever any kernel it links in may have changed."""
-    root = Path(__file__).resolve().parent
-    h = hashlib.sha256()
-    for f in sorted(root.rglob("*.py")):
-        h.update(str(f.relative_to(root)).encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()[:16]
+    """SHA-256 of the package's Python sources: a generated module is rebuilt whenever any
+    kernel it links in may have changed."""
+    return _cache.source_digest()
 
 
 def kernel_module(game: str, template_path: Path, users: list[UserStrategy]) -> types.ModuleType:

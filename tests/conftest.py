@@ -5,6 +5,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from pirate_sim import _cache  # noqa: E402
+
+# The toys under tests/ are numba kernels too: their cache folder is keyed by the tests'
+# sources as well as the package's (set before any kernel is imported; child processes
+# the tests start inherit it).
+_cache.configure(Path(__file__).parent)
+
 from pirate_sim.games import GAME_MODULES  # noqa: E402
 
 GAME_MODULES.setdefault("dice_duel", "toy_game")

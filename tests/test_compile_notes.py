@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 KERNEL = textwrap.dedent('''
     import numba
@@ -71,3 +72,68 @@ def test_every_game_module_installs_the_notes():
             "from pirate_sim import compiling; print(compiling._LISTENER in e._registered['numba:compile'])")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert res.stdout.strip() == "True", res.stderr
+
+
+CALLEE = "import numba\n\n\n@numba.njit(cache=True)\ndef bonus_nb(x):\n    return x + {bonus}\n"
+CALLER = ("import numba\nfrom callee import bonus_nb\n\n\n@numba.njit(cache=True)\n"
+          "def total_nb(n):\n    s = 0\n    for i in range(n):\n        s += bonus_nb(i)\n    return s\n")
+
+
+def _total(tmp_path, keyed: bool) -> int:
+    """total_nb(10) in a fresh process: numba's plain cache (one folder) or the digest-keyed one."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env.update(PIRATE_SIM_CACHE=str(tmp_path / "cache"), PIRATE_SIM_COMPILE_NOTES="0",
+               PYTHONPATH=os.pathsep.join([str(tmp_path / "src"), *sys.path]))
+    if keyed:
+        code = "from pirate_sim import _cache; from pathlib import Path; _cache.configure(Path('src'));"
+    else:
+        env["NUMBA_CACHE_DIR"] = str(tmp_path / "plain")
+        code = ""
+    code += "import caller; print(caller.total_nb(10))"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env,
+                         timeout=300)
+    assert res.returncode == 0, res.stderr
+    return int(res.stdout)
+
+
+def test_an_edit_to_a_called_module_never_runs_stale_machine_code(tmp_path):
+    """The kernel's own file is unchanged; the function it calls changed: numba's plain cache
+    runs the old code (why the Makefile used to wipe every cache), the digest-keyed cache the new."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "caller.py").write_text(CALLER)
+    (src / "callee.py").write_text(CALLEE.format(bonus=1))
+    assert _total(tmp_path, keyed=False) == 55 and _total(tmp_path, keyed=True) == 55
+    (src / "callee.py").write_text(CALLEE.format(bonus=2))
+    assert _total(tmp_path, keyed=False) == 55  # numba's own cache: stale (45 + 10 * 1)
+    assert _total(tmp_path, keyed=True) == 65  # keyed by the sources' digest: fresh (45 + 10 * 2)
+
+
+def test_a_user_numba_cache_dir_wins(tmp_path):
+    code = "import os; import pirate_sim; print(os.environ['NUMBA_CACHE_DIR'])"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "mine"), "PIRATE_SIM_CACHE": str(tmp_path / "c")}
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert res.stdout.strip() == str(tmp_path / "mine"), res.stderr
+    env.pop("NUMBA_CACHE_DIR")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert res.stdout.strip().startswith(str(tmp_path / "c" / "numba")), res.stderr
+
+
+def test_the_first_run_of_a_game_says_what_it_compiles(tmp_path, toy_scenario_file):
+    """`pirate-sim run` of a real game kernel (the dice-duel toy, registered as a game) on a cold
+    cache names the kernel it compiles; the second run, from the cache, says nothing of it."""
+    tests = Path(__file__).parent
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from pirate_sim.games import GAME_MODULES;"
+            "GAME_MODULES['dice_duel'] = 'toy_game'; from pirate_sim.cli import main; main(sys.argv[2:])")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "PIRATE_SIM_CACHE": str(tmp_path / "c")}
+
+    def run(out):
+        return subprocess.run([sys.executable, "-c", code, str(tests), "run", str(toy_scenario_file), "-o",
+                               str(tmp_path / out), "-q"], capture_output=True, text=True, env=env, timeout=600)
+
+    cold = run("a")
+    assert cold.returncode == 0, cold.stderr
+    assert "compiling toy_game." in cold.stderr, cold.stderr
+    assert "compiled toy_game." in cold.stderr
+    warm = run("b")
+    assert warm.returncode == 0 and "toy_game" not in warm.stderr, warm.stderr

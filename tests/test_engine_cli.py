@@ -120,20 +120,6 @@ def test_bench_ratio_is_the_median_of_back_to_back_pairs(monkeypatch):
     assert (g, r, ratio) == (100.0, 50.0, 0.5)
 
 
-def test_first_run_says_it_is_compiling(monkeypatch, capsys):
-    from pirate_sim.cli import common
-    from pirate_sim.games import get_game
-
-    game = get_game("pirates_peak")
-    monkeypatch.setattr(common, "kernels_cached", lambda g: False)
-    common.say_compiling(game)
-    assert "compiling Pirate's Peak kernels (first run only" in capsys.readouterr().err
-    common.say_compiling(game, quiet=True)
-    monkeypatch.setattr(common, "kernels_cached", lambda g: True)
-    common.say_compiling(game)
-    assert capsys.readouterr().err == ""
-
-
 def test_bench_table_cells_show_a_dash_for_missing_figures():
     from pirate_sim.cli.bench import cell
 

@@ -10,7 +10,7 @@ from rich import box
 from rich.table import Table
 
 from .common import (EXIT_INTERRUPTED, cluster_option, console, err_console, esc, fail, fmt_metric, load_scenario,
-                     open_cluster, out_console, progress, quiet_option, say_compiling, say_notes, set_option, threads_option)
+                     open_cluster, out_console, progress, quiet_option, say_notes, set_option, threads_option)
 
 COMPARE_GAMES = 100_000  # default paired games: a few seconds, CI half-widths near 0.1 point
 FORMATS = ("table", "markdown", "csv", "json")
@@ -63,7 +63,6 @@ def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_
     n = int(games or min(a.run["games"], COMPARE_GAMES))
     if out_dir:
         results.refuse_overlap(out_dir, [scenario_a, scenario_b])  # whatever --force says
-    say_compiling(a.game, quiet)
     # the output is checked (and staged) before any game is played, and put in place whole at the end
     with open_cluster(cluster_address, [a, b]) as cl, progress(quiet) as prog:
         task = prog.add_task("compare", total=n)
@@ -227,7 +226,6 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
     s0 = points[0].scenario
     out = Path(out_dir) if out_dir else Path("results") / f"{Path(scenario_path).stem}-sweep"
     total = len(points) * s0.run["games"]
-    say_compiling(s0.game, quiet)
     try:
         with open_cluster(cluster_address, [p.scenario for p in points]) as cl, progress(quiet) as prog:
             task = prog.add_task("sweep", total=total)

@@ -158,20 +158,6 @@ def fmt_metric(v: float, name: str, diff: bool = False) -> str:
     return f"{v:+.4g}" if diff else f"{v:.4g}"
 
 
-def kernels_cached(game) -> bool:
-    """Whether numba's on-disk cache already holds compiled kernels of the game's package."""
-    import importlib
-
-    pkg = Path(importlib.import_module(type(game).__module__).__file__).parent
-    return any(pkg.glob("__pycache__/*.nbi"))
-
-
-def say_compiling(game, quiet: bool = False) -> None:
-    """Tell the user why the first run sits still for a minute (numba compiling, then cached)."""
-    if not quiet and not kernels_cached(game):
-        err_console.print(f"compiling {game.title} kernels (first run only, about a minute)...")
-
-
 def out_console() -> Console:
     """The console for results: a terminal's own width, or wide enough never to cut a number
     when the output goes to a file, a pipe or a CI log."""

@@ -8,7 +8,7 @@ import click
 from rich.table import Table
 
 from .common import (EXIT_INTERRUPTED, cluster_option, console, esc, fail, load_scenario, open_cluster, out_console,
-                     progress, quiet_option, say_compiling, set_option, shell_command, threads_option)
+                     progress, quiet_option, set_option, shell_command, threads_option)
 
 
 def _pct(e: dict) -> tuple[str, str]:
@@ -75,7 +75,6 @@ def _play(kind, scenario_path, out_dir, base, matches, st, threads, resume, forc
     from ..meta import plan
 
     out = Path(out_dir)
-    say_compiling(base.game, quiet)
     call = api.skill if kind == "skill" else api.tournament
     kw = (dict(base_budget=st["base_budget"], steps=st["steps"], games=st["games"], place_games=st["place_games"],
                place=st["place"], beat=st["beat"], bootstrap=st["bootstrap"]) if kind == "skill" else

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .common import (EXIT_INTERRUPTED, cluster_option, console, default_out_dir, err_console, esc, fail, load_scenario, open_cluster, progress, quiet_option, say_compiling, set_option,
+from .common import (EXIT_INTERRUPTED, cluster_option, console, default_out_dir, err_console, esc, fail, load_scenario, open_cluster, progress, quiet_option, set_option,
                      shell_command, threads_option)
 
 LONG_RUN_S = 60  # print a time and disk estimate for runs whose rest takes longer than this
@@ -70,7 +70,6 @@ def run_cmd(scenario_path, games, seed, overrides, threads, out_dir, resume, for
 
         stop = precision_reached(precision)
     total = s.run["games"]
-    say_compiling(s.game, quiet)
     with open_cluster(cluster_address, [s]) as cl:
         with progress(quiet) as prog:
             task = prog.add_task(esc(s.game.title), total=total)

@@ -15,8 +15,9 @@ Every kernel but play_chunk_nb is compiled with ``_nrt=False``: with numba's ref
 counting on, each call of a non-inlined kernel increfs and decrefs its three arrays (six
 indirect calls and atomics per call); profiling put about half of a bulk run there.  No
 kernel below play_chunk_nb allocates, so they need no NRT (play_chunk_nb owns the arrays).
-numba's cache=True only notices edits of this file: after changing strategies.py,
-rules.py or board.py, clear ``pirate_sim/games/pirates_peak/__pycache__/*.nb*``.
+numba's cache=True alone only notices edits of this file; pirate_sim/_cache.py keys the
+cache folder by the digest of every package source, so an edit of strategies.py, rules.py
+or board.py compiles afresh.
 """
 
 from __future__ import annotations
