@@ -927,6 +927,8 @@ class Sweep:
 
     def open(self, point: str) -> Results:
         """The Results of one grid point (e.g. ``"p000"``)."""
+        if not isinstance(point, str) or point not in set(self.points["point"]):
+            raise APIError(f"point {point!r}: the sweep's points are {', '.join(self.points['point'])}")
         return open(self.out / "points" / point)
 
     def __repr__(self) -> str:

@@ -209,3 +209,20 @@ def test_run_n_0_in_a_shell_and_games_0_in_python_say_the_same(tmp_path):
         ps.run(PP, games=0, out=out)
     assert str(exc.value) == f"games: {GAMES} 0"
     assert not out.exists()
+
+
+def test_the_methods_of_results_and_sweeps_check_their_arguments(tmp_path):
+    r = ps.run(_toy(tmp_path), games=20, progress=False)
+    for call, message in ((lambda: r.trace(2.5), f"k: {SEED} 2.5"), (lambda: r.trace(-1), f"k: {SEED} -1"),
+                          (lambda: r.metric(5), "metric: expected a metric's name, got 5"),
+                          (lambda: r.save(123), f"out: {PATH} 123"),
+                          (lambda: r.save(tmp_path / "saved", force="yes"), "force: expected True or False, got 'yes'"),
+                          (lambda: r.report(None), f"out: {PATH} None")):
+        with pytest.raises(ps.APIError) as exc:
+            call()
+        assert str(exc.value) == message
+    sw = ps.sweep(_toy(tmp_path), VARY, games=20, out=tmp_path / "sweep", progress=False)
+    with pytest.raises(ps.APIError, match=r"^point 5: the sweep's points are p000, p001$"):
+        sw.open(5)
+    assert sw.open("p001").n_games == 20
+    assert {p.name for p in tmp_path.iterdir()} == {"duel.toml", "sweep"}
