@@ -156,12 +156,13 @@ def _root(node: ast.AST) -> str | None:
     return node.id if isinstance(node, ast.Name) else None
 
 
-def _function_problem(f: ast.FunctionDef, imported: set[str]) -> str | None:
-    """What of a def runs at import time beyond defining it: decorators, defaults, annotations."""
+def _function_problem(f: ast.FunctionDef, numba_names: set[str]) -> str | None:
+    """What of a def runs at import time beyond defining it: decorators (numba's only), defaults,
+    annotations."""
     for d in f.decorator_list:
         call = d if isinstance(d, ast.Call) else None
         target = call.func if call else d
-        if _root(target) not in imported or (call and not all(
+        if _root(target) not in numba_names or (call and not all(
                 _literal(a) for a in [*call.args, *(k.value for k in call.keywords)])):
             return (f"line {d.lineno}: decorator {ast.unparse(d)} of {f.name} is not allowed; a decorator is "
                     f"numba's (njit, or njit(...) with literal arguments)")
@@ -180,7 +181,7 @@ def source_problem(tree: ast.Module) -> str | None:
     """Why a strategy file may not be imported (``line N: ...``), or None: checked on its syntax
     tree before any of it runs, so an ``import os`` or a top-level call is refused, not run.
     Catches mistakes; it is no sandbox (docs/strategies.md: a strategy file is trusted code)."""
-    imported: set[str] = set()
+    numba_names: set[str] = set()
     for node in ast.walk(tree):  # imports anywhere, function bodies included
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             if isinstance(node, ast.ImportFrom) and node.level:
@@ -191,15 +192,17 @@ def source_problem(tree: ast.Module) -> str | None:
                 if m.split(".")[0] not in ALLOWED_IMPORTS + ("__future__",):
                     return (f"line {node.lineno}: import of {m} is not allowed; a strategy file may import only "
                             f"{', '.join(ALLOWED_IMPORTS)}")
-            if node in tree.body:
-                imported |= {(x.asname or x.name).split(".")[0] for x in node.names}
+            if node in tree.body:  # the names a decorator may start from: numba's
+                whole = isinstance(node, ast.ImportFrom) and node.module.split(".")[0] == "numba"
+                numba_names |= {(x.asname or x.name).split(".")[0] for x in node.names
+                                if whole or (isinstance(node, ast.Import) and x.name.split(".")[0] == "numba")}
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             continue
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             continue  # a docstring
         if isinstance(node, ast.FunctionDef):
-            why = _function_problem(node, imported)
+            why = _function_problem(node, numba_names)
             if why:
                 return why
             continue

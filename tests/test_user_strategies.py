@@ -259,6 +259,7 @@ NOT_ALLOWED = {  # file: (source, what the one line says after "file: f: ")
                     "literal"),
     "params_call.py": ("PARAMS = dict(f={})\n" + F, "line 1: PARAMS = dict(f={}) is not allowed"),
     "decorator.py": ("@print\n" + F, "line 1: decorator print of f is not allowed; a decorator is numba's"),
+    "decorator_numpy.py": ("import numpy as np\n@np.vectorize\n" + F, "line 2: decorator np.vectorize of f is not allowed"),
     "decorator_args.py": ("import numba\n@numba.njit(cache=print())\n" + F,
                           "line 2: decorator numba.njit(cache=print()) of f is not allowed"),
     "default.py": ("def f(view, plays, params, x=__import__('os')):\n    return 0\n",
