@@ -34,6 +34,10 @@ class Rule:
     def expected(self) -> str:
         raise NotImplementedError
 
+    def describe(self) -> str:
+        """The range as click's --help shows it (``1<=x<=20``)."""
+        raise NotImplementedError
+
     def accept(self, value: Any) -> Any:
         """The value normalised (int, float), or None if it is not one of this rule's."""
         raise NotImplementedError
@@ -69,6 +73,9 @@ class Whole(Rule):
     def expected(self) -> str:
         return f"a whole number >= {self.lo}" if self.hi is None else f"a whole number from {self.lo} to {self.hi_text}"
 
+    def describe(self) -> str:
+        return f"x>={self.lo}" if self.hi is None else f"{self.lo}<=x<={self.hi_text}"
+
     def accept(self, value: Any) -> int | None:
         if (isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= self.lo
                 and (self.hi is None or value <= self.hi)):
@@ -87,6 +94,9 @@ class Number(Rule):
     def expected(self) -> str:
         return (f"a number {'above' if self.lo_open else 'at least'} {self.lo:g} and "
                 f"{'below' if self.hi_open else 'at most'} {self.hi:g}")
+
+    def describe(self) -> str:
+        return f"{self.lo:g}{'<' if self.lo_open else '<='}x{'<' if self.hi_open else '<='}{self.hi:g}"
 
     def accept(self, value: Any) -> float | None:
         if not isinstance(value, numbers.Real) or isinstance(value, bool):
@@ -174,19 +184,25 @@ def names(value: Any, name: str, none_word: str | None = None) -> list[str] | No
 
 
 def click_type(rule: Rule):
-    """The CLI option type of ``rule``: the same check and words as the API's argument."""
+    """The CLI option type of ``rule``: the same check and words as the API's argument (a click
+    range type, so --help still shows the range)."""
     import click
 
-    class _Type(click.ParamType):
-        name = "integer" if isinstance(rule, Whole) else "float"
+    whole = isinstance(rule, Whole)
 
+    class _Type(click.IntRange if whole else click.FloatRange):
         def convert(self, value, param, ctx):
             try:
                 return rule.check(value) if not isinstance(value, str) else rule.parse(value)
             except Bad as exc:
                 self.fail(str(exc), param, ctx)
 
-    return _Type()
+        def _describe_range(self) -> str:
+            return rule.describe()
+
+    if whole:
+        return _Type(min=rule.lo, max=rule.hi)
+    return _Type(min=rule.lo, max=rule.hi, min_open=rule.lo_open, max_open=rule.hi_open)
 
 
 # The API's arguments that mean the same in every function, by name.
