@@ -26,8 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence, Union
 
+from . import validate as valid
 from .errors import UserError
 from .scenario import ScenarioError  # the games' registry and numpy; numba only once a game is played
+from .validate import APIError  # a bad argument: the one line the CLI's option prints for it
 
 if TYPE_CHECKING:  # the heavy imports stay out of `import pirate_sim`
     import pandas as pd
@@ -49,10 +51,6 @@ COMPARE_GAMES = 100_000  # paired games: a few seconds, CI half-widths near 0.1 
 # An in-memory run keeps its tables (Arrow, then pandas on demand) in memory; beyond this
 # estimate of their size it is refused (play it with out=DIR, read it back in parts).
 MAX_MEMORY_BYTES = 2 << 30
-
-
-class APIError(UserError, ValueError):
-    """A call the API cannot honour (an in-memory run too large, a bad argument); one line."""
 
 
 # ------------------------------------------------------------------------------------------ scenarios
@@ -225,12 +223,12 @@ class Scenario:
         Example:
             >>> s.to_toml("my_squid.toml")
         """
+        p, force = valid.path(path, "path"), valid.flag(force, "force")
         text = self._s.to_toml(with_docs=docs)
-        if path is None:
+        if p is None:
             return text
         from .results import atomic_write_text, check_writable
 
-        p = Path(path)
         if p.exists() and not force:
             raise APIError(f"{p}: already exists; pass force=True to overwrite it")
         check_writable(p)
@@ -281,8 +279,9 @@ def load(path: PathLike, *overrides: str, **sets: Any) -> Scenario:
     """
     from . import scenario as scen
 
+    path = valid.path(path, "path", optional=False)
     raw = scen.read_toml(path)
-    return Scenario(raw, str(path), _override_items(list(overrides), sets), Path(path))
+    return Scenario(raw, str(path), _override_items(list(overrides), sets), path)
 
 
 def scenario(game: str, rules: Mapping[str, Any] | None = None, /, *, seats: Sequence[str | Mapping] | None = None,
@@ -300,6 +299,7 @@ def scenario(game: str, rules: Mapping[str, Any] | None = None, /, *, seats: Seq
     from .games import GAME_MODULES, get_game
     from .scenario import ScenarioError, _suggest
 
+    games, seed = valid.GAMES(games, "games"), valid.SEED(seed, "seed")
     if game not in GAME_MODULES:
         raise ScenarioError("ps.scenario", "game", f"unknown game {game!r}" + _suggest(str(game), GAME_MODULES)
                             + f"; one of {', '.join(GAME_MODULES)}")
@@ -312,9 +312,9 @@ def scenario(game: str, rules: Mapping[str, Any] | None = None, /, *, seats: Seq
     items = [f"{k if k.startswith('rules.') else 'rules.' + k}={_toml_text(v)}" for k, v in (rules or {}).items()]
     items += _override_items(None, rule_values)
     if seed is not None:
-        items.append(f"run.seed={int(seed)}")
+        items.append(f"run.seed={seed}")
     if games is not None:
-        items.append(f"run.games={int(games)}")
+        items.append(f"run.games={games}")
     return Scenario(raw, f"<{game} defaults>", items)
 
 
@@ -335,8 +335,9 @@ def _as_scenario(s: Scenario | PathLike | "_scen.Scenario") -> Scenario:
 
 
 def _variant(s: Scenario, seed: int | None, games: int | None) -> Scenario:
-    """``s`` with ``--seed`` / ``--games`` applied as the CLI applies them (run.seed, run.games)."""
-    items = ([f"run.seed={int(seed)}"] if seed is not None else []) + ([f"run.games={int(games)}"] if games else [])
+    """``s`` with ``--seed`` / ``--games`` applied as the CLI applies them (run.seed, run.games);
+    both checked by the caller (validate.SEED, validate.GAMES)."""
+    items = ([f"run.seed={seed}"] if seed is not None else []) + ([f"run.games={games}"] if games is not None else [])
     return Scenario(s._raw, s._source, s.overrides + items, s._path) if items else s
 
 
@@ -553,6 +554,8 @@ class Results:
         """One metric's :class:`~pirate_sim.stats.Estimate` (value, lo, hi, n, method)."""
         from . import metrics
 
+        if not isinstance(name, str):
+            raise APIError(f"metric: expected a metric's name, got {name!r}")
         est = metrics.compute(self.accumulator)
         if name not in est:
             try:
@@ -570,16 +573,17 @@ class Results:
 
     def trace(self, k: int) -> _Text:
         """Game ``k`` turn by turn (the very game ``k`` of the run: same seed, same dice)."""
-        if not 0 <= int(k) < self.n_games:
+        k = valid.GAME_INDEX(k, "k")
+        if not k < self.n_games:
             raise APIError(f"game {k}: the run has games 0..{self.n_games - 1}")
         return trace(self.scenario, k)
 
     def save(self, out: PathLike, *, force: bool = False) -> Path:
         """Write an in-memory run as a results directory (what `pirate-sim run -o` writes:
         parts, manifest, summary), readable by :func:`open`, `report` and `verify`."""
+        out, force = valid.path(out, "out", optional=False), valid.flag(force, "force")
         if self._parts is None:
             raise APIError(f"these results are already in {self.out}")
-        out = Path(out)
         from . import results, runner
         from .metrics import summary_dict
         from .summary import run_title, summary_text
@@ -609,6 +613,7 @@ class Results:
         The directory is written aside and put in place whole; an existing one is kept
         unless ``force``.  An in-memory run is saved to a temporary results directory first.
         """
+        out, (force, progress) = valid.path(out, "out", optional=False), valid.checked(force=force, progress=progress)
         if self._parts is not None:
             with tempfile.TemporaryDirectory(prefix="pirate-sim-report-") as tmp:
                 return write_report(self.save(Path(tmp) / "run"), out, force=force, progress=progress)
@@ -653,6 +658,10 @@ def run(scenario: Scenario | PathLike, *, games: int | None = None, seed: int | 
     from .metrics import precision_reached
     from .summary import run_title, summary_text
 
+    games = valid.GAMES(games, "games")
+    seed, out, threads, resume, force, precision, max_memory, progress, on_estimate = valid.checked(
+        seed=seed, out=out, threads=threads, resume=resume, force=force, precision=precision, max_memory=max_memory,
+        progress=progress, on_estimate=on_estimate)
     sc = _variant(_as_scenario(scenario), seed, games)
     if out is not None and resume and results.is_results_dir(Path(out)):
         # a resumed run keeps its game count and chunk size (the CLI's --resume takes them from the run)
@@ -733,9 +742,10 @@ def trace(scenario: Scenario | PathLike, k: int, *, seed: int | None = None) -> 
     Example:
         >>> print(ps.trace(s, 41, seed=7))
     """
+    k, (seed,) = valid.GAME_INDEX(k, "k"), valid.checked(seed=seed)
     sc = _variant(_as_scenario(scenario), seed, None)
     s = sc.engine
-    return _Text("\n".join(s.game.trace(s.compile(), s.seed, int(k))))
+    return _Text("\n".join(s.game.trace(s.compile(), s.seed, k)))
 
 
 def open(path: PathLike) -> Results:  # noqa: A001 - ps.open(dir) reads as open a results directory
@@ -749,7 +759,7 @@ def open(path: PathLike) -> Results:  # noqa: A001 - ps.open(dir) reads as open 
     """
     from . import results, runner
 
-    rd = Path(path)
+    rd = valid.path(path, "path", optional=False)
     with results.lock_dir(rd, reader=True):
         man = results.check_run(rd)
         acc = runner.load_accumulator(rd)
@@ -767,19 +777,20 @@ def write_report(results_dir: PathLike | Results, out: PathLike | None = None, *
     Example:
         >>> ps.write_report("results/pp", "reports/pp")
     """
+    out, force, progress, tournament = valid.checked(out=out, force=force, progress=progress, tournament=tournament)
     if isinstance(results_dir, Results):
         return results_dir.report(out if out is not None else _out_dir(None, "report"), force=force,
                                   progress=progress)
     from . import results
     from .meta.plan import is_meta_dir
 
-    rd = Path(results_dir)
+    rd = valid.path(results_dir, "results_dir", optional=False)
     meta = is_meta_dir(rd)
     if meta:  # a skill ladder or tournament directory: its own pages (report/meta.py)
         from .report.meta import build_report
     else:
         from .report import build_report
-    dest = Path(out) if out is not None else rd / "report"
+    dest = out if out is not None else rd / "report"
     say = progress if callable(progress) else None
     results.refuse_overlap(dest, [], runs=[rd])  # never over the run it reads, whatever force says
     with results.lock_dir(rd, reader=True):
@@ -840,6 +851,9 @@ def compare(a: Scenario | PathLike, b: Scenario | PathLike | None = None, *,
     from . import results
     from .analysis import compare as cmp
 
+    games, metrics = valid.PAIRED_GAMES(games, "games"), valid.names(metrics, "metrics")
+    seed, threads, out, force, progress, chart_progress = valid.checked(
+        seed=seed, threads=threads, out=out, force=force, progress=progress, chart_progress=chart_progress)
     if b is None and not set:
         raise APIError("compare needs a second scenario b or at least one change in set=")
     if b is not None and set:
@@ -850,15 +864,15 @@ def compare(a: Scenario | PathLike, b: Scenario | PathLike | None = None, *,
         sb._apply(_override_items(set))
     else:
         sb = _variant(_as_scenario(b), seed if seed is not None else sa.seed, games)
-    n = int(games or min(sa.games, COMPARE_GAMES))
+    n = games if games is not None else min(sa.games, COMPARE_GAMES)
     files: list[Path] = []
-    with results.staged_dir(Path(out), force) if out is not None else nullcontext() as stage:
+    with results.staged_dir(out, force) if out is not None else nullcontext() as stage:
         with _cluster(cluster, [sa, sb]) as cl, _progress(progress, "compare", n) as bar:
-            res = cmp.compare(sa.engine, sb.engine, n, threads, list(metrics) if metrics else None,
+            res = cmp.compare(sa.engine, sb.engine, n, threads, metrics or None,
                               progress=bar if progress is not False else None, cluster=cl)
         if out is not None:
             written = cmp.write_outputs(res, stage, force=True, progress=chart_progress)
-            files = [Path(out) / f.relative_to(stage) for f in written]
+            files = [out / f.relative_to(stage) for f in written]
     import pandas as pd
 
     return Comparison(pd.DataFrame(res.rows), files, res, sa, sb)
@@ -913,6 +927,8 @@ class Sweep:
 
     def open(self, point: str) -> Results:
         """The Results of one grid point (e.g. ``"p000"``)."""
+        if not isinstance(point, str) or point not in set(self.points["point"]):
+            raise APIError(f"point {point!r}: the sweep's points are {', '.join(self.points['point'])}")
         return open(self.out / "points" / point)
 
     def __repr__(self) -> str:
@@ -942,6 +958,10 @@ def sweep(scenario: Scenario | PathLike, vary: Mapping[str, Any] | Sequence[str]
     from .analysis import sweep as sw
     from .analysis.check import available_metrics
 
+    games, metrics = valid.GAMES(games, "games"), valid.names(metrics, "metrics")
+    seed, out, threads, resume, force, progress, chart_progress = valid.checked(
+        seed=seed, out=out, threads=threads, resume=resume, force=force, progress=progress,
+        chart_progress=chart_progress)
     sc = _as_scenario(scenario)
     base_path, base_overrides = sc._base()
     axes = [sw.parse_vary(v) for v in _vary_items(vary, ranges=False)]
@@ -949,7 +969,7 @@ def sweep(scenario: Scenario | PathLike, vary: Mapping[str, Any] | Sequence[str]
     chart_metrics = None
     if metrics:
         try:
-            chart_metrics = list(dict.fromkeys(met.resolve(list(metrics), available_metrics(points[0].scenario))))
+            chart_metrics = list(dict.fromkeys(met.resolve(metrics, available_metrics(points[0].scenario))))
         except KeyError as exc:
             raise sw.GridError(f"--metrics: {exc.args[0]}") from None
     dest = _out_dir(out, "sweep")
@@ -1009,12 +1029,16 @@ def check(spec: PathLike, *, baseline: PathLike | None = None, update_baseline: 
     from . import results
     from .analysis import check as ck
 
+    spec, max_games = valid.path(spec, "spec", optional=False), valid.GAMES(max_games, "max_games")
+    baseline, update_baseline, seed, threads, out, junit, json, progress = valid.checked(
+        baseline=baseline, update_baseline=update_baseline, seed=seed, threads=threads, out=out, junit=junit,
+        json=json, progress=progress)
     sp = ck.load_spec(spec, seed)
     if update_baseline and baseline is None:
         raise APIError("update_baseline=True needs baseline=FILE (where to write it)")
-    jp = Path(json) if json else (Path(out) / "verdict.json" if out else None)
-    xp = Path(junit) if junit else (Path(out) / "junit.xml" if out else None)
-    targets = [Path(baseline)] if update_baseline else [p for p in (jp, xp) if p is not None]
+    jp = json or (out / "verdict.json" if out else None)
+    xp = junit or (out / "junit.xml" if out else None)
+    targets = [baseline] if update_baseline else [p for p in (jp, xp) if p is not None]
     for t in targets:
         results.check_writable(t)  # before any game is played
     extra = [] if update_baseline or baseline is None else ck.baseline_bounds(sp, Path(baseline))
@@ -1088,11 +1112,15 @@ def sensitivity(scenario: Scenario | PathLike, vary: Mapping[str, Any] | Sequenc
     from .analysis import sensitivity as sa
     from .analysis import space
 
+    games, points, metrics = (valid.POINT_GAMES(games, "games"), valid.POINTS(points, "points"),
+                              valid.names(metrics, "metrics"))
+    seed, threads, out, resume, force, progress = valid.checked(seed=seed, threads=threads, out=out, resume=resume,
+                                                                force=force, progress=progress)
     sc = _as_scenario(scenario)
     base, factors, base_path, extra = _factors(sc, vary, seed)
     if method not in sa.METHODS:
         raise APIError(f"method {method!r}: expected one of {', '.join(sa.METHODS)}")
-    names = space.resolve_metrics(list(metrics) if metrics else list(sa.DEFAULT_METRICS), base)
+    names = space.resolve_metrics(metrics or list(sa.DEFAULT_METRICS), base)
     n_points = points or sa.DEFAULT_POINTS[method]
     rows = sa.design_rows(factors, method, n_points)
     if rows > sa.MAX_DESIGN:
@@ -1152,6 +1180,10 @@ def tune(scenario: Scenario | PathLike, vary: Mapping[str, Any] | Sequence[str] 
     from .analysis import tune as tn
     from .analysis.sweep import GridError
 
+    trials, games, recheck_games = (valid.TRIALS(trials, "trials"), valid.POINT_GAMES(games, "games"),
+                                    valid.POINT_GAMES(recheck_games, "recheck_games"))
+    seed, threads, out, force, resume, progress = valid.checked(seed=seed, threads=threads, out=out, force=force,
+                                                                resume=resume, progress=progress)
     sc = _as_scenario(scenario)
     base, factors, base_path, extra = _factors(sc, vary, seed)
     available = space.metric_names(base)
@@ -1215,6 +1247,9 @@ def _meta_game(kind: str, scenario, out, settings, seed, threads, resume, force,
     from .meta import tournament as tr
 
     mod = sk if kind == "skill" else tr
+    out, seed, threads, resume, force, progress, on_estimate, estimate_only = valid.checked(
+        out=out, seed=seed, threads=threads, resume=resume, force=force, progress=progress, on_estimate=on_estimate,
+        estimate_only=estimate_only)
     dest = _out_dir(out, kind)
     if resume:
         if not plan.is_meta_dir(dest):
@@ -1262,9 +1297,10 @@ def skill(scenario: Scenario | PathLike, out: PathLike | None = None, *, base_bu
     from .meta import skill as sk
 
     d = sk.settings()
-    st = sk.settings(base_budget or d["base_budget"], steps or d["steps"], games or d["games"],
-                     place_games or d["place_games"], None if place is None else list(place), beat or d["beat"],
-                     bootstrap or d["bootstrap"])
+    st = sk.settings(valid.BUDGET(base_budget, "base_budget", d["base_budget"]), valid.STEPS(steps, "steps", d["steps"]),
+                     valid.GAMES(games, "games", d["games"]), valid.GAMES(place_games, "place_games", d["place_games"]),
+                     valid.names(place, "place", none_word="none"), valid.BEAT(beat, "beat", d["beat"]),
+                     valid.BOOTSTRAP(bootstrap, "bootstrap", d["bootstrap"]))
     return _meta_game("skill", scenario, out, st, seed, threads, resume, force, cluster, progress, on_estimate,
                       estimate_only)
 
@@ -1284,8 +1320,8 @@ def tournament(scenario: Scenario | PathLike, out: PathLike | None = None, *, st
     from .meta import tournament as tr
 
     d = tr.settings()
-    st = tr.settings(None if strategies is None else list(strategies), games or d["games"],
-                     bootstrap or d["bootstrap"])
+    st = tr.settings(valid.names(strategies, "strategies"), valid.GAMES(games, "games", d["games"]),
+                     valid.BOOTSTRAP(bootstrap, "bootstrap", d["bootstrap"]))
     return _meta_game("tournament", scenario, out, st, seed, threads, resume, force, cluster, progress, on_estimate,
                       estimate_only)
 

@@ -21,12 +21,13 @@ from typing import Any
 from .games import GAME_MODULES, get_game
 from .errors import UserError
 from .games.base import Game, Param
+from .validate import MAX_GAMES, MAX_SEED
 
 TOP_KEYS = ("game", "title", "description", "run", "rules", "seats")
 # Run settings: (default, doc, min, max).  None of them changes a single game's outcome.
 RUN_PARAMS = {
-    "games": (1_000_000, "number of games to simulate", 1, 10**12),
-    "seed": (20261129, "master seed; game k draws from the stream (seed, k)", 0, 2**63 - 1),
+    "games": (1_000_000, "number of games to simulate", 1, MAX_GAMES),
+    "seed": (20261129, "master seed; game k draws from the stream (seed, k)", 0, MAX_SEED),
     "chunk_size": (100_000, "games per Parquet part (memory is bounded by one chunk)", 1, 10**8),
 }
 

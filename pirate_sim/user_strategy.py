@@ -26,6 +26,7 @@ functions.  Both the user file's copy and the generated module live in the cache
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import importlib.util
@@ -133,6 +134,87 @@ def _import_file(name: str, path: Path) -> types.ModuleType:
     return mod
 
 
+ALLOWED_IMPORTS = ("numpy", "math", "numba", "pirate_sim")  # and __future__ (it runs nothing)
+TOP_LEVEL = ("imports, PARAMS = {...}, constants (NAME = a literal), function definitions and docstrings")
+
+
+def _literal(node: ast.AST) -> bool:
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def _root(node: ast.AST) -> str | None:
+    """``numba`` of ``numba.njit``, ``njit`` of ``njit``: the name an attribute chain starts from."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _function_problem(f: ast.FunctionDef, numba_names: set[str]) -> str | None:
+    """What of a def runs at import time beyond defining it: decorators (numba's only), defaults,
+    annotations."""
+    for d in f.decorator_list:
+        call = d if isinstance(d, ast.Call) else None
+        target = call.func if call else d
+        if _root(target) not in numba_names or (call and not all(
+                _literal(a) for a in [*call.args, *(k.value for k in call.keywords)])):
+            return (f"line {d.lineno}: decorator {ast.unparse(d)} of {f.name} is not allowed; a decorator is "
+                    f"numba's (njit, or njit(...) with literal arguments)")
+    a = f.args
+    for node in [*a.defaults, *(x for x in a.kw_defaults if x is not None)]:
+        if not _literal(node):
+            return f"line {node.lineno}: default value {ast.unparse(node)} of {f.name} is not allowed; only literals"
+    annotations = [getattr(x, "annotation", None) for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]]
+    for ann in [*annotations, f.returns]:
+        if ann is not None and any(isinstance(n, ast.Call) for n in ast.walk(ann)):
+            return f"line {ann.lineno}: annotation {ast.unparse(ann)} of {f.name} is not allowed (it calls)"
+    return None
+
+
+def source_problem(tree: ast.Module) -> str | None:
+    """Why a strategy file may not be imported (``line N: ...``), or None: checked on its syntax
+    tree before any of it runs, so an ``import os`` or a top-level call is refused, not run.
+    Catches mistakes; it is no sandbox (docs/strategies.md: a strategy file is trusted code)."""
+    numba_names: set[str] = set()
+    for node in ast.walk(tree):  # imports anywhere, function bodies included
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                return (f"line {node.lineno}: a relative import is not allowed; the file is loaded from a copy "
+                        f"and may import only {', '.join(ALLOWED_IMPORTS)}")
+            mods = [node.module] if isinstance(node, ast.ImportFrom) else [x.name for x in node.names]
+            for m in mods:
+                if m.split(".")[0] not in ALLOWED_IMPORTS + ("__future__",):
+                    return (f"line {node.lineno}: import of {m} is not allowed; a strategy file may import only "
+                            f"{', '.join(ALLOWED_IMPORTS)}")
+            if node in tree.body:  # the names a decorator may start from: numba's
+                whole = isinstance(node, ast.ImportFrom) and node.module.split(".")[0] == "numba"
+                numba_names |= {(x.asname or x.name).split(".")[0] for x in node.names
+                                if whole or (isinstance(node, ast.Import) and x.name.split(".")[0] == "numba")}
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            continue  # a docstring
+        if isinstance(node, ast.FunctionDef):
+            why = _function_problem(node, numba_names)
+            if why:
+                return why
+            continue
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if _literal(node.value):
+                continue
+            return (f"line {node.lineno}: {node.targets[0].id} = {ast.unparse(node.value)[:60]} is not allowed; "
+                    f"a top-level value is a literal (numbers, strings, tuples, dicts of them)")
+        what = {ast.Expr: "expression", ast.ClassDef: "class definition", ast.AsyncFunctionDef: "async function",
+                ast.If: "if statement", ast.For: "for loop", ast.While: "while loop", ast.With: "with statement",
+                ast.Try: "try statement"}.get(type(node), f"{type(node).__name__.lower()} statement")
+        return f"line {node.lineno}: a top-level {what} is not allowed; the top level holds only {TOP_LEVEL}"
+    return None
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
@@ -148,8 +230,8 @@ def _first_line(exc: BaseException) -> str:
 def load(spec: str, base_dir: Path | None = None, source: str | None = None,
          expect_sha: str | None = None) -> UserStrategy:
     """Load ``file.py:function``: read the file (relative to ``base_dir``) or take ``source``
-    (a cluster worker's copy, checked against ``expect_sha``), import a copy named by its
-    SHA-256 from the cache directory, compile every top-level function of it lazily with
+    (a cluster worker's copy, checked against ``expect_sha``), check its syntax tree
+    (:func:`source_problem`), import a copy named by its SHA-256 from the cache directory, compile every top-level function of it lazily with
     numba and check the function and its ``PARAMS``."""
     m = SPEC_RE.match(spec)
     if m is None:
@@ -177,13 +259,17 @@ def load(spec: str, base_dir: Path | None = None, source: str | None = None,
         return UserStrategy(spec, func, source, sha, shown or hit.path, hit.params, hit.n_args, hit.module_name,
                             hit.py_func, hit.dispatcher, hit.checked)
     u = UserStrategy(spec, func, source, sha, shown, {}, 0)
+    try:
+        why = source_problem(ast.parse(source))
+    except SyntaxError as exc:
+        raise u.fail(f"syntax error at line {exc.lineno}: {exc.msg}") from None
+    if why:
+        raise u.fail(why)  # before the copy is written or any of the file runs
     name = f"pirate_sim_user_{sha[:20]}"
     copy = cache_dir() / f"{name}.py"
     _write_if_changed(copy, source)
     try:
         mod = _import_file(name, copy)
-    except SyntaxError as exc:
-        raise u.fail(f"syntax error at line {exc.lineno}: {exc.msg}") from None
     except Exception as exc:  # noqa: BLE001 - the user's module raised while importing
         raise u.fail(f"importing the file raised {type(exc).__name__}: {_first_line(exc)}") from None
     _jit_module(mod)

@@ -10,7 +10,10 @@ misbehaviour, so that one generated kernel serves all of them).
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -206,6 +209,132 @@ def test_cli_bad_file_exits_2_and_writes_nothing(tmp_path):
     assert res.exit_code == 2
     assert "p.py: f: numba cannot compile it" in res.output
     assert not (tmp_path / "out").exists()
+
+
+# ------------------------------------------------------------------ what a strategy file may hold
+MARKER_FILE = '''"""Creates a file when imported: it must never run."""
+import os
+
+os.close(os.open({marker!r}, os.O_CREAT | os.O_WRONLY))
+
+
+def f(view, plays, params):
+    return 0
+'''
+CLI = "from pirate_sim.cli import main; main(prog_name='pirate-sim')"
+
+
+def test_a_file_whose_top_level_runs_code_is_refused_before_any_of_it_runs(tmp_path):
+    marker, out, cache = tmp_path / "marker", tmp_path / "out", tmp_path / "cache"
+    (tmp_path / "p.py").write_text(MARKER_FILE.format(marker=str(marker)))
+    s = tmp_path / "s.toml"
+    s.write_text('game = "pirateer"\n[[seats]]\nstrategy = "p.py:f"\n[[seats]]\nstrategy = "random"\n')
+    env = {**os.environ, "PIRATE_SIM_CACHE": str(cache),
+           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    for args in (["scenario", "check", s], ["run", s, "-n", 10, "-o", out]):
+        res = subprocess.run([sys.executable, "-c", CLI, *map(str, args)], capture_output=True, text=True, env=env)
+        assert res.returncode == 2, res.stdout + res.stderr
+        assert res.stdout == "" and res.stderr.strip() == (
+            f"error: {s}: seats.0.strategy: {tmp_path / 'p.py'}: f: line 2: import of os is not allowed; "
+            "a strategy file may import only numpy, math, numba, pirate_sim")
+        assert not marker.exists()
+    assert not out.exists() and not list(cache.glob("*.py"))  # not even the cache's copy of the file
+
+
+F = "def f(view, plays, params):\n    return 0\n"
+NOT_ALLOWED = {  # file: (source, what the one line says after "file: f: ")
+    "from_os.py": ("from os import path\n" + F, "line 1: import of os is not allowed; a strategy file may import "
+                   "only numpy, math, numba, pirate_sim"),
+    "two_imports.py": ("import numpy.random, subprocess\n" + F, "line 1: import of subprocess is not allowed"),
+    "import_inside.py": ("def f(view, plays, params):\n    import sys\n    return 0\n",
+                         "line 2: import of sys is not allowed"),
+    "relative.py": ("from . import neighbour\n" + F, "line 1: a relative import is not allowed"),
+    "call.py": ('print("loaded")\n' + F, "line 1: a top-level expression is not allowed; the top level holds "
+                "only imports, PARAMS = {...}, constants (NAME = a literal), function definitions and docstrings"),
+    "loop.py": ("for i in range(3):\n    pass\n" + F, "line 1: a top-level for loop is not allowed"),
+    "klass.py": ("class C:\n    pass\n" + F, "line 1: a top-level class definition is not allowed"),
+    "main.py": ('import math\nif __name__ == "__main__":\n    pass\n' + F,
+                "line 2: a top-level if statement is not allowed"),
+    "computed.py": ("LIMIT = len('abc')\n" + F, "line 1: LIMIT = len('abc') is not allowed; a top-level value is a "
+                    "literal"),
+    "params_call.py": ("PARAMS = dict(f={})\n" + F, "line 1: PARAMS = dict(f={}) is not allowed"),
+    "decorator.py": ("@print\n" + F, "line 1: decorator print of f is not allowed; a decorator is numba's"),
+    "decorator_numpy.py": ("import numpy as np\n@np.vectorize\n" + F, "line 2: decorator np.vectorize of f is not allowed"),
+    "decorator_args.py": ("import numba\n@numba.njit(cache=print())\n" + F,
+                          "line 2: decorator numba.njit(cache=print()) of f is not allowed"),
+    "default.py": ("def f(view, plays, params, x=__import__('os')):\n    return 0\n",
+                   "line 1: default value __import__('os') of f is not allowed; only literals"),
+    "annotation.py": ("def f(view: print(), plays, params):\n    return 0\n",
+                      "line 1: annotation print() of f is not allowed (it calls)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_ALLOWED))
+def test_what_a_strategy_file_may_not_hold_is_one_line_naming_file_and_line(tmp_path, name):
+    source, why = NOT_ALLOWED[name]
+    (tmp_path / name).write_text(source)
+    (tmp_path / "s.toml").write_text(f'game = "pirateer"\n[[seats]]\nstrategy = "{name}:f"\n'
+                                     '[[seats]]\nstrategy = "random"\n')
+    with pytest.raises(scen.ScenarioError) as info:
+        scen.load(tmp_path / "s.toml")
+    msg = str(info.value)
+    assert "\n" not in msg and msg.startswith(f"{tmp_path / 's.toml'}: seats.0.strategy: {tmp_path / name}: f: {why}")
+
+
+OWN_DECORATORS = '''"""A strategy with numba decorators of its own, a constant and docstrings."""
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+from numba import njit
+
+LAST = -1
+PARAMS = {"f": {"k": 0.0}}
+
+
+@njit(cache=True)
+def helper(n):
+    return max(0, n + LAST)
+
+
+@numba.njit
+def f(view, plays, params):
+    """Takes the first play."""
+    return helper(1) + int(math.floor(0.5)) + np.int64(0)
+'''
+
+
+def test_numba_decorators_constants_and_docstrings_are_allowed(tmp_path):
+    (tmp_path / "own.py").write_text(OWN_DECORATORS)
+    (tmp_path / "s.toml").write_text('game = "pirateer"\n[[seats]]\nstrategy = "own.py:f"\nk = 2\n'
+                                     '[[seats]]\nstrategy = "random"\n')
+    s = scen.load(tmp_path / "s.toml")
+    s.compile()  # the function compiles for Pirateer's arguments
+    assert s.seats[0] == {"strategy": "own.py:f", "k": 2.0}
+
+
+def _python_blocks(md: Path) -> list[str]:
+    import re
+
+    return re.findall(r"```python\n(.*?)```", md.read_text(), re.S)
+
+
+def test_every_strategy_file_of_the_docs_and_tests_passes_the_check():
+    import ast
+
+    files = sorted(EXAMPLES.glob("*.py")) + sorted((ROOT / "tests" / "user_strategies").glob("*.py"))
+    assert len(files) >= 4
+    for f in files:
+        tree = ast.parse(f.read_text())
+        assert U.source_problem(tree) is None, f
+        players = [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and 3 <= len(n.args.args) <= 5]
+        assert players and all(U.load(f"{f}:{name}").func_name == name for name in players)
+    blocks = _python_blocks(ROOT / "docs" / "strategies.md")
+    assert len(blocks) >= 2
+    for text in blocks:
+        assert U.source_problem(ast.parse(text)) is None, text
 
 
 def test_unknown_seat_parameter_is_named(tmp_path):

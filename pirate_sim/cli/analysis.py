@@ -9,6 +9,8 @@ import click
 from rich import box
 from rich.table import Table
 
+from ..validate import GAMES, PAIRED_GAMES, SEED, click_type
+
 from .common import (EXIT_INTERRUPTED, cluster_option, console, err_console, esc, fail, fmt_metric, load_scenario,
                      open_cluster, out_console, progress, quiet_option, say_notes, set_option, threads_option)
 
@@ -21,9 +23,9 @@ FORMATS = ("table", "markdown", "csv", "json")
 @click.argument("scenario_a", metavar="A.toml", type=click.Path(dir_okay=False))
 @click.argument("scenario_b", metavar="[B.toml]", required=False, type=click.Path(dir_okay=False))
 @set_option
-@click.option("--games", "-n", type=click.IntRange(min=2),
+@click.option("--games", "-n", type=click_type(PAIRED_GAMES),
               help=f"Paired games (default: {COMPARE_GAMES:,}, or A's run.games if fewer).")
-@click.option("--seed", type=click.IntRange(min=0), help="Master seed of both variants (default: A's run.seed).")
+@click.option("--seed", type=click_type(SEED), help="Master seed of both variants (default: A's run.seed).")
 @threads_option
 @click.option("--metrics", "metric_patterns", multiple=True, metavar="PATTERN",
               help="Only these metrics (names or globs such as 'win_rate.*'; repeatable).")
@@ -174,8 +176,8 @@ def print_compare(res, label_a: str, label_b: str, fmt: str) -> None:
               help="A grid axis: KEY=v1,v2,... | KEY=a:b:step (inclusive) | list values "
                    "KEY='[1,1];[3,1]' (repeatable; the grid is the product).")
 @set_option
-@click.option("--games", "-n", type=click.IntRange(min=1), help="Games per grid point (default: run.games).")
-@click.option("--seed", type=click.IntRange(min=0), help="Master seed of every point (default: run.seed).")
+@click.option("--games", "-n", type=click_type(GAMES), help="Games per grid point (default: run.games).")
+@click.option("--seed", type=click_type(SEED), help="Master seed of every point (default: run.seed).")
 @threads_option
 @click.option("--metrics", "metric_patterns", multiple=True, metavar="PATTERN",
               help="Metrics to chart (names or globs; default: win rates, seat_balance, "
@@ -283,8 +285,8 @@ def sweep_cmd(scenario_path, varies, overrides, games, seed, threads, metric_pat
               help="Also check the spec's [baseline] metrics against this stored baseline (JSON).")
 @click.option("--update-baseline", is_flag=True,
               help="Play the scenarios and (re)write the --baseline file instead of checking.")
-@click.option("--max-games", type=click.IntRange(min=1), help="Game budget per scenario (default: spec max_games).")
-@click.option("--seed", type=click.IntRange(min=0), help="Master seed of every scenario (default: each scenario's).")
+@click.option("--max-games", type=click_type(GAMES), help="Game budget per scenario (default: spec max_games).")
+@click.option("--seed", type=click_type(SEED), help="Master seed of every scenario (default: each scenario's).")
 @threads_option
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
               help="Where to write verdict.json and junit.xml (default: results/check-<spec>).")

@@ -23,6 +23,7 @@ from rich.markup import escape
 
 from ..errors import UserError
 from ..plotting import GLYPH_WARNING
+from ..validate import THREADS, click_type
 
 def make_console(**kwargs) -> Console:
     """A rich console that prints text as typed: no emoji codes (``:skull:`` in a path, a title
@@ -102,7 +103,7 @@ def set_option(f):
 
 
 def threads_option(f):
-    return click.option("--threads", "-t", type=click.IntRange(min=1), help="Worker threads (default: all cores).")(f)
+    return click.option("--threads", "-t", type=click_type(THREADS), help="Worker threads (default: all cores).")(f)
 
 
 def quiet_option(f):

@@ -7,6 +7,8 @@ from pathlib import Path
 import click
 from rich.table import Table
 
+from ..validate import BEAT, BOOTSTRAP, BUDGET, GAMES, SEED, STEPS, click_type, split_names
+
 from .common import (EXIT_INTERRUPTED, cluster_option, console, esc, fail, load_scenario, open_cluster, out_console,
                      progress, quiet_option, set_option, shell_command, threads_option)
 
@@ -26,9 +28,9 @@ def _common(f):
         click.argument("scenario_path", metavar="SCENARIO", type=click.Path(dir_okay=False)),
         click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), required=True,
                      help="Output directory (a plan, one run directory per match, the summary)."),
-        click.option("--seed", type=click.IntRange(min=0), help="Master seed (default: the scenario's run.seed)."),
+        click.option("--seed", type=click_type(SEED), help="Master seed (default: the scenario's run.seed)."),
         set_option,
-        click.option("--bootstrap", type=click.IntRange(min=20), default=None,
+        click.option("--bootstrap", type=click_type(BOOTSTRAP), default=None,
                      help="Bootstrap replicates behind the intervals of derived figures (default 500)."),
         click.option("--resume", is_flag=True, help="Finish an interrupted run of the same plan in -o DIR (settings "
                      "come from its meta.json)."),
@@ -110,17 +112,17 @@ def _play(kind, scenario_path, out_dir, base, matches, st, threads, resume, forc
 
 @click.command("skill")
 @_common
-@click.option("--base-budget", "-b", type=click.IntRange(min=1), default=None,
+@click.option("--base-budget", "-b", type=click_type(BUDGET), default=None,
               help="B: rollouts per decision of the weakest level (default 8).")
-@click.option("--steps", "-k", type=click.IntRange(min=1, max=20), default=None,
+@click.option("--steps", "-k", type=click_type(STEPS), default=None,
               help="K: doublings; step i plays search at B*2^i against B*2^(i-1) (default 6).")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=None,
+@click.option("--games", "-n", type=click_type(GAMES), default=None,
               help="Games per step, rounded up to a multiple of the seats (default 1068: +-3 points at 50%).")
-@click.option("--place-games", type=click.IntRange(min=1), default=None,
+@click.option("--place-games", type=click_type(GAMES), default=None,
               help="Games of each scripted strategy against each level (default 268: +-6 points).")
 @click.option("--place", default=None, metavar="A,B,...",
               help="Scripted strategies to place on the ladder (default: every one; 'none' for none).")
-@click.option("--beat", type=click.FloatRange(0.5, 1.0, min_open=True, max_open=True), default=None,
+@click.option("--beat", type=click_type(BEAT), default=None,
               help="Two-seat win rate that counts as the stronger level beating the weaker (default 0.6).")
 def skill_cmd(scenario_path, out_dir, seed, overrides, bootstrap, resume, force, estimate_only, threads, quiet,
               cluster_address, base_budget, steps, games, place_games, place, beat):
@@ -149,8 +151,7 @@ def skill_cmd(scenario_path, out_dir, seed, overrides, bootstrap, resume, force,
         st = meta["settings"]
     else:
         base = load_scenario(scenario_path, overrides, seed)
-        places = None if place is None else ([] if place.strip() == "none" else
-                                             [p.strip() for p in place.split(",") if p.strip()])
+        places = split_names(place, none_word="none")
         d = skill.settings()
         st = skill.settings(base_budget or d["base_budget"], steps or d["steps"], games or d["games"],
                             place_games or d["place_games"], places, beat or d["beat"], bootstrap or d["bootstrap"])
@@ -187,7 +188,7 @@ def print_skill(summary: dict, out_dir) -> None:
 @click.option("--strategies", "-s", default=None, metavar="A,B,...",
               help="Strategies of the round robin (default: every registered one, search included), each with "
                    "the scenario's settings for it.")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=None,
+@click.option("--games", "-n", type=click_type(GAMES), default=None,
               help="Games per match, rounded up to a multiple of the seats (default 1068: +-3 points at 50%).")
 def tournament_cmd(scenario_path, out_dir, seed, overrides, bootstrap, resume, force, estimate_only, threads, quiet,
                    cluster_address, strategies, games):
@@ -214,7 +215,7 @@ def tournament_cmd(scenario_path, out_dir, seed, overrides, bootstrap, resume, f
         st = meta["settings"]
     else:
         base = load_scenario(scenario_path, overrides, seed)
-        names = None if strategies is None else [x.strip() for x in strategies.split(",") if x.strip()]
+        names = split_names(strategies)
         d = tournament.settings()
         st = tournament.settings(names, games or d["games"], bootstrap or d["bootstrap"])
     matches, st = tournament.build(base, st)

@@ -6,11 +6,12 @@ from pathlib import Path
 
 import click
 
+from ..validate import GAME_INDEX, GAMES, PRECISION, SEED, click_type
+
 from .common import (EXIT_INTERRUPTED, cluster_option, console, default_out_dir, err_console, esc, fail, load_scenario, open_cluster, progress, quiet_option, set_option,
                      shell_command, threads_option)
 
 LONG_RUN_S = 60  # print a time and disk estimate for runs whose rest takes longer than this
-MAX_GAME_INDEX = 2**63 - 1  # game indices are int64 in the kernels and the Parquet files
 
 
 def print_summary(acc, title: str = "", save_to: Path | None = None) -> None:
@@ -35,15 +36,15 @@ def print_summary(acc, title: str = "", save_to: Path | None = None) -> None:
 
 @click.command("run")
 @click.argument("scenario_path", metavar="SCENARIO", type=click.Path(dir_okay=False))
-@click.option("--games", "-n", type=click.IntRange(min=1), help="Number of games (default: the scenario's run.games).")
-@click.option("--seed", type=click.IntRange(min=0), help="Master seed (default: the scenario's run.seed).")
+@click.option("--games", "-n", type=click_type(GAMES), help="Number of games (default: the scenario's run.games).")
+@click.option("--seed", type=click_type(SEED), help="Master seed (default: the scenario's run.seed).")
 @set_option
 @threads_option
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
               help="Output directory (default: results/<scenario>-seed<seed>).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in the output directory.")
 @click.option("--force", is_flag=True, help="Replace an existing output directory.")
-@click.option("--precision", type=click.FloatRange(min=1e-5, max=0.5),
+@click.option("--precision", type=click_type(PRECISION),
               help="Stop once every win rate's 95% CI half-width is below this (games = upper limit).")
 @quiet_option
 @cluster_option
@@ -136,9 +137,9 @@ def _duration(seconds: float) -> str:
 
 @click.command("trace")
 @click.argument("scenario_path", metavar="SCENARIO", type=click.Path(dir_okay=False))
-@click.option("--game", "-k", "game_index", type=click.IntRange(min=0, max=MAX_GAME_INDEX), required=True,
+@click.option("--game", "-k", "game_index", type=click_type(GAME_INDEX), required=True,
               help="Index of the game (the `game` column of the results).")
-@click.option("--seed", type=click.IntRange(min=0), help="Master seed (default: the scenario's).")
+@click.option("--seed", type=click_type(SEED), help="Master seed (default: the scenario's).")
 @set_option
 def trace_cmd(scenario_path, game_index, seed, overrides):
     """Print a turn-by-turn account of game K: the very game K of a run with the same seed.

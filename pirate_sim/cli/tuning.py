@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+
+from ..validate import POINT_GAMES, POINTS, SEED, TRIALS, click_type
 from rich.table import Table
 
 from .common import (EXIT_INTERRUPTED, cluster_option, console, err_console, esc, fail, fmt_metric, open_cluster,
@@ -41,13 +43,13 @@ def _factors(scenario_path, varies, overrides, seed):
                    "length.mean).")
 @click.option("--method", type=click.Choice(["morris", "sobol"]), default="morris", show_default=True,
               help="morris: cheap screening (mu*, sigma); sobol: first-order and total indices with 95% CIs.")
-@click.option("--points", "-p", type=click.IntRange(min=2),
+@click.option("--points", "-p", type=click_type(POINTS),
               help="Morris trajectories (default 10; D+1 points each) or Sobol base samples (default 64; "
                    "D+2 points each; a power of two).")
-@click.option("--games-per-point", "-n", "games", type=click.IntRange(min=10), default=2000, show_default=True,
+@click.option("--games-per-point", "-n", "games", type=click_type(POINT_GAMES), default=2000, show_default=True,
               help="Games per design point (all on the same seed).")
 @set_option
-@click.option("--seed", type=click.IntRange(min=0), help="Master seed of every point (default: run.seed).")
+@click.option("--seed", type=click_type(SEED), help="Master seed of every point (default: run.seed).")
 @threads_option
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
               help="Output directory (default: results/<scenario>-sensitivity).")
@@ -151,13 +153,13 @@ def _print_indices(res) -> None:
               help="METRIC=min | METRIC=max | METRIC=VALUE (as close as possible); twice for a Pareto front.")
 @click.option("--constraint", "constraints", multiple=True, metavar="M<=X",
               help="METRIC<=VALUE or METRIC>=VALUE (repeatable).")
-@click.option("--trials", type=click.IntRange(min=2), default=40, show_default=True, help="Trials of the search.")
-@click.option("--games", "-n", type=click.IntRange(min=10), default=5000, show_default=True,
+@click.option("--trials", type=click_type(TRIALS), default=40, show_default=True, help="Trials of the search.")
+@click.option("--games", "-n", type=click_type(POINT_GAMES), default=5000, show_default=True,
               help="Screening games per trial (promising trials get 4x as many).")
-@click.option("--recheck-games", type=click.IntRange(min=10),
+@click.option("--recheck-games", type=click_type(POINT_GAMES),
               help="Games of the re-check on fresh seeds (default: 4x --games).")
 @set_option
-@click.option("--seed", type=click.IntRange(min=0), help="Master seed of the trials (default: run.seed).")
+@click.option("--seed", type=click_type(SEED), help="Master seed of the trials (default: run.seed).")
 @threads_option
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
               help="Output directory (default: results/<scenario>-tune).")
