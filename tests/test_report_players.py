@@ -1,9 +1,9 @@
-"""The generic "how strong are the players" page: who plays, how many games, the time guard.
+"""The generic "how strong are the players" page: who plays, how many games, the cache.
 
 On the toy game, where the answers are known: a sixer (6 every turn) against a roller in a
 race to 6 wins whenever it moves first and 5/6... of the games otherwise; a `search` player
 registered under that name (here: a stand-in playing like the roller) joins the page
-without any change to the page's code, and its pairings are cut by the time guard.
+without any change to the page's code, at a fixed small count of games that its cells mark.
 """
 
 from __future__ import annotations
@@ -41,32 +41,58 @@ def test_no_search_entry_until_one_is_registered():
     assert [e.label for e in P.entries(get_game("dice_duel"), [{"strategy": "roller"}])] == ["roller", "sixer"]
 
 
-def test_known_answer_and_games_played(game_with_search):
+def test_known_answer_and_games_played(game_with_search, cache):
     # race to 6: a sixer wins on its first turn; moving second it wins unless the roller rolls a 6
     d = P.players_data(game_with_search, rules(target=6), [{"strategy": "roller"}], seed=1, n_scenario=2,
                        games=3000, search_games=5)
     p = next(p for p in d["table"] if {p.a, p.b} == {"roller", "sixer"})
     sixer = P.share(d["table"], "sixer", "roller", 2)
-    assert p.games == 6000 and not p.cut
+    assert p.games == 6000
     assert sixer.lo <= (0.5 + 0.5 * 5 / 6) <= sixer.hi
     slow = [p for p in d["table"] if P.SEARCH in (p.a, p.b)]
     assert len(slow) == 3  # against the roller, the sixer and itself
     assert all(p.per_seating == 5 and p.games == (5 if p.a == p.b else 10) for p in slow)
 
 
-def test_time_guard_cuts_search_pairings_and_says_so(game_with_search):
-    ticks = iter(range(0, 10**6, 50))  # a clock where every reading is 50 s later
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("PIRATE_SIM_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
 
+
+def test_the_page_is_played_once_then_read_from_the_cache(game_with_search, cache):
+    heard = []
+    args = (game_with_search, rules(), [{"strategy": "roller"}])
+    first = P.players_data(*args, seed=1, n_scenario=2, games=50, search_games=4, progress=heard.append)
+    assert not first["cached"] and len(heard) == len(first["table"]) == 6  # one line per pairing, as it plays
+    assert heard[0] == "players: roller vs roller, 50 games per seating (1 of 6)"
+    assert [p.name for p in (cache / "players").iterdir()] and len(list((cache / "players").iterdir())) == 1
+    again = []
+    second = P.players_data(*args, seed=1, n_scenario=2, games=50, search_games=4, progress=again.append)
+    assert second["cached"] and not again and second["table"] == first["table"]
+    other = P.players_data(*args, seed=2, n_scenario=2, games=50, search_games=4)  # another key: played
+    assert not other["cached"] and len(list((cache / "players").iterdir())) == 2
+    fig = P.draw_players(second)
+    try:
+        assert "read from the cache" in " ".join(t.get_text() for t in fig.texts)
+    finally:
+        plt.close(fig)
+
+
+def test_search_cells_play_a_fixed_count_hatched_with_n_and_interval(game_with_search, cache):
     d = P.players_data(game_with_search, rules(), [{"strategy": "roller"}], seed=1, n_scenario=2,
-                       games=50, search_games=40, time_limit=60.0, clock=lambda: next(ticks))
+                       games=300, search_games=6)
     slow = [p for p in d["table"] if P.SEARCH in (p.a, p.b)]
-    assert slow and all(p.cut and p.per_seating == P.PROBE_GAMES for p in slow)
-    assert all(not p.cut for p in d["table"] if P.SEARCH not in (p.a, p.b))
+    assert all(p.per_seating == 6 for p in slow)  # fixed, never cut by a clock: the cache holds one answer
     fig = P.draw_players(d)
     try:
-        text = " ".join(t.get_text() for t in fig.texts)
-        assert f"cut to {P.PROBE_GAMES} per seating by the 60 s guard" in text
-        assert "40 per seating with search" in text
+        heat = fig.axes[0]
+        hatched = [p for p in heat.patches if p.get_hatch()]
+        assert len(hatched) == 5  # search against roller and sixer (both orders) and its mirror
+        cells = [t.get_text() for t in heat.texts]
+        assert sum("n=12" in t and "[" in t for t in cells) == 4 and sum("n=6" in t for t in cells) == 1
+        assert not any("n=" in t for t in cells if "600" in t)  # 600-game cells: no mark
+        assert "Hatched cells rest on fewer than 200 games" in " ".join(t.get_text() for t in fig.texts)
         assert not page_problems(fig)
     finally:
         plt.close(fig)

@@ -104,12 +104,6 @@ def ci_bars(ax, labels, ests: list[Estimate], colour=COLOURS[0], horizontal=Fals
             ax.set_ylim(top=max(ax.get_ylim()[1], top * (1 + CI_LABEL_HEADROOM)))
 
 
-def _clip(text: str, width: int) -> str:
-    """``text`` cut to ``width`` characters (a monospace line that must stay on the page)."""
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
-COVER_LINE = 84  # characters of 8-point monospace that fit across the cover's left column
 COVER_STEP = 0.0205  # figure height per 8-point line on the landscape cover
 TOURNAMENT_FILE = "tournament.txt"  # in a results directory: one line, the tournament directory to cite
 
@@ -149,9 +143,19 @@ def players_note(ctx: "ReportContext") -> str:
     return line
 
 
+def decimals(*values: float, least: int = 2, most: int = 6) -> int:
+    """Decimals that show ``values`` (a value and its interval's ends) as more than zeros: at
+    least ``least``, more for small numbers (0.0004, not 0.00), two significant digits of the smallest."""
+    small = [abs(v) for v in values if np.isfinite(v) and v != 0]
+    if not small:
+        return least
+    return int(min(most, max(least, 1 - np.floor(np.log10(min(small))))))
+
+
 def cover_rows(ctx: "ReportContext") -> list[tuple[str, str, str]]:
     """(label, value, interval) of the cover's key figures: shares in %, differences of shares in
-    points, a fixed length once without an interval, mirror counters once ("a = b")."""
+    points, a fixed length once without an interval, mirror counters once ("a = b"); small values
+    with the decimals that show them (:func:`decimals`)."""
     from . import reading
 
     fixed = reading.fixed_length(ctx.acc)
@@ -173,14 +177,27 @@ def cover_rows(ctx: "ReportContext") -> list[tuple[str, str, str]]:
         if name in ("first_player_advantage", "seat_balance"):
             out.append((label, f"{100 * e.value:+.2f} pts", f"[{100 * e.lo:+.2f} .. {100 * e.hi:+.2f}]"))
         elif metrics.is_proportion(name):
-            out.append((label, f"{100 * e.value:.2f}%", f"[{100 * e.lo:.2f}% .. {100 * e.hi:.2f}%]"))
+            d = decimals(100 * e.value, 100 * e.lo, 100 * e.hi)
+            out.append((label, f"{100 * e.value:.{d}f}%", f"[{100 * e.lo:.{d}f}% .. {100 * e.hi:.{d}f}%]"))
         else:
-            out.append((label, f"{e.value:.2f}", f"[{e.lo:.2f} .. {e.hi:.2f}]"))
+            d = decimals(e.value, e.lo, e.hi)
+            out.append((label, f"{e.value:.{d}f}", f"[{e.lo:.{d}f} .. {e.hi:.{d}f}]"))
     return out
+
+
+LEFT = (0.04, 0.52)  # the cover's columns, figure fractions: the run and the verdicts ...
+RIGHT = (0.55, 0.975)  # ... and the key figures
+
+
+def _column_text(fig, x: float, y: float, text: str, column, **props):
+    from .checks import keep_within
+
+    keep_within(fig.text(x, y, text, **props), *column)
 
 
 def _cover(ctx: ReportContext):
     from . import reading
+    from .style import fit_lines
 
     m = ctx.manifest
     fig = plt.figure(figsize=PAGE)
@@ -197,38 +214,50 @@ def _cover(ctx: ReportContext):
         positions_note(ctx),
         f"Generated {_dt.datetime.now().strftime('%Y-%m-%d %H:%M')}",
     ]
-    lines = [w for line in info for w in (textwrap.wrap(line, COVER_LINE, subsequent_indent="  ") or [""])]
+    mono = dict(fontsize=8, family="monospace")
+    width = LEFT[1] - LEFT[0] - 0.02  # room for the continuation lines' indent
+    lines = [("  " if i else "") + w for line in info for i, w in enumerate(fit_lines(fig, line, width, **mono))]
     y = 0.89
-    for line in lines:  # every line whole: wrapped, never cut
-        fig.text(0.04, y, line, fontsize=8, family="monospace")
+    for line in lines:  # every line whole: wrapped to the column as rendered, never cut
+        _column_text(fig, LEFT[0], y, line, LEFT, **mono)
         y -= COVER_STEP
     y -= 0.015
-    fig.text(0.04, y, "What the headline numbers say (95% intervals)", fontsize=11, weight="bold")
+    _column_text(fig, LEFT[0], y, "What the headline numbers say (95% intervals)", LEFT, fontsize=11, weight="bold")
     y -= 0.03
     first = first_seat_varies(ctx)
     for sentence in reading.verdicts(ctx.game, ctx.acc, ctx.est, ctx.rules, first):
-        for i, line in enumerate(textwrap.wrap(sentence, 92)):
-            fig.text(0.04 + (0.012 if i else 0), y, ("- " if not i else "") + line, fontsize=8.5)
+        for i, line in enumerate(fit_lines(fig, "- " + sentence, LEFT[1] - LEFT[0] - 0.015, fontsize=8.5)):
+            _column_text(fig, LEFT[0] + (0.012 if i else 0), y, line, LEFT, fontsize=8.5)
             y -= 0.024
         y -= 0.006
     rows = cover_rows(ctx)
     never = metrics.never_happened(ctx.est)
-    x = 0.55
+    x = RIGHT[0]
     y = 0.89
-    fig.text(x, y + 0.005, "Key figures (95% confidence intervals)", fontsize=11, weight="bold")
+    _column_text(fig, x, y + 0.005, "Key figures (95% confidence intervals)", RIGHT, fontsize=11, weight="bold")
     y -= 0.03
-    for label, value, ci in rows[:COVER_ROWS]:
-        fig.text(x, y, f"{_clip(label, 40):<40s} {value:>10s}  {ci}", fontsize=7.5, family="monospace")
-        y -= 0.0195
+    small = dict(fontsize=7.5, family="monospace")
+    used = 0
+    for label, value, ci in rows:
+        row = ([label] if len(label) <= COVER_LABEL else
+               [label[:COVER_LABEL], "  " + label[COVER_LABEL:2 * COVER_LABEL - 2]])
+        if used + len(row) > COVER_ROWS:
+            break
+        for k, part in enumerate(row):  # a long label on two lines, its figures on the second
+            last = k == len(row) - 1
+            text = f"{part:<{COVER_LABEL}s} {value:>10s}  {ci}" if last else part
+            _column_text(fig, x, y, text, RIGHT, **small)
+            y -= 0.0195
+        used += len(row)
     if never:
-        lines = textwrap.wrap("Never happened in this run: " + ", ".join(never), 76)
+        lines = fit_lines(fig, "Never happened in this run: " + ", ".join(never), RIGHT[1] - RIGHT[0], **small)
         for i, line in enumerate(lines[:NEVER_LINES]):  # every name, not one clipped line
             last = i == NEVER_LINES - 1 and len(lines) > NEVER_LINES
-            fig.text(x, y - 0.01 - 0.0195 * i, _clip(line + (" ..." if last else ""), 76),
-                     fontsize=7.5, family="monospace")
+            _column_text(fig, x, y - 0.01 - 0.0195 * i, line + (" ..." if last else ""), RIGHT, **small)
     return fig
 
 
+COVER_LABEL = 38  # characters of a key figure's label on one line; a longer one takes two
 COVER_ROWS = 36  # key-figure rows that fit in the cover's right column
 NEVER_LINES = 4  # lines for the events that never happened, below the key figures
 
@@ -315,10 +344,13 @@ def _first_player(ctx: ReportContext):
     fig, ax = plt.subplots(figsize=FIGSIZE)
     e = ctx.est["first_player_win_rate"]
     fair = 1 / ctx.acc.n_seats
-    ci_bars(ax, ["moved first", "fair share"], [e, Estimate(fair, fair, fair, 0, "exact")])
+    ci_bars(ax, ["moved first"], [e])
+    # the fair share is exact, a reference: a line across the bar, not a second bar with a whisker
+    ax.axhline(100 * fair, ls="--", color="grey", lw=1.2)
+    ax.set_xlim(-1.5, 1.5)
     adv = ctx.est["first_player_advantage"]
     ax.set(title=f"First-player advantage: {100 * adv.value:+.2f} points "
-                 f"[{100 * adv.lo:+.2f} .. {100 * adv.hi:+.2f}]",
+                 f"[{100 * adv.lo:+.2f} .. {100 * adv.hi:+.2f}] (dashed: fair share {100 * fair:.0f}%)",
            ylabel="decided games won (%)", xlabel="the seat that moved first, whoever sat there")
     ax.set_ylim(0, ax.get_ylim()[1] * 1.12)
     footnote(fig, _wrap(positions_note(ctx), 150))
@@ -600,10 +632,10 @@ def report_pages(ctx: ReportContext, progress=None):
             yield name, fig
     say("win rate by category")
     yield from ((f"07_{n}", f) for n, f in _categoricals(ctx))
-    say("how strong are the players (games played now)")
+    say("how strong are the players")
     from .players import players_page
 
-    yield "08_players_strength", players_page(ctx)
+    yield "08_players_strength", players_page(ctx, say)
     say(f"{ctx.game.title} pages")
     yield from ((f"10_{n}", f) for n, f in ctx.game.report_figures(ctx))
 

@@ -100,6 +100,9 @@ def _texts(fig, renderer):
 
     for t in fig.texts:  # the suptitle is one of them
         add(t, "figure text")
+    for leg in fig.legends:  # a figure-wide legend (e.g. below every panel)
+        if leg.get_visible():
+            out.append(("figure legend", leg.get_window_extent(renderer)))
     for ax in fig.axes:
         if not ax.get_visible():
             continue
@@ -125,6 +128,32 @@ def drawn_ticks(axis) -> list:
     lo, hi = sorted(axis.get_view_interval())
     eps = (hi - lo) * 1e-9
     return [t for t in axis.get_major_ticks() if lo - eps <= t.get_loc() <= hi + eps]
+
+
+def keep_within(text, x0: float, x1: float) -> None:
+    """Declare that ``text`` must stay between figure fractions ``x0`` and ``x1`` (a column of a
+    page laid out in columns, e.g. the cover's): :func:`page_problems` reports it otherwise."""
+    text._column = (x0, x1)
+
+
+def _cut(fig, renderer) -> list[str]:
+    """Texts that leave their declared column, or that their axes clip (a clipped text is cut)."""
+    out = []
+    texts = list(fig.texts) + [t for ax in fig.axes if ax.get_visible() for t in ax.texts]
+    for t in texts:
+        if not (t.get_visible() and t.get_text().strip()):
+            continue
+        b = t.get_window_extent(renderer)
+        col = getattr(t, "_column", None)
+        if col is not None:
+            lo, hi = (fig.bbox.x0 + c * fig.bbox.width for c in col)
+            if b.x0 < lo - OVERLAP_PX or b.x1 > hi + OVERLAP_PX:
+                out.append(f"text {t.get_text().strip()[:40]!r} leaves its column")
+        clip = t.get_clip_box() if t.get_clip_on() else None
+        if clip is not None and (b.x0 < clip.x0 - OVERLAP_PX or b.x1 > clip.x1 + OVERLAP_PX
+                                 or b.y0 < clip.y0 - OVERLAP_PX or b.y1 > clip.y1 + OVERLAP_PX):
+            out.append(f"text {t.get_text().strip()[:40]!r} is cut by its panel's edge")
+    return out
 
 
 PNG_DPI = 110  # the report's PNG resolution: text extents depend a little on it (font hinting)
@@ -163,6 +192,7 @@ def page_problems(fig, dpi: float = PNG_DPI) -> list[str]:
             dy = min(bi.y1, bj.y1) - max(bi.y0, bj.y0)
             if dx > OVERLAP_PX and dy > OVERLAP_PX:
                 problems.append(f"{li} overlaps {lj}")
+    problems += _cut(fig, renderer)
     for c in comparisons(fig):
         if not abs(c.z) <= EXACT_Z_LIMIT:
             problems.append(f"exact comparison {c.label!r}: observed {c.observed:.5g} "

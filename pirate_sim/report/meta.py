@@ -22,6 +22,7 @@ from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 
 from ..meta import plan  # noqa: E402
 from ..results import _read_json  # noqa: E402
+from .style import SHARE_CMAP  # noqa: E402
 from ..stats import Estimate  # noqa: E402
 from . import COLOURS, ci_bars, footnote  # noqa: E402
 from .checks import PNG_DPI  # noqa: E402
@@ -167,7 +168,7 @@ def _heatmap(meta, s):
     from matplotlib.colors import TwoSlopeNorm
 
     # the colour scale is the win rate's own range, 0-100%, white at the fair share
-    im = ax.imshow(mat, cmap="RdBu_r", norm=TwoSlopeNorm(vcenter=fair, vmin=0, vmax=100))
+    im = ax.imshow(mat, cmap=SHARE_CMAP, norm=TwoSlopeNorm(vcenter=fair, vmin=0, vmax=100))
     size = 8 if m <= 6 else (6 if m <= 9 else 5)
     for i in range(m):
         for j in range(m):

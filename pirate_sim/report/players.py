@@ -17,17 +17,22 @@ is ``1/n`` (for two seats: a's share of the points, a tie 1/2).  95% Wilson inte
 the points (never zero-wide).  The first player's win rate among decided games is given
 per pairing (Wilson).
 
-Cost is bounded: :data:`PLAYERS_GAMES` games per seating for scripted pairings,
-:data:`SEARCH_GAMES` for pairings with ``search`` (slow: a Pirateer search game takes about
-a second), and every pairing with ``search`` is cut to fit :data:`TIME_LIMIT_S` seconds of
-the page, measured on a first batch; the page says how many games each pairing played.
+Cost is fixed, never timed: :data:`PLAYERS_GAMES` games per seating for scripted pairings and
+:data:`SEARCH_GAMES` for pairings with ``search`` (a Pirateer search game takes about a
+second, so a search cell holds few games: it is hatched and says ``n=``, with its interval).
+Fixed counts make the page the same on every machine, so its games are cached
+(:func:`cache_path`: keyed by the game, rules, seats, seed, counts, rules version and the
+package's sources) and a second report of the same rules plays nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -36,12 +41,14 @@ from ..games.base import G_FIRST_SEAT, G_WINNER
 from ..stats import Estimate, wilson
 
 PLAYERS_GAMES = 1000  # games per seating of a pairing of scripted strategies
-SEARCH_GAMES = 40  # games per seating of a pairing with `search` (about 1 s a game in Pirateer)
+# games per seating with `search`: about 1 s a game in Pirateer, so a cold page stays under a minute
+# there and a few seconds elsewhere; the cells say n= and are hatched (see FEW_GAMES)
+SEARCH_GAMES = 5
 QUICK_GAMES = 24  # the same in a quick report (tests): the page's layout, not its figures
 QUICK_SEARCH_GAMES = 2
-PROBE_GAMES = 2  # games per seating timed first, to project a search pairing's cost
-TIME_LIMIT_S = 180.0  # seconds the page's games may take; search pairings are cut to fit
+FEW_GAMES = 200  # a cell resting on fewer games is hatched and prints n= (its interval is wide)
 SEARCH = "search"  # the searching player's registered name (pirate_sim/search.py)
+CACHE_FORMAT = 1  # bump when the cached record's layout changes
 
 
 @dataclass(frozen=True)
@@ -59,7 +66,6 @@ class Pairing:
     first_wins: Estimate  # the first player's win rate among decided games
     games: int  # every seating together
     per_seating: int  # games in each seating
-    cut: bool  # fewer games than asked, by the time guard
 
 
 def players_seat_count(game, n_scenario: int) -> int:
@@ -129,20 +135,53 @@ def _play_pairing(game, rules: dict, a: Entry, b: Entry, n: int, games: int, see
     return np.concatenate(score), np.concatenate(first_won), np.concatenate(decided)
 
 
-def _pairing(a: Entry, b: Entry, parts: list, per_seating: int, cut: bool) -> Pairing:
-    s = np.concatenate([p[0] for p in parts])
-    fw = np.concatenate([p[1] for p in parts])
-    dec = np.concatenate([p[2] for p in parts])
+def _pairing(a: Entry, b: Entry, part: tuple, per_seating: int) -> Pairing:
+    s, fw, dec = part
     # Wilson on the points (a tie's fraction counts as a fraction of a success): never a zero-width
     # interval when a player never wins (the normal one would be) and exact for win-or-lose games
     return Pairing(a.label, b.label, wilson(float(s.sum()), len(s)),
-                   wilson(int((fw & dec).sum()), int(dec.sum())), len(s), per_seating, cut)
+                   wilson(int((fw & dec).sum()), int(dec.sum())), len(s), per_seating)
+
+
+def cache_path(key: dict) -> Path:
+    """Where the page's games for ``key`` are kept: the user cache directory (the one
+    :func:`pirate_sim.user_strategy.cache_dir` picks) under ``players/``, named by the key's hash."""
+    from ..user_strategy import _package_digest, cache_dir
+
+    blob = json.dumps({**key, "package": _package_digest(), "format": CACHE_FORMAT}, sort_keys=True, default=str)
+    d = cache_dir() / "players"
+    d.mkdir(parents=True, exist_ok=True)
+    return d / f"{hashlib.sha256(blob.encode()).hexdigest()[:24]}.json"
+
+
+def _estimate(d: dict) -> Estimate:
+    return Estimate(**d)
+
+
+def _load(path: Path) -> list[Pairing] | None:
+    """The cached pairings, or None when there are none (or the file is unreadable: played again)."""
+    try:
+        rows = json.loads(path.read_text())
+        return [Pairing(**{**r, "share_a": _estimate(r["share_a"]), "first_wins": _estimate(r["first_wins"])})
+                for r in rows]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+
+
+def _store(path: Path, table: list[Pairing]) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps([asdict(p) for p in table]))
+    tmp.replace(path)  # whole or not at all: a report killed mid-write leaves no half record
 
 
 def players_data(game, rules: dict, seats: list[dict] | None, seed: int, n_scenario: int, quick: bool = False,
-                 games: int | None = None, search_games: int | None = None,
-                 time_limit: float = TIME_LIMIT_S, clock=time.perf_counter) -> dict[str, Any]:
-    """Every ordered pairing of :func:`entries` (for two seats, every unordered one) and mirrors."""
+                 games: int | None = None, search_games: int | None = None, progress=None,
+                 cache: bool = True, clock=time.perf_counter) -> dict[str, Any]:
+    """Every ordered pairing of :func:`entries` (for two seats, every unordered one) and mirrors.
+
+    ``progress(text)`` hears each pairing as it is played; with ``cache``, pairings played
+    before for the same key are read back instead (``data["cached"]`` says so).
+    """
     games = games or (QUICK_GAMES if quick else PLAYERS_GAMES)
     search_games = search_games or (QUICK_SEARCH_GAMES if quick else SEARCH_GAMES)
     rules = dict(rules)
@@ -153,31 +192,23 @@ def players_data(game, rules: dict, seats: list[dict] | None, seed: int, n_scena
     ents = entries(game, seats)
     pairs = (list(itertools.combinations_with_replacement(ents, 2)) if n == 2
              else [(a, b) for a in ents for b in ents])
+    key = {"game": game.name, "rules": rules, "seats": [e.seat for e in ents], "labels": [e.label for e in ents],
+           "seed": seed, "n_seats": n, "games": games, "search_games": search_games, "rules_version": game.version}
+    path = cache_path(key) if cache else None
+    table = _load(path) if path is not None and path.exists() else None
     start = clock()
-    table, slow = [], []
-    for a, b in pairs:
-        if SEARCH in (a.seat["strategy"], b.seat["strategy"]):
-            slow.append((a, b))
-            continue
-        table.append(_pairing(a, b, [_play_pairing(game, rules, a, b, n, games, seed)], games, False))
-    per_game = None
-    for a, b in slow:
-        probe = min(PROBE_GAMES, search_games)
-        t0 = clock()
-        parts = [_play_pairing(game, rules, a, b, n, probe, seed)]
-        seatings = n if a.label != b.label else 1
-        per_game = (clock() - t0) / (probe * seatings)
-        left = time_limit - (clock() - start)
-        # what the rest of this and the remaining search pairings may take, shared out evenly
-        remaining = len(slow) - slow.index((a, b))
-        afford = int(left / max(per_game * seatings * remaining, 1e-9)) + probe
-        want = min(search_games, max(probe, afford))
-        if want > probe:
-            parts.append(_play_pairing(game, rules, a, b, n, want - probe, seed, first=probe))
-        table.append(_pairing(a, b, parts, want, want < search_games))
+    cached = table is not None
+    if table is None:
+        table = []
+        say = progress or (lambda text: None)
+        for i, (a, b) in enumerate(pairs):
+            per = search_games if SEARCH in (a.seat["strategy"], b.seat["strategy"]) else games
+            say(f"players: {a.label} vs {b.label}, {per:,} games per seating ({i + 1} of {len(pairs)})")
+            table.append(_pairing(a, b, _play_pairing(game, rules, a, b, n, per, seed), per))
+        if path is not None:
+            _store(path, table)
     return {"entries": ents, "table": table, "n_seats": n, "games": games, "search_games": search_games,
-            "seconds": clock() - start, "search_seconds_per_game": per_game, "seed": seed,
-            "time_limit": time_limit}
+            "seconds": clock() - start, "seed": seed, "cached": cached}
 
 
 def share(table: list[Pairing], row: str, col: str, n_seats: int) -> Estimate:
@@ -201,7 +232,9 @@ def games_played(table: list[Pairing], row: str, col: str) -> int:
 def draw_players(data: dict):
     import matplotlib.pyplot as plt
 
-    from .style import COLOURS, PAGE, footnote
+    from matplotlib.patches import Rectangle
+
+    from .style import COLOURS, PAGE, SHARE_CMAP, footnote
 
     names = [e.label for e in data["entries"]]
     n = data["n_seats"]
@@ -211,17 +244,23 @@ def draw_players(data: dict):
     m = np.array([[fair / 100 if r == c else share(table, r, c, n).value for c in names] for r in names]) * 100
     from matplotlib.colors import TwoSlopeNorm
 
-    a1.imshow(m, cmap="RdBu", norm=TwoSlopeNorm(vcenter=fair, vmin=0, vmax=100))  # white at the fair share
+    a1.imshow(m, cmap=SHARE_CMAP, norm=TwoSlopeNorm(vcenter=fair, vmin=0, vmax=100))  # white at the fair share
     for i, r in enumerate(names):
         for j, c in enumerate(names):
             g = next(p for p in table if (p.a, p.b) in ((r, c), (c, r)))
+            few = g.games < FEW_GAMES
             if i == j:  # a mirror: its share is the fair share by symmetry; its games give the first-player rate
-                text = f"mirror\n{g.games:,} g"
+                text = f"mirror\n{'n=' if few else ''}{g.games:,}{'' if few else ' g'}"
             else:
                 e = share(table, r, c, n)
-                text = f"{100 * e.value:.1f}\n±{100 * (e.hi - e.value):.1f}\n{g.games:,} g"
+                text = (f"{100 * e.value:.0f}\n[{100 * e.lo:.0f}, {100 * e.hi:.0f}]\nn={g.games}" if few else
+                        f"{100 * e.value:.1f}\n±{100 * (e.hi - e.value):.1f}\n{g.games:,} g")
+            if few:  # few games: hatched, so its colour is not read like a 2,000-game cell's
+                a1.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", edgecolor="0.45", lw=0))
             a1.text(j, i, text, ha="center", va="center", fontsize=7 if len(names) > 5 else 8,
-                    color="white" if abs(m[i, j] - fair) / (100 - fair if m[i, j] > fair else fair) > 0.6 else "black")
+                    bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.85) if few else None,
+                    color="white" if not few and abs(m[i, j] - fair) / (100 - fair if m[i, j] > fair else fair) > 0.6
+                    else "black")
     labels = [x.replace("_", "\n") for x in names]
     a1.set_xticks(range(len(names)), labels, fontsize=8)
     a1.set_yticks(range(len(names)), labels, fontsize=8)
@@ -254,27 +293,29 @@ def draw_players(data: dict):
     a2.title.set_fontsize(9.5)
     fig.suptitle("How strong are the players: every strategy against every other"
                  + (f" ({n} seats)" if n > 2 else ""), fontsize=11)
-    fig.text(0.5, 0.935, f"{sum(p.games for p in table):,} games played when this report was made, "
-             f"in {data['seconds']:.0f} s", ha="center", fontsize=9)
+    fig.text(0.5, 0.935, f"{sum(p.games for p in table):,} games, "
+             + ("read from the cache (played for an earlier report of these rules)" if data.get("cached")
+                else f"played when this report was made, in {data['seconds']:.0f} s"), ha="center", fontsize=9)
     src = "; ".join(f"{e.label}: {'the scenario' if e.source == 'scenario' else 'defaults'}"
                     for e in data["entries"])
     has_search = any(e.seat["strategy"] == SEARCH for e in data["entries"])
-    cut = [p for p in table if p.cut]
+    few = any(p.games < FEW_GAMES for p in table)
     lines = [f"The run's rules and seed; {data['games']:,} games per seating of each scripted pairing"
-             + (f", {data['search_games']:,} per seating with search (at its default budget)" if has_search else "")
-             + (f"; {len(cut)} search pairings cut to {min(p.per_seating for p in cut)} per seating by the "
-                f"{data['time_limit']:.0f} s guard" if cut else "")
+             + (f", {data['search_games']:,} per seating with search (at its default budget; a search game is slow)"
+                if has_search else "")
              + ("; every seating of the lone player, the same seeds in each." if n > 2
                 else "; both seatings, the same seeds."),
-             f"Settings: {src}.  A win 1, a game without a winner 1/{n}."
+             (f"Hatched cells rest on fewer than {FEW_GAMES} games (n= games, [95% CI]): read the interval, "
+              "not the colour.  " if few else "")
+             + f"Settings: {src}.  A win 1, a game without a winner 1/{n}."
              + ("" if has_search else "  No 'search' player is registered for this game yet.")]
     footnote(fig, "\n".join(lines))
     fig.tight_layout(rect=(0, 0.05, 1, 0.93))
     return fig
 
 
-def players_page(ctx):
-    """The page for :func:`pirate_sim.report.report_pages`."""
+def players_page(ctx, progress=None):
+    """The page for :func:`pirate_sim.report.report_pages`; ``progress(text)`` hears each pairing."""
     data = players_data(ctx.game, ctx.rules, ctx.scenario_seats or [], int(ctx.manifest.get("seed", 0)), ctx.acc.n_seats,
-                        quick=ctx.quick)
+                        quick=ctx.quick, progress=progress)
     return draw_players(data)
