@@ -24,6 +24,9 @@ from ...stats import mean_ci, wilson
 from . import rules as R
 
 PAGE = (11.0, 8.5)  # inches: a landscape US Letter page, as the other games' pages
+# the generic players page leaves `search` out: a Pirateer search game takes about a second, so a
+# cell worth reading (hundreds of games) would take minutes; `pirate-sim tournament` ranks it
+PLAYERS_SEARCH_GAMES = 0
 HEAT_GAMES = 3000  # side-simulation games for the heat map (serial; a few seconds)
 SIDE_GAMES = 3000  # games per player count on the players page
 QUICK_SIDE_GAMES = 300  # both side simulations in a quick report (tests): the pages' layout, not their figures
