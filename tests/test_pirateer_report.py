@@ -34,7 +34,9 @@ def test_seats_and_endings_data_count_every_game():
     assert e["n"] == len(out_g) and sum(e["ends"].values()) == len(out_g)
     assert e["ends"]["treasure_home"] == (out_g[:, 2] == 0).sum()
     rep.draw_seats(d)
-    rep.draw_endings(e)
+    fig = rep.draw_endings(e)
+    # the generic "How games end" page draws the endings: this page only the treasure's fate
+    assert [ax.get_title() for ax in fig.axes] == ["The first ship to take the treasure..."]
 
 
 def test_survival_curves_add_up():

@@ -96,8 +96,21 @@ def test_royal_navy_other_is_said_in_numbers(run_dir):
         texts = [x.get_text() for x in fig.axes[0].texts]
         other = (t["navy_fights"] - t["navy_wins"] - t["navy_losses"]).clip(lower=0)
         for o, f in zip(other, t["navy_fights"]):
-            if f:
+            if f and o:
                 assert any(x.startswith(f"other: {int(o):,} of {int(f):,}") for x in texts)
+        assert not any(x.startswith("other: 0 of") for x in texts)  # a zero is not a label on every bar
+    finally:
+        plt.close(fig)
+
+
+def test_royal_navy_without_other_endings_says_so_once():
+    t = pd.DataFrame({"n": [100, 100], "navy_fights": [30, 20], "navy_wins": [10, 5], "navy_losses": [20, 15],
+                      "fame_black": [0, 0], "legend_fights": [0, 0], "legend_wins": [0, 0]},
+                     index=pd.Index(["fighter", "trader"], name="strategy"))
+    fig = CR.draw_navy(t)
+    try:
+        assert not fig.axes[0].texts
+        assert "no fight in this run was decided by another ship" in " ".join(x.get_text() for x in fig.texts)
     finally:
         plt.close(fig)
 
@@ -146,3 +159,15 @@ def test_section_levels_are_read_within_one_strategy():
         plt.close(fig)
     only_fixed = t.loc[["fighter"]]
     assert CR.draw_sections({"hull": only_fixed}, 4) is None
+
+
+def test_section_axis_spans_the_drawn_rates_not_the_fair_share():
+    """random at 0-1% in every level: the axis spans those rates (a 0-30% axis left the page empty)."""
+    idx = pd.MultiIndex.from_tuples([("random", 2), ("random", 3)], names=["strategy", "setup_hull"])
+    t = pd.DataFrame({"n": [2000, 2000], "wins": [4, 10]}, index=idx)
+    fig = CR.draw_sections({"hull": t}, 4)
+    try:
+        lo, hi = fig.axes[0].get_ylim()
+        assert hi < 5 and "above the axis" in fig._suptitle.get_text()
+    finally:
+        plt.close(fig)

@@ -72,7 +72,8 @@ def test_first_player_axis_spans_the_rates_not_zero(data):
         ax = fig.axes[1]
         lo, hi = ax.get_xlim()
         rates = [100 * p.first_wins.lo for p in data["table"]]
-        assert lo > 0 and lo <= min(rates) and lo > min(rates) - 0.25 * (hi - lo)
+        # from just below the lowest interval (0 only where a search pairing's few games reach it)
+        assert lo <= min(rates) and lo >= min(rates) - 0.25 * (hi - lo)
         assert tuple(fig.get_size_inches()) == report.PAGE
     finally:
         plt.close(fig)

@@ -102,3 +102,18 @@ def test_three_seat_games_place_one_player_among_the_others():
     """Pirate's Cove needs three seats or more: the row sits alone among column players, every seat in turn."""
     g = get_game("pirates_cove")
     assert P.players_seat_count(g, 4) == 4 and P.players_seat_count(get_game("pirateer"), 4) == 2
+
+
+def test_a_game_whose_search_is_too_slow_leaves_it_out_and_says_so(cache):
+    """Pirateer's report module sets PLAYERS_SEARCH_GAMES = 0: no search cells, a line saying why."""
+    g = get_game("pirateer")
+    assert P.search_games_for(g) == 0 and P.search_games_for(get_game("pirates_peak")) == P.SEARCH_GAMES
+    d = P.players_data(g, dict(scenario.from_dict({"game": "pirateer"}).rules), [{"strategy": "runner"}],
+                       seed=1, n_scenario=2, games=10)
+    assert d["search_left_out"] and P.SEARCH not in [e.label for e in d["entries"]]
+    fig = P.draw_players(d)
+    try:
+        assert "'search' is left out of this page" in " ".join(t.get_text() for t in fig.texts)
+        assert not page_problems(fig)
+    finally:
+        plt.close(fig)

@@ -14,7 +14,7 @@ The cover names the players the numbers come from and one sentence per headline 
 (``build_report(..., tournament=DIR)``) or named in the run's :data:`TOURNAMENT_FILE`
 (one line: the tournament directory, relative to the run or absolute).  Every report has
 the "how strong are the players" page (:mod:`pirate_sim.report.players`), played when the
-report is made, ``search`` included once the game registers it.
+report is made (then cached for the same rules), ``search`` included once the game registers it.
 """
 
 from __future__ import annotations

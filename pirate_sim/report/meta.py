@@ -66,24 +66,54 @@ def _header(meta: dict) -> list[str]:
 # ----------------------------------------------------------------------- skill
 
 
+def placement_claim(p: dict, fair: float) -> str:
+    """What a placed strategy's win rates show, claiming only what their intervals do: a loss to
+    the weakest level only when its interval there lies below the fair share, a win over the
+    strongest only when its interval there lies above."""
+    ends = [_est(d) for d in p["win_rates"]]
+    lv = p["levels"]
+    if p["below"]:
+        return (f"worth less than {lv[0]} rollouts (loses to the weakest level: {_pct(ends[0])})" if ends[0].hi < fair
+                else f"below {lv[0]} rollouts at its point estimate, but its interval against the weakest level "
+                     f"({_pct(ends[0])}) holds the fair share: no loss is shown")
+    if p["above"]:
+        return (f"worth more than {lv[-1]} rollouts (beats the strongest level: {_pct(ends[-1])})" if ends[-1].lo > fair
+                else f"above {lv[-1]} rollouts at its point estimate, but its interval against the strongest level "
+                     f"({_pct(ends[-1])}) holds the fair share: no win is shown")
+    return p["text"]
+
+
+def _pct(e) -> str:
+    return f"{100 * e.value:.0f}% [{100 * e.lo:.0f}, {100 * e.hi:.0f}]"
+
+
 def _skill_cover(meta, s):
     tr, dp = s["skill_trace"], s["skill_depth"]
+    thr = 100 * s["beat_threshold"]
     lines = _header(meta) + [
         "Verdict: " + s["verdict"], "",
         "Figures (95% intervals):",
         f"  skill trace (Ludii's definition)    {tr['value']:.3f}  [{tr['lo']:.3f}, {tr['hi']:.3f}]",
-        f"  skill depth (steps beaten at >= {100 * s['beat_threshold']:.0f}%) {dp['value']:.0f} of "
-        f"{len(s['steps'])}  [{dp['lo']:.0f}, {dp['hi']:.0f}]  (certain {dp['certain']}, possible {dp['possible']})",
+        f"  skill depth: {dp['value']:.0f} of {len(s['steps'])} steps beaten at >= {thr:.0f}% (point estimates); "
+        f"certainly {dp['certain']}, possibly {dp['possible']}",
         f"  fair share of one seat              {100 * s['fair_share']:.1f}%", "",
+        "Skill trace: near 0 when doubling the search budget wins no more games (luck decides), higher the "
+        f"more the stronger level keeps winning; {tr['value']:.2f} is to be compared with the same game's trace "
+        "under other rules, not with other games.",
+        f"Skill depth: the steps whose stronger level wins at least {thr:.0f}% of its games; 'certainly' counts "
+        "the steps whose whole 95% interval lies above that line, 'possibly' those whose interval reaches it, so "
+        "the true depth lies between the two.", "",
         "Steps: the stronger search's win rate against the weaker one",
     ]
     for st in s["steps"]:
-        e = st["win_rate"]
+        e = _est(st["win_rate"])
+        said = ("beats" if e.lo >= s["beat_threshold"] else "may beat" if e.hi >= s["beat_threshold"]
+                else "does not beat")
         lines.append(f"  step {st['step']}: {st['strong_budget']:>6} vs {st['weak_budget']:<6} "
-                     f"{100 * e['value']:5.1f}%  [{100 * e['lo']:.1f}, {100 * e['hi']:.1f}]  {st['games']:,} games")
+                     f"{100 * e.value:5.1f}%  [{100 * e.lo:.1f}, {100 * e.hi:.1f}]  {st['games']:,} games  {said}")
     if s["placements"]:
         lines += ["", "Scripted strategies on the ladder (the search budget each one is worth):"]
-        lines += [f"  {p['strategy']}: {p['text']}" for p in s["placements"]]
+        lines += [f"  {p['strategy']}: {placement_claim(p, s['fair_share'])}" for p in s["placements"]]
     lines += ["", "How to read this report: docs/meta.md; definitions: docs/metrics.md."]
     return _text_page(f"{meta['title']}: skill ladder", lines)
 
@@ -113,7 +143,7 @@ def _ladder(meta, s):
             pv = np.array([e.value for e in pe]) * 100
             perr = np.clip(np.array([[e.value - e.lo for e in pe], [e.hi - e.value for e in pe]]) * 100, 0, None)
             ax2.errorbar(lx, pv, yerr=perr, fmt="o-", capsize=3, color=COLOURS[(k + 1) % len(COLOURS)],
-                         label=f"{p['strategy']}: {p['text']}")
+                         label=f"{p['strategy']}: {placement_claim(p, s['fair_share'])}")
         ax2.axhline(100 * s["fair_share"], color="black", lw=1, label=f"fair share {100 * s['fair_share']:.0f}%")
         lv = places[0]["levels"]
         ax2.set_xticks(np.log2(np.array(lv, float)), [str(b) for b in lv])
@@ -135,20 +165,43 @@ def _ladder(meta, s):
 # ----------------------------------------------------------------------- tournament
 
 
+def _search_budget(meta) -> list[str]:
+    """The budget each ``search`` entrant played at (its seat's setting, else its default)."""
+    from ..games import get_game
+
+    found = {str(seat.get("budget", "default")) for m in meta.get("matches", []) for seat in m.get("seats", [])
+             if seat.get("strategy") == "search"}
+    if not found:
+        return []
+    try:
+        default = next(p.default for p in get_game(meta["game"]).strategy("search").params if p.key == "budget")
+    except (KeyError, StopIteration):
+        default = "?"
+    said = ", ".join(f"{default} (its default)" if b == "default" else b for b in sorted(found))
+    return [f"search played at a budget of {said} rollouts per decision."]
+
+
 def _tournament_cover(meta, s):
     names = s["strategies"]
     eq, b = s["equilibrium"], s["balance"]
     lines = _header(meta) + ["Verdict: " + s["verdict"], "", f"Design: {s['design']}; "
-                             f"{s['games_per_match']:,} games per match.", "",
+                             f"{s['games_per_match']:,} games per match.", *_search_budget(meta), "",
                              f"Equilibrium ({eq['method']}), 95% bootstrap intervals:"]
     for n, e in zip(names, eq["mix"]):
         lines.append(f"  {n:<20s} {100 * e['value']:5.1f}%  [{100 * e['lo']:.1f}, {100 * e['hi']:.1f}]")
     sp = eq["support"]
     lines.append(f"  support (weights >= {100 * eq['support_min_weight']:.0f}%): {sp['value']:.0f} "
                  f"[{sp['lo']:.0f}, {sp['hi']:.0f}]")
+    lines += ["The equilibrium (Nash) mix: the way of choosing among the strategies at random that no "
+              "single strategy beats on average; linear programming is how it is solved for.",
+              "Support: how many strategies the mix plays at all (weight at least "
+              f"{100 * eq['support_min_weight']:.0f}%)."]
     lines += ["", f"Ratings ({s['ratings']['method']}, {s['ratings']['scale']}):"]
     for n, e in sorted(zip(names, s["ratings"]["elo"]), key=lambda t: -t[1]["value"]):
         lines.append(f"  {n:<20s} {e['value']:+6.0f}  [{e['lo']:+.0f}, {e['hi']:+.0f}]")
+    if "Luce" in s["ratings"]["method"]:
+        lines.append("Luce's model: each strategy has a strength, and the chance that it wins a game is its "
+                     "strength over the sum of the strengths at the table.")
     lines += ["", f"Balance when every seat plays the equilibrium mix ({b['method']}):"]
     for key in ("first_player_win_rate", "first_player_advantage", "seat_balance"):
         e = b[key]

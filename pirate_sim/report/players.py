@@ -121,6 +121,13 @@ def seat_count_rules(game, rules: dict, n: int) -> dict:
     return mod.players_rules(dict(rules), n) if mod is not None and hasattr(mod, "players_rules") else dict(rules)
 
 
+def search_games_for(game) -> int:
+    """Games per seating with ``search``: :data:`SEARCH_GAMES`, or the game's report module's
+    ``PLAYERS_SEARCH_GAMES`` (0: its search is too slow for this page, which leaves it out)."""
+    mod = game_report_module(game)
+    return int(getattr(mod, "PLAYERS_SEARCH_GAMES", SEARCH_GAMES)) if mod is not None else SEARCH_GAMES
+
+
 def _play_pairing(game, rules: dict, a: Entry, b: Entry, n: int, games: int, seed: int, first: int = 0):
     """Arrays (a's score, winner == first seat, decided) over every seating of a alone among b's."""
     score, first_won, decided = [], [], []
@@ -183,13 +190,17 @@ def players_data(game, rules: dict, seats: list[dict] | None, seed: int, n_scena
     before for the same key are read back instead (``data["cached"]`` says so).
     """
     games = games or (QUICK_GAMES if quick else PLAYERS_GAMES)
-    search_games = search_games or (QUICK_SEARCH_GAMES if quick else SEARCH_GAMES)
+    if search_games is None:
+        search_games = QUICK_SEARCH_GAMES if quick else search_games_for(game)
     rules = dict(rules)
     if "strategy_seating" in rules:
         rules["strategy_seating"] = "fixed"  # the seatings below place every entry themselves
     n = players_seat_count(game, n_scenario)
     rules = seat_count_rules(game, rules, n)
     ents = entries(game, seats)
+    left_out = search_games == 0 and any(e.seat["strategy"] == SEARCH for e in ents)
+    if left_out:  # too slow for this page: no cell at all rather than a cell of noise
+        ents = [e for e in ents if e.seat["strategy"] != SEARCH]
     pairs = (list(itertools.combinations_with_replacement(ents, 2)) if n == 2
              else [(a, b) for a in ents for b in ents])
     key = {"game": game.name, "rules": rules, "seats": [e.seat for e in ents], "labels": [e.label for e in ents],
@@ -208,7 +219,7 @@ def players_data(game, rules: dict, seats: list[dict] | None, seed: int, n_scena
         if path is not None:
             _store(path, table)
     return {"entries": ents, "table": table, "n_seats": n, "games": games, "search_games": search_games,
-            "seconds": clock() - start, "seed": seed, "cached": cached}
+            "seconds": clock() - start, "seed": seed, "cached": cached, "search_left_out": left_out}
 
 
 def share(table: list[Pairing], row: str, col: str, n_seats: int) -> Estimate:
@@ -308,7 +319,9 @@ def draw_players(data: dict):
              (f"Hatched cells rest on fewer than {FEW_GAMES} games (n= games, [95% CI]): read the interval, "
               "not the colour.  " if few else "")
              + f"Settings: {src}.  A win 1, a game without a winner 1/{n}."
-             + ("" if has_search else "  No 'search' player is registered for this game yet.")]
+             + ("  'search' is left out of this page: its games are too slow here for cells worth reading "
+                "(pirate-sim tournament ranks it)." if data.get("search_left_out") else
+                "" if has_search else "  No 'search' player is registered for this game yet.")]
     footnote(fig, "\n".join(lines))
     fig.tight_layout(rect=(0, 0.05, 1, 0.93))
     return fig

@@ -3,7 +3,7 @@
 Each page is a *data* function (tested on its own) and a *drawing* function:
 
 * ``pirateer_seats``: win rate by harbor and by turn order (0 = moved first), Wilson 95%.
-* ``pirateer_endings``: how games end, and how the first treasure holding ended.
+* ``pirateer_treasure_fate``: how the first treasure holding ended (how games end: the generic page).
 * ``pirateer_heat``: the board with captures and treasure-ship losses per square, from a
   side simulation (``HEAT_GAMES`` games, the run's rules, players and seed).
 * ``pirateer_survival``: the first treasure ship: share still held, brought home and
@@ -24,6 +24,9 @@ from ...stats import mean_ci, wilson
 from . import rules as R
 
 PAGE = (11.0, 8.5)  # inches: a landscape US Letter page, as the other games' pages
+# the generic players page leaves `search` out: a Pirateer search game takes about a second, so a
+# cell worth reading (hundreds of games) would take minutes; `pirate-sim tournament` ranks it
+PLAYERS_SEARCH_GAMES = 0
 HEAT_GAMES = 3000  # side-simulation games for the heat map (serial; a few seconds)
 SIDE_GAMES = 3000  # games per player count on the players page
 QUICK_SIDE_GAMES = 300  # both side simulations in a quick report (tests): the pages' layout, not their figures
@@ -99,16 +102,14 @@ def draw_endings(data: dict):
     from ...report import COLOURS, ci_bars
 
     n = data["n"]
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=PAGE)
-    ci_bars(a1, [k.replace("_", " ") for k in data["ends"]], [wilson(v, n) for v in data["ends"].values()],
-            colour=COLOURS[2])
-    a1.set(title="How games end", xlabel="ending", ylabel="games (%)")
+    # how games end is the generic endings page's chart: this page shows only the treasure's fate
+    fig, a2 = plt.subplots(figsize=PAGE)
     fates = {"never_taken": "never taken", "held_at_end": "still held\nat the end", "home": "brought home",
              "captured": "captured"}
     ci_bars(a2, [fates.get(k, k.replace("_", " ")) for k in data["first_hold"]],
             [wilson(v, n) for v in data["first_hold"].values()], colour=COLOURS[3])
     a2.set(title="The first ship to take the treasure...", xlabel="what became of it", ylabel="games (%)")
-    fig.suptitle(f"Endings, {n:,} games (95% Wilson intervals)", fontsize=10)
+    fig.suptitle(f"The treasure's first holder, {n:,} games (95% Wilson intervals)", fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 0.93))
     return fig
 
@@ -286,7 +287,7 @@ def report_figures(game, ctx) -> list:
     compiled = s.compile()
     figs = [
         ("pirateer_seats", draw_seats(seats_data(ctx.parts("games"), ctx.parts("seats"), ctx.acc.n_seats))),
-        ("pirateer_endings", draw_endings(endings_data(ctx.parts("games")))),
+        ("pirateer_treasure_fate", draw_endings(endings_data(ctx.parts("games")))),
         ("pirateer_heat", draw_heat(heat_data(game, compiled, seed, side or HEAT_GAMES))),
         ("pirateer_survival", draw_survival(survival_data(ctx.parts("games")))),
         ("pirateer_players", draw_players(players_data(ctx.rules, s.seats, seed, side or SIDE_GAMES))),

@@ -201,7 +201,7 @@ def draw_sections(data: dict, n_seats: int):
     colours = _colours()
     fig, axes = plt.subplots(2, 2, figsize=PAGE, sharey=True)
     names = list(dict.fromkeys(str(x) for t in data.values() for x in t.index.get_level_values("strategy")))
-    top = 100 / n_seats
+    top = 1.0  # the axis spans the drawn rates: a 0-1% strategy is not squashed under a 25% fair-share line
     for ax, (k, t) in zip(axes.ravel(), data.items()):
         varied, fixed = varying_strategies(t)
         levels = sorted({int(x) for x in t[t.index.get_level_values("strategy").isin(varied)].index
@@ -217,7 +217,6 @@ def draw_sections(data: dict, n_seats: int):
             ax.errorbar(lv + off, [100 * e.value for e in ests],
                         yerr=[[100 * (e.value - e.lo) for e in ests], [100 * (e.hi - e.value) for e in ests]],
                         fmt="o-", capsize=3, color=colours[j % len(colours)], label=name, ms=4)
-        ax.axhline(100 / n_seats, ls="--", color="grey", lw=1)
         ax.grid(alpha=0.3)
         still = ", ".join(f"{nm} {lv}" for nm, lv in fixed.items())
         ax.set_title(f"{k.capitalize()}" + (f"\n(always the same level: {still})" if still else ""), fontsize=9.5)
@@ -230,12 +229,18 @@ def draw_sections(data: dict, n_seats: int):
             ax.set_xticks([])
             explain_empty(ax, "every strategy always buys the same level here:\nno level to compare with another")
     axes[0, 0].set_ylim(-0.03 * top, min(103.0, top * 1.25))  # shared: 0 to the highest whisker, 0% visible
+    fair = 100 / n_seats
+    for ax in axes.ravel():
+        if fair <= top * 1.25:
+            ax.axhline(fair, ls="--", color="grey", lw=1)
     for ax in axes[:, 0]:
         ax.set_ylabel("seat-games won (%)")
-    fig.suptitle("Value of a section's level within each strategy: win rate by level after set-up (95% CI)")
+    fig.suptitle("Value of a section's level within each strategy: win rate by level after set-up (95% CI)"
+                 + (f"\n(dashed: fair share {fair:.0f}%)" if fair <= top * 1.25 else
+                    f"\n(every drawn rate is far below the fair share of {fair:.0f}%, which is above the axis)"))
     footnote(fig, "Only strategies whose level varies are drawn, each against its own other levels (across strategies "
                   "the level would say which strategy sits there).\n"
-                  f"Dashed: fair share 1/{n_seats}.  Still association, not causation: a strategy's level follows "
+                  "Still association, not causation: a strategy's level follows "
                   "its situation.")
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     return fig
@@ -329,10 +334,10 @@ def draw_navy(t: pd.DataFrame):
                            (other, colours[4], "other (someone else ended it)")):
         a1.bar(pos, v / np.maximum(n, 1), 0.6, bottom=b, color=colour, label=lab)
         b += v / np.maximum(n, 1)
-    for p, top, o, f in zip(pos, b, other, fights):  # the thin "other" segment, said in numbers
-        if f:
+    for p, top, o, f in zip(pos, b, other, fights):  # the thin "other" segment, said in numbers where it is
+        if f and o:
             a1.text(p, top, f"other: {int(o):,} of {int(f):,}\nfights ({100 * o / f:.1f}%)", ha="center",
-                    va="bottom", fontsize=7.5, color=colours[4] if o else "grey")
+                    va="bottom", fontsize=7.5, color=colours[4])
     a1.set_ylim(0, max(float(b.max()) if len(b) else 0.0, 0.1) * 1.3)  # room for the legend above the bars
     a1.set_xticks(pos, [f"{x}\n(n={int(k):,})" for x, k in zip(names, n)])
     a1.set(title="Royal Navy fights per seat-game and how they ended", ylabel="fights per seat-game",
@@ -354,7 +359,9 @@ def draw_navy(t: pd.DataFrame):
         for ax in (a1, a2):
             explain_empty(ax, "no Royal Navy fight in this run")
     footnote(fig, "A fight with the Navy ends when one ship is left: the Navy crippled, the player fled or was "
-                  "crippled, or (with several players) another ship decided it.")
+                  "crippled, or (with several players) another ship decided it"
+                  + ("; no fight in this run was decided by another ship." if fights.sum() and not other.sum()
+                     else "."))
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     return fig
 
