@@ -1225,7 +1225,8 @@ class MetaGame:
             return pd.DataFrame([{"step": st["step"], "strong_budget": st["strong_budget"],
                                   "weak_budget": st["weak_budget"], "games": st["games"],
                                   "win_rate": st["win_rate"]["value"], "lo": st["win_rate"]["lo"],
-                                  "hi": st["win_rate"]["hi"], "beats": st["beats"]} for st in self.summary["steps"]])
+                                  "hi": st["win_rate"]["hi"], "beats": st["beats"],
+                                  "may_beat": st.get("may_beat", st["beats"])} for st in self.summary["steps"]])
         names = self.summary["strategies"]
         rows = []
         for i, a in enumerate(names):

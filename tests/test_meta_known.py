@@ -134,3 +134,24 @@ def test_bootstrap_intervals_of_the_equilibrium_cover_the_truth():
         e = s["balance"]["first_player_win_rate"]
         hits["first"].append(e["lo"] <= 0.5 <= e["hi"])
     assert np.mean(hits["mix"]) >= 0.85 and np.mean(hits["first"]) >= 0.8, {k: np.mean(v) for k, v in hits.items()}
+
+
+def test_a_step_beats_only_where_its_interval_clears_the_line(tmp_path, capsys):
+    """50 games a step: some steps' point estimates reach the 60% line while their intervals
+    reach below it; those "may beat" (the CLI and API said "beats: yes" on the point alone)."""
+    from pirate_sim.cli.meta import print_skill
+
+    s, _ = ladder(tmp_path, base("best_move", 2, seed=12), base_budget=1, steps=6, games=50, place=[])
+    thr = s["beat_threshold"]
+    unsure = [st for st in s["steps"] if st["win_rate"]["value"] >= thr > st["win_rate"]["lo"]]
+    assert unsure
+    for st in s["steps"]:
+        e = st["win_rate"]
+        assert st["beats"] == (e["lo"] >= thr) and st["may_beat"] == (e["hi"] >= thr), st
+    assert s["skill_depth"]["certain"] == sum(st["beats"] for st in s["steps"])
+    assert s["skill_depth"]["possible"] == sum(st["may_beat"] for st in s["steps"])
+    print_skill(s, tmp_path)
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if " vs " in line]
+    assert len(rows) == len(s["steps"]) and sum("maybe" in r for r in rows) == len(unsure)
+    assert " yes" not in out.split("skill trace")[0]

@@ -171,12 +171,15 @@ def print_skill(summary: dict, out_dir) -> None:
     for s in summary["steps"]:
         v, ci = _pct(s["win_rate"])
         t.add_row(str(s["step"]), f"{s['strong_budget']} vs {s['weak_budget']}", f"{s['games']:,}", v, ci,
-                  "yes" if s["beats"] else "no")
+                  "yes" if s["beats"] else "maybe" if s.get("may_beat") else "no")
     con.print(t)
     tr, dp = summary["skill_trace"], summary["skill_depth"]
-    con.print(f"skill trace (Ludii) {tr['value']:.3f} [{tr['lo']:.3f}, {tr['hi']:.3f}]; skill depth "
-                  f"{dp['value']:.0f} [{dp['lo']:.0f}, {dp['hi']:.0f}] (certain {dp['certain']}, possible "
-                  f"{dp['possible']})")
+    n_steps = len(summary["steps"])
+    con.print(f"skill trace (Ludii's definition; near 0 when doubling the budget wins no more games, higher the "
+              f"more the stronger level keeps winning) {tr['value']:.3f} [{tr['lo']:.3f}, {tr['hi']:.3f}]")
+    con.print(f"skill depth (steps whose stronger level beats the weaker): {dp['certain']} of {n_steps} certainly "
+              f"(interval above the line), {dp['possible']} possibly (interval reaches it); bootstrap "
+              f"{dp['value']:.0f} [{dp['lo']:.0f}, {dp['hi']:.0f}]")
     for p in summary["placements"]:
         con.print(f"{esc(p['strategy'])}: {esc(p['text'])}")
     con.print(f"verdict: {esc(summary['verdict'])}")

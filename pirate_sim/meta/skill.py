@@ -202,7 +202,9 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
     certain = int(sum(e.lo >= thr for e in ests))
     possible = int(sum(e.hi >= thr for e in ests))
     out_steps = [{"step": m["info"]["step"], "strong_budget": m["info"]["strong"], "weak_budget": m["info"]["weak"],
-                  "games": int(g), "win_rate": e.as_dict(), "utility": float(u), "beats": bool(e.value >= thr)}
+                  "games": int(g), "win_rate": e.as_dict(), "utility": float(u),
+                  # a step "beats" only where its whole interval clears the line, "may beat" where it reaches it
+                  "beats": bool(e.lo >= thr), "may_beat": bool(e.hi >= thr)}
                  for m, e, u in zip(steps, ests, util)]
     places = []
     levels = budgets(st["base_budget"], st["steps"])
