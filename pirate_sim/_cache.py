@@ -13,6 +13,7 @@ kernel module (and numba) is imported.  A ``NUMBA_CACHE_DIR`` the user set is le
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import shutil
@@ -35,6 +36,7 @@ def root() -> Path:
     return Path(base) / "pirate-sim"
 
 
+@functools.lru_cache(maxsize=8)  # the sources a process imported do not change under it
 def source_digest(*extra: Path) -> str:
     """SHA-256 (16 hex digits) of the package's Python sources and of ``extra`` folders' (the tests)."""
     h = hashlib.sha256()

@@ -151,12 +151,13 @@ def _pairing(a: Entry, b: Entry, part: tuple, per_seating: int) -> Pairing:
 
 
 def cache_path(key: dict) -> Path:
-    """Where the page's games for ``key`` are kept: the user cache directory (the one
-    :func:`pirate_sim.user_strategy.cache_dir` picks) under ``players/``, named by the key's hash."""
-    from ..user_strategy import _package_digest, cache_dir
+    """Where the page's games for ``key`` are kept: the user cache directory
+    (:func:`pirate_sim._cache.root`) under ``players/``, named by the key's hash."""
+    from .. import _cache
 
-    blob = json.dumps({**key, "package": _package_digest(), "format": CACHE_FORMAT}, sort_keys=True, default=str)
-    d = cache_dir() / "players"
+    blob = json.dumps({**key, "package": _cache.source_digest(), "format": CACHE_FORMAT}, sort_keys=True,
+                      default=str)
+    d = _cache.root() / "players"
     d.mkdir(parents=True, exist_ok=True)
     return d / f"{hashlib.sha256(blob.encode()).hexdigest()[:24]}.json"
 
