@@ -391,6 +391,8 @@ class _Bar:
             if desc is not None:
                 self.bar.set_description(desc, refresh=False)
             self.bar.update(done - self.bar.n)
+            if self.bar.total and self.bar.n >= self.bar.total:
+                self.bar.refresh()  # tqdm skips an update within mininterval of the last: the end must show
         elif self._rich is not None:
             self._rich.update(self._task, completed=done, total=total, description=desc)
 
@@ -542,12 +544,13 @@ class Results:
 
     @property
     def metrics(self) -> "pd.DataFrame":
-        """Every metric, tidy: metric, value, lo, hi (95% interval), n, method (see docs/metrics.md)."""
+        """Every metric some game measured, tidy: metric, value, lo, hi (95% interval), n, method
+        (see docs/metrics.md); one no game measured (n 0) is left out, ``metric(name)`` still gives it."""
         import pandas as pd
 
         from . import metrics
 
-        rows = [{"metric": k, **e.as_dict()} for k, e in metrics.compute(self.accumulator).items()]
+        rows = [{"metric": k, **e.as_dict()} for k, e in metrics.observed(metrics.compute(self.accumulator)).items()]
         return pd.DataFrame(rows, columns=["metric", "value", "lo", "hi", "n", "method"])
 
     def metric(self, name: str):

@@ -120,17 +120,37 @@ WARM_GAMES = 10_000  # the untimed warm-up, which also estimates the kernel's ra
 SEARCH_DECISIONS = 200  # searched decisions the search player's cost is measured over
 
 
+def search_scenario(s: Scenario) -> tuple[Scenario, str]:
+    """The scenario the search figures are measured on, and what it is: ``s`` where a seat
+    plays ``search``; else ``s`` with seats.0 playing ``search`` at its defaults (the
+    rollouts/s figure is the search player's cost, worth having whoever the scenario seats)."""
+    import dataclasses
+
+    for i, seat in enumerate(s.seats):
+        if seat["strategy"] == "search":
+            return s, f"seats.{i} (the scenario's)"
+    st = s.game.strategy("search")
+    seats = [{"strategy": "search", **{p.key: p.default for p in st.params}}, *s.seats[1:]]
+    return (dataclasses.replace(s, seats=seats),
+            f"seats.0 set to search at its defaults (the scenario seats no search player; seats.0 is "
+            f"{s.seats[0]['strategy']})")
+
+
 def search_figures(game, compiled, seed: int, n_decisions: int = SEARCH_DECISIONS) -> dict:
     """The search player's cost (``Game.search_bench``) as bench fields, for a game whose
     strategies include ``search``; {} for a game without it (or without a search_bench)."""
-    from .games.base import Game
-
-    if "search" not in [st.name for st in game.strategies] or type(game).search_bench is Game.search_bench:
+    if not has_search_bench(game):
         return {}
     b = game.search_bench(compiled, seed, n_decisions)
     return {"search_rollouts_per_s": b["rollouts_per_s"], "search_s_per_rollout": b["s_per_rollout"],
             "search_s_per_playout": b["s_per_playout"], "search_overhead": b["overhead"],
             "search_decisions": n_decisions}
+
+
+def has_search_bench(game) -> bool:
+    from .games.base import Game
+
+    return "search" in [st.name for st in game.strategies] and type(game).search_bench is not Game.search_bench
 
 
 def bench_game(s: Scenario, n_games: int | None, nojit_games: int, log=None) -> dict:
@@ -164,7 +184,10 @@ def bench_game(s: Scenario, n_games: int | None, nojit_games: int, log=None) -> 
     raw = raw_dice_rate()
     set_threads(1)
     say(f"[dim]{s.game.name}: the search player's rollouts, 1 thread...[/]")
-    search = search_figures(s.game, compiled, s.seed)
+    search = {}
+    if has_search_bench(s.game):
+        ss, where = search_scenario(s)
+        search = {**search_figures(ss.game, ss.compile() if ss is not s else compiled, s.seed), "search_seat": where}
     set_threads(None)
     return {
         "game": s.game.name,

@@ -421,6 +421,12 @@ def compute(acc: Accumulator, confidence: float = stats.CONFIDENCE) -> dict[str,
     return out
 
 
+def observed(est: dict[str, Estimate]) -> dict[str, Estimate]:
+    """The metrics some game measured: a table a designer reads holds no NaN row with n 0
+    (the win rate of a label no seat showed); ``compute`` keeps them (check names them)."""
+    return {k: e for k, e in est.items() if e.n > 0 or e.value == e.value}
+
+
 def metric_names(acc: Accumulator) -> list[str]:
     return list(compute(acc))
 

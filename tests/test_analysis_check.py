@@ -235,3 +235,32 @@ def test_undefined_metric_rejects_the_spec_at_the_first_look(tmp_path, monkeypat
     assert r.exit_code == 2, r.output
     assert "bound[0].metric" in r.output and "undefined" in r.output and "Traceback" not in r.output
     assert played == [2000]  # before: a million games, then "undecided"
+
+
+def test_meta_metrics_count_their_games_and_their_names_are_never_cut(tmp_path):
+    # before: JUnit said games="0" for a scenario gated on meta-game metrics only, and the table of a
+    # piped run cut the names ("dominance.max_w...")
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "s.toml").write_text('game = "rps"\n[rules]\nbeats = [0.5, 0.7, 0.7, 0.7, 0.3, 0.5, 0.5, 0.5, 0.3, '
+                                     '0.5, 0.5, 0.5, 0.3, 0.5, 0.5, 0.5]\n[[seats]]\nstrategy = "rock"\n'
+                                     '[[seats]]\nstrategy = "paper"\n')
+    spec = tmp_path / "gate.toml"
+    spec.write_text('confidence = 0.8\nmin_games = 4000\nmax_games = 4000\n[[scenario]]\npath = "s.toml"\n'
+                    '[[bound]]\nmetric = "dominance.max_win_rate"\nmax = 0.6\n'
+                    '[[bound]]\nmetric = "equilibrium.first_player_win_rate"\nmin = 0.3\n')
+    tests = Path(__file__).resolve().parent
+    code = "import toy_meta; from pirate_sim.cli import main; main()"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tests.parent), str(tests)]), COLUMNS="60")
+    r = subprocess.run([sys.executable, "-c", code, "check", str(spec), "-o", str(tmp_path / "g"), "-q"],
+                       capture_output=True, text=True, env=env)  # stdout a pipe
+    assert r.returncode == 1, r.stderr[-2000:]
+    assert "dominance.max_win_rate <= 0.6" in r.stdout and "equilibrium.first_player_win_rate >= 0.3" in r.stdout
+    props = {p.get("name"): p.get("value") for p in ET.parse(tmp_path / "g" / "junit.xml").iter("property")}
+    verdict = json.loads((tmp_path / "g" / "verdict.json").read_text())
+    played = {b["games"] for b in verdict["bounds"]}
+    assert played == {4000} and props["games"] == "4000"  # 10 matches of 400 games (4 strategies, mirrors too)
+    assert verdict["scenarios"]["s"]["games"] == 4000

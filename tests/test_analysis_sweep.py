@@ -153,3 +153,26 @@ def test_sweep_over_lists_of_strings_charts_and_resumes(toy_scenario_file, tmp_p
     (out / "sweep.json").write_text(json.dumps(state))
     again = sw.sweep(points, axes, out, resume=True, chart_metrics=["length.mean"])
     assert again.skipped == [p.id for p in points]
+
+
+def test_the_sweeps_progress_bar_ends_at_100_percent(tmp_path):
+    # before: tqdm drops an update within mininterval of the last shown, so the bar's last state was 99%
+    # (here, with tqdm's interval raised past the whole sweep, 0%) while the charts were drawn
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tests = Path(__file__).resolve().parent
+    s = tmp_path / "duel.toml"
+    s.write_text('game = "dice_duel"\n[run]\ngames = 3000\nseed = 7\nchunk_size = 1000\n[rules]\ntarget = 10\n'
+                 '[[seats]]\nstrategy = "roller"\n[[seats]]\nstrategy = "roller"\n')
+    code = ("from pirate_sim.games import GAME_MODULES; GAME_MODULES.setdefault('dice_duel', 'toy_game'); "
+            "import sys, pirate_sim as ps; "
+            "ps.sweep(ps.load(sys.argv[1]), {'rules.target': [9, 10]}, out=sys.argv[2])")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tests.parent), str(tests)]), TQDM_MININTERVAL="1000")
+    r = subprocess.run([sys.executable, "-c", code, str(s), str(tmp_path / "sw")], capture_output=True, text=True,
+                       env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    states = [x for x in r.stderr.replace("\r", "\n").splitlines() if "games" in x and "%" in x]
+    assert states and "100%" in states[-1] and "6000/6000" in states[-1], states[-3:]

@@ -1,5 +1,6 @@
 """bench: the scenario it is given is the game it benchmarks (issue 20)."""
 
+import pytest
 from click.testing import CliRunner
 
 from pirate_sim.cli import main
@@ -55,3 +56,35 @@ def test_bench_table_shows_a_dash_for_a_game_without_search():
     assert cell({"search_overhead": 0.12}, "search_overhead", "{:.0%}") == "12%"
     r = {"search_s_per_rollout": 3.1e-6, "search_s_per_playout": 2.7e-6}
     assert cell(r, "search_s_per_rollout", "{0:.2e} / {r[search_s_per_playout]:.2e}") == "3.10e-06 / 2.70e-06"
+
+
+def _bench_json(game, tmp_path):
+    """`pirate-sim bench GAME --json > FILE` in a real subprocess, as a user runs it."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    out = tmp_path / f"{game}.json"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    with out.open("w") as fh:
+        res = subprocess.run([sys.executable, "-c", "from pirate_sim.cli import main; main()", "bench", game, "-n", "1000", "--nojit-games",
+                              "10", "--json"], stdout=fh, stderr=subprocess.PIPE, text=True, env=env)
+    assert res.returncode == 0, res.stderr[-2000:]
+    (b,) = json.loads(out.read_text())
+    assert b["game"] == game and b["games_per_s_1"] > 0 and b["games_per_s_nojit"] > 0
+    return b
+
+
+def test_bench_measures_search_on_a_scenario_without_a_search_seat(tmp_path):
+    # Ice Pirates' default scenario seats no search player: the bench ended in a traceback, --json wrote nothing
+    b = _bench_json("ice_pirates", tmp_path)
+    assert b["search_rollouts_per_s"] > 0 and b["search_seat"].startswith("seats.0 set to search at its defaults")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["pirates_peak", "ice_pirates", "pirates_cove", "pirateer"])
+def test_bench_runs_on_every_games_default_scenario(game, tmp_path):
+    b = _bench_json(game, tmp_path)
+    assert b["search_rollouts_per_s"] > 0 and b["search_seat"]

@@ -71,3 +71,44 @@ def test_the_command_prints_the_explanation(tmp_path):
     assert "each step plays 100 games: a 95% interval of +-9.8 points" in r.output
     assert "time per game, by step: 16 vs 8 " in r.output and "32 vs 16 " in r.output
     assert not (tmp_path / "o").exists()
+
+
+def test_a_ladder_above_the_maximum_budget_is_refused_up_front_naming_the_largest_k(tmp_path):
+    # before: -k 20 was accepted, then failed at step 18 ("seats.0.budget: 2097152 is above the maximum")
+    s = tmp_path / "s.toml"
+    s.write_text('game = "best_move"\n[[seats]]\nstrategy = "random"\n[[seats]]\nstrategy = "random"\n')
+    r = CliRunner().invoke(main, ["skill", str(s), "-o", str(tmp_path / "o"), "-k", "20", "--estimate"])
+    assert r.exit_code == 2, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "the largest -k with -b 8 is 17" in lines[0] and "8*2^20 = 8,388,608" in lines[0]
+    assert not (tmp_path / "o").exists()
+    r = CliRunner().invoke(main, ["skill", str(s), "-o", str(tmp_path / "o"), "-k", "17", "-n", "2", "--place",
+                                  "none", "--estimate"])
+    assert "largest -k" not in r.output
+
+
+def test_the_estimate_never_prices_a_higher_budget_below_a_lower_one_and_says_what_it_rests_on(tmp_path):
+    # before: each step was priced from its own one or few probe games ("64 vs 32" above "128 vs 64"), and a
+    # 1-game difference of two timings could put a game's whole cost in the fixed part ("32 vs 16 0.2 ms")
+    matches, st = _ladder(steps=6, games=200, place_games=40)
+    b = scen.from_dict({"game": "best_move", "run": {"seed": 1}, "seats": [{"strategy": "random"}] * 2})
+    est = plan.estimate([plan.match_scenario(b, m) for m in matches])
+    for role in ("step", "place"):
+        mine = sorted(((m.info.get("strong", m.info.get("budget")), c / m.games)
+                       for m, c in zip(matches, est.costs) if m.role == role))
+        per_game = [c for _b, c in mine]
+        assert all(x > 0 for x in per_game) and per_game == sorted(per_game), (role, mine)
+    assert "probe games timed on" in est.basis and f"{len(matches)} matches that differ only in their search budget" \
+        in est.basis
+    assert est.basis in skill.explain(est, matches, st)
+
+
+def test_the_fit_by_budget_is_monotone_through_noisy_probes():
+    import numpy as np
+
+    x = np.array([24, 48, 96, 192, 384, 768], np.float64)
+    y = 1e-4 * x * np.array([8, 1, 1, 3, 0.5, 1])  # one long game probed at the first step, a short one at 384
+    a, b = plan.fit_per_game(x, y, np.ones(6))
+    fitted = a + b * x
+    assert a >= 0 and b > 0 and list(fitted) == sorted(fitted)
+    assert 0.5e-4 < b < 4e-4  # the slope of the truth (1e-4 a rollout) within the spread of the probes

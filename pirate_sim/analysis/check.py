@@ -430,12 +430,12 @@ def run_check(spec: Spec, extra_bounds: list[Bound] = (), max_games: int | None 
         s = sc.scenario
         from ..meta import gate  # bounds on meta-game metrics are played by the meta-game's own looks
 
-        gate.decide(s, [b for b in mine if gate.is_meta_metric(b.metric)], looks, conf_each, threads, cluster,
-                    progress, sc.name)
+        t0 = time.perf_counter()
+        meta_games = gate.decide(s, [b for b in mine if gate.is_meta_metric(b.metric)], looks, conf_each, threads,
+                                 cluster, progress, sc.name)
         mine = [b for b in mine if not gate.is_meta_metric(b.metric)]
         compiled = s.compile()
         acc = Accumulator(s.game, compiled.strategy_names, rotates(s.rules))
-        t0 = time.perf_counter()
         for n_look in looks:
             if not mine or all(b.verdict != "undecided" for b in mine):
                 break
@@ -451,7 +451,7 @@ def run_check(spec: Spec, extra_bounds: list[Bound] = (), max_games: int | None 
                 b.games = acc.n
                 b.seconds = time.perf_counter() - t0
                 b.verdict = b.decide(e)
-        games[sc.name] = acc.n
+        games[sc.name] = acc.n + meta_games  # the scenario's own games and the meta-games' behind its verdicts
         seconds[sc.name] = time.perf_counter() - t0
     return CheckResult(spec, bounds, conf_each, looks, games, seconds, top)
 

@@ -351,14 +351,15 @@ def check_cmd(spec_path, baseline_path, update_baseline, max_games, seed, thread
               title_justify="left")
     for col, j in (("scenario", "left"), ("bound", "left"), ("estimate", "right"), ("interval", "right"),
                    ("games", "right"), ("verdict", "left")):
-        t.add_column(col, justify=j)
+        # a metric name is never cut: cells wrap (a long name folds) in a terminal, widen in a pipe or file
+        t.add_column(col, justify=j, overflow="fold")
     style = {"holds": "[green]holds[/]", "violated": "[bold red]VIOLATED[/]", "undecided": "[yellow]undecided[/]"}
     for b in res.bounds:
         e = b.estimate or {}
         v = e.get("value", math.nan)
         t.add_row(esc(b.scenario), esc(b.label), f"{v:.5g}", f"{e.get('lo', math.nan):.5g} .. {e.get('hi', math.nan):.5g}",
                   f"{b.games:,}", style[b.verdict])
-    console.print(t)
+    out_console().print(t)
     word = {0: "[green]PASS[/]: every bound holds", 1: "[bold red]FAIL[/]: a bound is violated",
             3: "[yellow]UNDECIDED[/]: some bounds were not decided within the budget "
                "(raise max_games or loosen the bound)"}[res.exit_code]

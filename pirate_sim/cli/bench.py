@@ -68,7 +68,8 @@ def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
             ("search: rollouts/s, 1 thread", "search_rollouts_per_s", "{:,.0f}"),
             ("search: s per rollout / per plain playout", "search_s_per_rollout",
              "{0:.2e} / {r[search_s_per_playout]:.2e}"),
-            ("search: machinery overhead (target <= 30%)", "search_overhead", "{:.0%}"))
+            ("search: machinery overhead (target <= 30%)", "search_overhead", "{:.0%}"),
+            ("search: measured on", "search_seat", "{}"))
     for label, key, fmt in rows:
         t.add_row(label, *[cell(r, key, fmt) for r in out])
     console.print(t)

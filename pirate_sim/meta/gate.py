@@ -70,7 +70,8 @@ def evaluate(s: Scenario, kind: str, games_per_match: int, confidence: float, th
 
 def decide(s: Scenario, bounds: list, looks: list[int], confidence: float, threads=None, cluster=None,
            progress=None, name: str = "") -> int:
-    """Set the verdict of each meta-game bound look by look; returns the games played."""
+    """Set the verdict of each meta-game bound look by look; returns the games behind the
+    verdicts: each meta-game's last look (a look replays the earlier looks' games)."""
     played = 0
     t0 = time.perf_counter()
     for kind in ("tournament", "skill"):
@@ -79,12 +80,13 @@ def decide(s: Scenario, bounds: list, looks: list[int], confidence: float, threa
             continue
         n_matches = len((skill.build(s, skill.settings(place=[])) if kind == "skill" else
                          tournament.build(s, tournament.settings()))[0])
+        last = 0
         for n_look in looks:
             if all(b.verdict != "undecided" for b in mine):
                 break
             per = skill.round_up(math.ceil(n_look / n_matches), s.n_seats)
             est, games = evaluate(s, kind, per, confidence, threads, cluster)
-            played += games
+            last = games
             if progress:
                 progress(f"{name} {kind}", n_look, looks[-1])
             for b in mine:
@@ -95,4 +97,5 @@ def decide(s: Scenario, bounds: list, looks: list[int], confidence: float, threa
                 b.games = games
                 b.seconds = time.perf_counter() - t0
                 b.verdict = b.decide(e)
+        played += last
     return played

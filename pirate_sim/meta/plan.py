@@ -116,6 +116,7 @@ class Estimate:
     per_match: list = field(default_factory=list)  # (match scenario's title, seconds, games), costliest first
     costs: list = field(default_factory=list)  # seconds of each scenario estimated, in the order given
     notes: list = field(default_factory=list)  # why it takes that long, what fits (skill.explain, tournament.explain)
+    basis: str = ""  # what the time rests on (probe games, the fit by budget)
 
     def why(self, top: int = 3) -> str:
         """Where the time goes: the costliest matches, their shares of it and their cost per game."""
@@ -130,62 +131,117 @@ def per_game_text(seconds: float) -> str:
     return f"{1000 * seconds:.1f} ms" if seconds < 1 else f"{seconds:.1f} s"
 
 
+SEARCH = "search"
+SPLIT_MIN_GAMES = 64  # a probe of fewer games is not split into fixed and per-game cost (differences of noise)
+
+
+def search_family(s: Scenario) -> tuple[tuple, int]:
+    """(what a match is apart from its search budgets, the rollouts per decision of all its
+    search seats together): matches of one family differ only in budget, and their cost per
+    game grows with it (a search decision's cost is its rollouts)."""
+    key = tuple(tuple(sorted((k, str(v)) for k, v in seat.items() if not (seat["strategy"] == SEARCH and k == "budget")))
+                for seat in s.seats)
+    return key, int(sum(seat.get("budget", 0) for seat in s.seats if seat["strategy"] == SEARCH))
+
+
+def fit_per_game(x: np.ndarray, y: np.ndarray, n: np.ndarray) -> tuple[float, float]:
+    """a, b >= 0 of time per game = a + b * x over probes (x rollouts, y seconds a game, n
+    games), least squares in relative error (a probe's spread grows with its cost), so a
+    family's cost never falls as its budget rises."""
+    w = n / np.maximum(y, 1e-12) ** 2
+    a = b = 0.0
+    for _ in range(5):  # reweighted by the fitted cost
+        sw, sx, sy, sxx, sxy = w.sum(), (w * x).sum(), (w * y).sum(), (w * x * x).sum(), (w * x * y).sum()
+        det = sw * sxx - sx * sx
+        b = (sw * sxy - sx * sy) / det if det > 0 else 0.0
+        a = (sy - b * sx) / sw
+        if b < 0:
+            a, b = sy / sw, 0.0
+        elif a < 0:
+            a, b = 0.0, sxy / sxx
+        w = n / np.maximum(a + b * x, 1e-12) ** 2
+    return float(a), float(b)
+
+
 def estimate(scenarios: list[Scenario], threads: int | None = None, out: Path | None = None) -> Estimate:
     """Time and disk of playing every scenario in full, from a probe of each (after one game
-    to compile the kernel): ``PROBE_GAMES`` games (one where a game alone takes longer
-    than ``PROBE_SECONDS``: expensive search matches), doubled until they take
-    ``PROBE_SECONDS``, then twice as many: a fixed cost per kernel call (one per chunk) plus
-    a cost per game; a probe that took ``SLOW_PROBE`` seconds is used as it is (the fixed
-    cost is lost in it).  Match i probes games from ``i * PROBE_GAMES`` on, so the probes of
-    the matches are not all the same few (long or short) games.  Parquet bytes: a fixed
-    cost per part plus a cost per game (parts of 1 and of the probe's games written to memory)."""
+    of each kind of match, search or not, at budget 1, to load its kernels): as many games
+    as threads (so the threads all play, as in the run), doubled until they take
+    ``PROBE_SECONDS``.  A probe of ``SPLIT_MIN_GAMES`` or more games is timed again at twice
+    the games: a fixed cost per kernel call (one per chunk) apart from the cost per game;
+    a smaller one is the cost per game as it is (split, a 1-game difference of noisy timings
+    put the whole cost in the fixed part: "0.2 ms" a search game).  Matches that differ only
+    in their search budgets (the ladder's steps, each strategy's placements) take their cost
+    per game from a fit a + b * rollouts over all their probes (``fit_per_game``): more
+    budget never costs less, and the few games of each probe pool.  Match i probes games
+    from ``i * PROBE_GAMES`` on.  Parquet bytes: a fixed cost per part plus a cost per game."""
     if not scenarios:
         return Estimate(0.0, 0, 0, 0, _free(out))
+    import dataclasses
+
+    import numba
+
     runner.set_threads(threads)
+    width = numba.get_num_threads()
     warmed = set()
-    seconds = 0.0
-    per, sizes = [], []
+    per, sizes, probes = [], [], []
     per_game_bytes = part_bytes = None
     for idx, s in enumerate(scenarios):
         compiled = s.compile()
-        if s.game.name not in warmed:
-            s.game.play(compiled, s.seed, 0, 1)
-            warmed.add(s.game.name)
+        family, x = search_family(s)
+        if (s.game.name, x > 0) not in warmed:
+            cheap = dataclasses.replace(s, seats=[{**seat, "budget": 1} if seat["strategy"] == SEARCH else seat
+                                                  for seat in s.seats])
+            s.game.play(cheap.compile(), s.seed, 0, 1)
+            warmed.add((s.game.name, x > 0))
         games, parts = s.run["games"], runner.n_chunks(s.run["games"], s.run["chunk_size"])
         start = idx * PROBE_GAMES
-        out_g, out_s, took = _timed(s, compiled, 1, start)
-        n = 1
-        if took < PROBE_SECONDS:
-            n = min(PROBE_GAMES, games)
-            while True:
-                out_g, out_s, took = _timed(s, compiled, n, start)
-                if took >= PROBE_SECONDS or n >= games:
-                    break
-                n = min(2 * n, games)
-        if n >= games:
-            cost = took  # the probe played it all
-        elif took >= SLOW_PROBE:
-            cost = games * took / n
-        else:  # a kernel call's fixed cost (threads starting) apart from the cost per game: n and 2n games timed,
+        n = min(width, games)
+        while True:
+            out_g, out_s, took = _timed(s, compiled, n, start)
+            if took >= PROBE_SECONDS or n >= games:
+                break
+            n = min(2 * n, games)
+        fixed = 0.0
+        per_game = took / n
+        if SPLIT_MIN_GAMES <= n < games and took < SLOW_PROBE:
             m = min(2 * n, games)  # the fastest of PROBE_REPEATS timings of each where they are short (load spikes)
             reps = PROBE_REPEATS if took < 4 * PROBE_SECONDS else 1
             took = min([took] + [_timed(s, compiled, n, start)[2] for _ in range(reps - 1)])
             took_m = min(_timed(s, compiled, m, start)[2] for _ in range(reps))
-            per_game = max((took_m - took) / (m - n), 0.0)
-            fixed = max(took - n * per_game, 0.0)
-            cost = parts * fixed + games * (per_game if per_game > 0 else took / n)
-        seconds += cost
-        per.append((s.title, cost, games))
+            split = (took_m - took) / (m - n)
+            if split > 0:
+                per_game, fixed = split, max(took - n * split, 0.0)
+        probes.append((family, x, per_game, n, fixed, parts, games))
+        per.append((s.title, 0.0, games))
         if part_bytes is None:
             part_bytes = _parquet_bytes(s, compiled, out_g[:1], out_s[:1])
         if per_game_bytes is None and n > 1:
             per_game_bytes = max((_parquet_bytes(s, compiled, out_g, out_s) - part_bytes) / (n - 1), 0.0)
         sizes.append((parts, games))
+    fits = {}
+    for family in {p[0] for p in probes}:
+        mine = [p for p in probes if p[0] == family]
+        if len({p[1] for p in mine}) > 1:
+            fits[family] = fit_per_game(*(np.array([p[k] for p in mine], np.float64) for k in (1, 2, 3)))
+    costs = []
+    for family, x, per_game, _n, fixed, parts, games in probes:
+        if family in fits:
+            a, b = fits[family]
+            per_game = a + b * x
+        costs.append(parts * fixed + games * per_game)
+    per = [(title, c, g) for (title, _c, g), c in zip(per, costs)]
     if per_game_bytes is None:  # every probe was one game: a part of one game per game (an upper bound)
         per_game_bytes = part_bytes
     nbytes = sum(parts * part_bytes + games * per_game_bytes for parts, games in sizes)
-    return Estimate(seconds, int(nbytes), sum(s.run["games"] for s in scenarios), len(scenarios), _free(out),
-                    sorted(per, key=lambda t: -t[1]), [c for _t, c, _g in per])
+    fitted = sum(p[0] in fits for p in probes)
+    basis = (f"the time rests on {sum(p[3] for p in probes):,} probe games timed on {width} "
+             f"thread{'s' if width != 1 else ''}" + (f"; {fitted} matches that differ only in their search budget "
+                                                     "priced by a fit time per game = a + b x rollouts per decision "
+                                                     "over their probes (more budget never costs less)"
+                                                     if fitted else ""))
+    return Estimate(sum(costs), int(nbytes), sum(s.run["games"] for s in scenarios), len(scenarios), _free(out),
+                    sorted(per, key=lambda t: -t[1]), costs, basis=basis)
 
 
 def _timed(s: Scenario, compiled, n: int, start: int = 0):

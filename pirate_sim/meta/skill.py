@@ -60,6 +60,7 @@ def build(base: Scenario, st: dict) -> tuple[list[Match], dict]:
             raise MetaError(f"--place: unknown scripted strategy {p!r}; {base.game.title} has "
                             f"{', '.join(scripted(base))}")
     st = {**st, "place": place}
+    check_budgets(base, st["base_budget"], st["steps"])
     n = base.n_seats
     b = budgets(st["base_budget"], st["steps"])
     matches = []
@@ -73,6 +74,20 @@ def build(base: Scenario, st: dict) -> tuple[list[Match], dict]:
                                  [plan.seat_of(base, name)] + [plan.seat_of(base, SEARCH, budget=bj)] * (n - 1),
                                  round_up(st["place_games"], n), {"strategy": name, "level": j, "budget": bj}))
     return matches, st
+
+
+def check_budgets(base: Scenario, base_budget: int, steps: int) -> None:
+    """MetaError, before anything is played, when the top level B*2^K is above the search
+    player's maximum budget; the message names the largest -k that fits."""
+    top = next(p.max for p in base.game.strategy(SEARCH).params if p.key == "budget")
+    if top is None or base_budget * 2 ** steps <= top:
+        return
+    if base_budget > top:
+        raise MetaError(f"--base-budget: {base_budget:,} is above the search player's maximum budget {int(top):,}")
+    k = int(math.floor(math.log2(top / base_budget)))
+    fits = f"the largest -k with -b {base_budget} is {k}" if k >= 1 else f"no -k fits with -b {base_budget}"
+    raise MetaError(f"--steps: -k {steps} plays budget {base_budget}*2^{steps} = {base_budget * 2 ** steps:,}, above "
+                    f"the search player's maximum {int(top):,}; {fits}")
 
 
 def half_width(games: int, p: float = 0.5, z: float = 1.96) -> float:
@@ -114,6 +129,8 @@ def explain(est: plan.Estimate, matches: list[Match], st: dict, limit: float = T
         lines.append(f"placements: {len({m.info['strategy'] for m in places})} scripted strategies x "
                      f"{top + 1} levels, {duration(total)} ({100 * total / est.seconds:.0f}%); against search "
                      f"{max(m.info['budget'] for m in places)} {plan.per_game_text(max(per_top))}/game")
+    if est.basis:
+        lines.append(est.basis)
     if est.seconds <= limit:
         return lines
     fits = []

@@ -64,6 +64,8 @@ def explain(est: plan.Estimate, matches: list[Match], st: dict, limit: float = T
     lines = [f"each match plays {g:,} games: a 95% interval of +-{100 * half_width(g):.1f} points at a 50% win rate",
              "time per game of the costliest matches: " + ", ".join(
                  f"{m.label} {plan.per_game_text(c / m.games)} ({100 * c / est.seconds:.0f}%)" for m, c in order[:3])]
+    if est.basis:
+        lines.append(est.basis)
     if est.seconds > limit:
         n = int(g * limit / est.seconds)
         lines.append(f"over {limit / 60:.0f} minutes on this machine ({duration(est.seconds)}); "
