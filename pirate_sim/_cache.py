@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import re
 import shutil
 import sys
 import time
@@ -25,6 +26,7 @@ PACKAGE = Path(__file__).resolve().parent
 ENV_CACHE = "PIRATE_SIM_CACHE"
 # digest folders not used for this long are removed (each holds a full set of kernels, 10-60 MB)
 KEEP_UNUSED_DAYS = 30
+_USES_NUMBA = re.compile(rb"^\s*(?:import numba|from numba)", re.M)
 _configured: str | None = None  # the NUMBA_CACHE_DIR this module set, if it set one
 
 
@@ -38,14 +40,19 @@ def root() -> Path:
 
 @functools.lru_cache(maxsize=8)  # the sources a process imported do not change under it
 def source_digest(*extra: Path) -> str:
-    """SHA-256 (16 hex digits) of the package's Python sources and of ``extra`` folders' (the tests)."""
+    """SHA-256 (16 hex digits) of every Python source of the package (a kernel also freezes the
+    constants it imports from modules without numba) and of the numba-using sources of ``extra``
+    folders (the tests' toy games: editing an ordinary test compiles nothing)."""
     h = hashlib.sha256()
-    for top in (PACKAGE, *map(Path, extra)):
+    for top, only_numba in ((PACKAGE, False), *((Path(e), True) for e in extra)):
         for f in sorted(top.rglob("*.py")):
             if "__pycache__" in f.parts:
                 continue
+            data = f.read_bytes()
+            if only_numba and not _USES_NUMBA.search(data):
+                continue
             h.update(str(f.relative_to(top)).encode())
-            h.update(f.read_bytes())
+            h.update(data)
     return h.hexdigest()[:16]
 
 

@@ -36,7 +36,8 @@ KERNEL = textwrap.dedent('''
 def _run(tmp_path, **env):
     code = "import pirate_sim_probe as p; print(p.kernel_nb(10))"
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
-                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path]), "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+                          env={**os.environ, "PIRATE_SIM_COMPILE_NOTES": "1",
+                               "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path]), "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
                                "PIRATE_SIM_CACHE": str(tmp_path / "cache"), **env}, timeout=300)
 
 
@@ -125,7 +126,8 @@ def test_the_first_run_of_a_game_says_what_it_compiles(tmp_path, toy_scenario_fi
     tests = Path(__file__).parent
     code = ("import sys; sys.path.insert(0, sys.argv[1]); from pirate_sim.games import GAME_MODULES;"
             "GAME_MODULES['dice_duel'] = 'toy_game'; from pirate_sim.cli import main; main(sys.argv[2:])")
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "PIRATE_SIM_CACHE": str(tmp_path / "c")}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "PIRATE_SIM_CACHE": str(tmp_path / "c"),
+           "PIRATE_SIM_COMPILE_NOTES": "1"}
 
     def run(out):
         return subprocess.run([sys.executable, "-c", code, str(tests), "run", str(toy_scenario_file), "-o",
