@@ -29,6 +29,9 @@ PIECE_SECONDS = 0.25
 MIN_PIECE = 1_000  # games: the first piece (speed unknown) and the smallest
 DEPTH = 2  # pieces played ahead of the consumer: enough to keep the kernel busy, memory stays flat
 _POLL_S = 0.05  # how often a blocked producer looks whether the consumer has gone
+# How long an interrupted consumer waits for the producer's piece: a kernel that never
+# returns (a strategy file in a loop) must not hold a Ctrl-C / SIGTERM stop.
+STOP_WAIT_S = 2.0
 
 
 @dataclass
@@ -113,6 +116,7 @@ def pieces(bounds: list[tuple[int, int]], produce: Callable[[int, int], Any], fi
 
     worker = threading.Thread(target=work, name="pirate-sim-kernel", daemon=True)
     worker.start()
+    wait = None
     try:
         while True:
             item = q.get()
@@ -121,6 +125,9 @@ def pieces(bounds: list[tuple[int, int]], produce: Callable[[int, int], Any], fi
             if isinstance(item, _Failed):
                 raise item.exc
             yield item
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (pirate_sim.cli.common.Interrupted)
+        wait = STOP_WAIT_S
+        raise
     finally:
         gone.set()
-        worker.join()
+        worker.join(wait)

@@ -571,6 +571,9 @@ def verify(out_dir: Path) -> list[str]:
     from .user_strategy import changed_files
 
     problems = changed_files(man.get("strategy_files", []))
+    if man.get("failed"):
+        problems.append(f"{out_dir}: the run failed after {man['chunks_done']}/{man['chunks_total']} chunks: "
+                        f"{man['failed']}")
     for c in range(man["chunks_done"]):
         for kind in ("games", "seats"):
             try:

@@ -297,6 +297,10 @@ def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, forc
                     progress(played_to, games)
                 if stopped:
                     break
+    except Exception as exc:
+        if out_dir is not None:
+            _failed(out_dir, exc, fresh=not done and not damaged)
+        raise
     finally:
         if part is not None:
             part.abort()
@@ -309,6 +313,18 @@ def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, forc
         results.atomic_write_json(out_dir / SUMMARY, summary_dict(acc))
     return RunResult(out_dir, acc, played_to, elapsed, resumed_from=start, replayed=len(damaged),
                      already_complete=bool(done) and done >= total_chunks and not damaged, moved_aside=moved)
+
+
+def _failed(out_dir: Path, exc: Exception, fresh: bool) -> None:
+    """A run that stopped on an error (a strategy file's illegal answer, say): a fresh run
+    with no chunk finished leaves nothing; otherwise the manifest records the error, so that
+    verify reports the run failed instead of calling it intact."""
+    man = results.read_manifest(out_dir)
+    if fresh and not man["chunks_done"]:
+        results.clear_dir(out_dir)
+        return
+    man["failed"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    results.atomic_write_json(out_dir / MANIFEST, man)
 
 
 def _estimate(out_dir: Path, rec: dict, games: int, played_to: int, n_played: int, seconds: float,

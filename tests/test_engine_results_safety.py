@@ -3,6 +3,7 @@
 import os
 import shutil
 import stat
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -346,3 +347,22 @@ def test_verify_of_an_unfinished_run_says_how_many_games_are_there(tmp_path):
     assert r.exit_code == 0, r.output
     assert "1,000 of 3,000 games played" in r.output and "3,000 games\n" not in r.output
     assert "--resume" in r.output
+
+
+def test_a_run_stopped_by_an_illegal_strategy_answer_leaves_nothing(tmp_path):
+    """A strategy file returning an index past the legal plays (tests/user_strategies/probe.py,
+    mode 1) fails the run on its first chunk: no directory is left that verify would call
+    intact and offer --resume for."""
+    from click.testing import CliRunner
+
+    from pirate_sim.cli import main
+
+    probe = Path(__file__).resolve().parent / "user_strategies" / "probe.py"
+    scen = tmp_path / "bad.toml"
+    scen.write_text(f'game = "pirateer"\n[run]\ngames = 2000\nseed = 1\nchunk_size = 1000\n[[seats]]\n'
+                    f'strategy = "{probe}:probe"\nmode = 1.0\n[[seats]]\nstrategy = "random"\n')
+    out = tmp_path / "r"
+    res = CliRunner().invoke(main, ["run", str(scen), "-o", str(out), "-q"])
+    assert res.exit_code == 2, res.output
+    assert "the game was not recorded" in res.output
+    assert not out.exists(), list(out.rglob("*"))

@@ -12,8 +12,11 @@ expands emoji codes (``:skull:`` stays text).
 from __future__ import annotations
 
 import contextlib
+import os
 import shlex
+import signal
 import sys
+import threading
 import warnings
 from pathlib import Path
 
@@ -35,7 +38,50 @@ console = make_console()
 err_console = make_console(stderr=True)
 
 EXIT_USAGE = 2  # bad input: scenario, option, metric or grid syntax, unusable output
-EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), as a shell reports it
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), as a shell reports it; SIGTERM gives 143
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+KERNEL_THREAD = "pirate-sim-kernel"  # pipeline's producer thread (a kernel that never returns keeps it)
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM in the main thread: both take Ctrl-C's clean-stop path."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+_received: list[int] = []  # the stop signals this command got
+
+
+def _on_signal(signum, frame):
+    _received.append(signum)
+    raise Interrupted(signum)
+
+
+def interrupted_code() -> int:
+    """128 + the signal that stopped the command (SIGINT when none did: Ctrl-C at a prompt)."""
+    return 128 + (_received[-1] if _received else signal.SIGINT)
+
+
+@contextlib.contextmanager
+def stop_signals():
+    """SIGINT and SIGTERM stop every command the same way, even where SIGINT came in ignored
+    (a background job, a CI step, a pytest-xdist worker: Python keeps an inherited SIG_IGN)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _received.clear()
+    old = {sig: signal.signal(sig, _on_signal) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+def _kernel_stuck() -> bool:
+    return any(t.name == KERNEL_THREAD and t.is_alive() for t in threading.enumerate())
 
 
 def esc(value) -> str:
@@ -48,6 +94,8 @@ def one_line(text: str) -> str:
 
 
 def fail(message: str, code: int = EXIT_USAGE):
+    if code == EXIT_INTERRUPTED:
+        code = interrupted_code()
     err_console.print(f"[bold red]error:[/] {esc(one_line(message))}", soft_wrap=True)
     sys.exit(code)
 
@@ -73,10 +121,24 @@ class CommandGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        with stop_signals():
+            try:
+                rv = self._main(args, prog_name, complete_var, **extra)
+            except SystemExit as exc:
+                if _received and _kernel_stuck():
+                    # a kernel that never returns (a strategy file in a loop) cannot be joined and
+                    # would hold the interpreter's exit: the clean stop is done, leave now
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                    os._exit(exc.code if isinstance(exc.code, int) else interrupted_code())
+                raise
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+    def _main(self, args, prog_name, complete_var, **extra):
         try:
             with warnings.catch_warnings():
                 warnings.filterwarnings("ignore", message=GLYPH_WARNING, category=UserWarning)
-                rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+                return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.Abort:  # click's form of Ctrl-C (KeyboardInterrupt) and of EOF at a prompt
             fail("interrupted", code=EXIT_INTERRUPTED)
         except click.ClickException as exc:
@@ -88,7 +150,6 @@ class CommandGroup(click.Group):
             if line is None:
                 raise
             fail(line)
-        sys.exit(rv if isinstance(rv, int) else 0)
 
 
 def shell_command(*words) -> str:
