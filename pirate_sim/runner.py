@@ -319,12 +319,16 @@ def _failed(out_dir: Path, exc: Exception, fresh: bool) -> None:
     """A run that stopped on an error (a strategy file's illegal answer, say): a fresh run
     with no chunk finished leaves nothing; otherwise the manifest records the error, so that
     verify reports the run failed instead of calling it intact."""
-    man = results.read_manifest(out_dir)
-    if fresh and not man["chunks_done"]:
-        results.clear_dir(out_dir)
-        return
-    man["failed"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    results.atomic_write_json(out_dir / MANIFEST, man)
+    try:
+        man = results.read_manifest(out_dir) if (out_dir / MANIFEST).exists() else None
+        if man is None or (fresh and not man["chunks_done"]):
+            if fresh:
+                results.clear_dir(out_dir)
+            return
+        man["failed"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        results.atomic_write_json(out_dir / MANIFEST, man)
+    except (OSError, UserError):  # never hide the error that stopped the run behind this one
+        pass
 
 
 def _estimate(out_dir: Path, rec: dict, games: int, played_to: int, n_played: int, seconds: float,
