@@ -45,12 +45,13 @@ def watch(prefix: str) -> None:
         WATCHED.append(prefix)
 
 
+_GAMES: dict = {}  # the registry of games (name -> module), handed over by install()
+
+
 def _watched(module: str) -> bool:
     """The package, its generated modules, and every registered game's module (a game added
     from outside the package included)."""
-    from .games import GAME_MODULES
-
-    return any(module.startswith(p) for p in (*WATCHED, *GAME_MODULES.values()))
+    return any(module.startswith(p) for p in (*WATCHED, *_GAMES.values()))
 
 
 def enabled() -> bool:
@@ -202,9 +203,12 @@ class CompileNotes(event.Listener):
 _LISTENER: CompileNotes | None = None
 
 
-def install() -> CompileNotes:
-    """Register the listener once per process (idempotent); every game's module calls this."""
-    global _LISTENER
+def install(games: dict | None = None) -> CompileNotes:
+    """Register the listener once per process (idempotent); ``games`` is the game registry
+    (pirate_sim.games.GAME_MODULES), whose modules are watched too."""
+    global _LISTENER, _GAMES
+    if games is not None:
+        _GAMES = games
     if _LISTENER is None:
         _LISTENER = CompileNotes()
         event.register("numba:compile", _LISTENER)

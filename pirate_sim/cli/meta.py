@@ -175,8 +175,8 @@ def print_skill(summary: dict, out_dir) -> None:
     con.print(t)
     tr, dp = summary["skill_trace"], summary["skill_depth"]
     n_steps = len(summary["steps"])
-    con.print(f"skill trace (Ludii's definition; near 0 when doubling the budget wins no more games, higher the "
-              f"more the stronger level keeps winning) {tr['value']:.3f} [{tr['lo']:.3f}, {tr['hi']:.3f}]")
+    con.print(f"skill trace (Ludii) {tr['value']:.3f} [{tr['lo']:.3f}, {tr['hi']:.3f}]: near 0 when doubling the "
+              f"budget wins no more games, higher the more the stronger level keeps winning")
     con.print(f"skill depth (steps whose stronger level beats the weaker): {dp['certain']} of {n_steps} certainly "
               f"(interval above the line), {dp['possible']} possibly (interval reaches it); bootstrap "
               f"{dp['value']:.0f} [{dp['lo']:.0f}, {dp['hi']:.0f}]")

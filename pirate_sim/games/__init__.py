@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import importlib
 
-from .. import compiling
 from .base import Game
 
-compiling.install()  # every kernel is reached through a game: announce its compiles
 
 # name -> module; adding a game is one line here plus its package.
 GAME_MODULES: dict[str, str] = {
@@ -22,12 +20,22 @@ def get_game(name: str) -> Game:
     """The game plug-in called ``name``; KeyError if there is none."""
     if name not in GAME_MODULES:
         raise KeyError(name)
+    _announce_compiles()
     return importlib.import_module(GAME_MODULES[name]).GAME
+
+
+def _announce_compiles() -> None:
+    """Every kernel is reached through a game: from the first game on, say what numba compiles
+    (not at import, so that ``import pirate_sim`` and the API's names load no numba)."""
+    from .. import compiling
+
+    compiling.install(GAME_MODULES)
 
 
 def available_games() -> list[str]:
     """Names of the games whose package is present."""
     out = []
+    _announce_compiles()
     for name, mod in GAME_MODULES.items():
         try:
             importlib.import_module(mod)
