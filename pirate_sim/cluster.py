@@ -15,7 +15,6 @@ runs.
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 import time
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _cache
 from .errors import UserError
 
 ENV_VAR = "PIRATE_SIM_CLUSTER"
@@ -97,20 +97,12 @@ def local_workers(asked: int, cores: int | None = None, free: int | None = None)
                  f"(more processes than cores only add memory; results are identical)")
 
 
-@functools.cache
-def _source_digest() -> str:
-    """SHA-256 of the package's Python sources: equal digests mean the same rules code."""
-    from ._cache import source_digest
-
-    return source_digest()
-
-
 def code_identity(game: str | None = None) -> dict[str, str]:
     """What must be equal on client and workers: the package version and sources, and
     the rules VERSION of the game being played."""
     from ._version import __version__
 
-    ident = {"pirate_sim": __version__, "sources": _source_digest()}
+    ident = {"pirate_sim": __version__, "sources": _cache.source_digest()}
     if game is not None:
         from .games import get_game
 

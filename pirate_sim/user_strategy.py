@@ -21,7 +21,8 @@ numba cannot pass a jitted function into a ``cache=True`` kernel, so a kernel mo
 generated per (game, user files, package sources): the game's template
 (``games/<game>/user_kernel.py``) with its dispatch stub replaced by calls of the user
 functions.  Both the user file's copy and the generated module live in the cache directory
-(:func:`cache_dir`), named by SHA-256, and numba caches their machine code beside them.
+(:func:`cache_dir`), named by SHA-256; numba caches their machine code in the digest-keyed folder of
+pirate_sim/_cache.py.
 """
 
 from __future__ import annotations
@@ -344,12 +345,6 @@ def check_compiles(u: UserStrategy, game: str, arg_types: tuple) -> None:
 
 # ------------------------------------------------------------------ the generated kernel module
 @functools.cache
-def _package_digest() -> str:
-    """SHA-256 of the package's Python sources: a generated module is rebuilt whenever any
-    kernel it links in may have changed."""
-    return _cache.source_digest()
-
-
 def kernel_module(game: str, template_path: Path, users: list[UserStrategy]) -> types.ModuleType:
     """The generated kernel module for ``users`` (dispatch index i = users[i]) of ``game``."""
     text = template_path.read_text(encoding="utf-8")
@@ -365,7 +360,7 @@ def kernel_module(game: str, template_path: Path, users: list[UserStrategy]) -> 
         lines.append(f"        return np.int64(_u{i}({', '.join(args)}))")
     lines.append("    return np.int64(-1)")
     body = text[:a] + "\n".join(lines) + "\n" + text[b:]
-    ident = "\n".join([_package_digest(), game] + [f"{u.sha256}:{u.func_name}" for u in users])
+    ident = "\n".join([_cache.source_digest(), game] + [f"{u.sha256}:{u.func_name}" for u in users])
     key = sha256_text(ident + "\n" + body)[:20]
     name = f"pirate_sim_kernel_{game}_{key}"
     d = cache_dir()
