@@ -344,7 +344,6 @@ def check_compiles(u: UserStrategy, game: str, arg_types: tuple) -> None:
 
 
 # ------------------------------------------------------------------ the generated kernel module
-@functools.cache
 def kernel_module(game: str, template_path: Path, users: list[UserStrategy]) -> types.ModuleType:
     """The generated kernel module for ``users`` (dispatch index i = users[i]) of ``game``."""
     text = template_path.read_text(encoding="utf-8")
