@@ -316,9 +316,12 @@ def _validate_rules(game: Game, table: Any, source: str) -> dict[str, Any]:
 def _user_seat(game: Game, seat: dict, key: str, source: str, users: dict, user_sources: dict | None) -> dict:
     """A seat playing a strategy file: load it (once per spec) and check its parameters."""
     name = seat["strategy"]
-    if game.user_template is None:
+    if not game.takes_strategy_files:
+        from .games import available_games, get_game
+
+        takers = [get_game(g).title for g in available_games() if get_game(g).takes_strategy_files]
         raise ScenarioError(source, f"{key}.strategy", f"{game.title} does not take strategy files "
-                            "(Pirateer and Pirate's Peak do; docs/strategies.md)")
+                            f"({' and '.join(takers)} do; docs/strategies.md)")
     u = _load_user(name, f"{key}.strategy", source, users, user_sources)
     extra = dict(game.user_seat_params) if hasattr(game, "user_seat_params") else {}
     known = list(u.params) + list(extra)

@@ -17,18 +17,17 @@ reading hidden state is impossible by construction; read-only arrays make writin
 shared ones a compile error, and the function is compiled with bounds checking, so an index
 outside a view raises instead of reading beside it.
 
-numba cannot pass a jitted function into a ``cache=True`` kernel, so a kernel module is
-generated per (game, user files, package sources): the game's template
-(``games/<game>/user_kernel.py``) with its dispatch stub replaced by calls of the user
-functions.  Both the user file's copy and the generated module live in the cache directory
-(:func:`cache_dir`), named by SHA-256; numba caches their machine code in the digest-keyed folder of
-pirate_sim/_cache.py.
+numba cannot pass a jitted function into a ``cache=True`` kernel, so the game's user kernel
+(``games/<game>/user_kernel.py``, compiled once per package like every kernel) calls each
+function by address through a small C-callable wrapper generated per function
+(pirate_sim/user_abi.py; seconds to compile).  The user file's copy and its wrapper live in
+the cache directory (:func:`cache_dir`), named by SHA-256; numba caches their machine code in
+the digest-keyed folder of pirate_sim/_cache.py.
 """
 
 from __future__ import annotations
 
 import ast
-import functools
 import hashlib
 import importlib.util
 import inspect
@@ -49,9 +48,10 @@ ENV_CACHE = "PIRATE_SIM_CACHE"
 PARAMS_NAME = "PARAMS"  # the user file's dict: function name -> {parameter: default}
 MAX_PARAMS = 64  # parameters one user function may declare (the kernel's parameter row width)
 SPEC_RE = re.compile(r"^(?P<file>.+\.py):(?P<func>[A-Za-z_][A-Za-z0-9_]*)$")
-STUB_BEGIN = "# --- user dispatch: begin"
-STUB_END = "# --- user dispatch: end"
 ROLLOUT_KEY = "rollout"  # the search parameter that may name a strategy file (games with ``user_rollout``)
+# What a strategy file's wrapper returns when the function raised (pirate_sim/user_abi.py): far
+# below any option index, so the kernel's ``k < 0 or k >= n`` check catches it.
+RAISED = -(1 << 62)
 ROLLOUT_ERR = 1 << 20  # err[0] = ROLLOUT_ERR + 1 + dispatch index: the illegal answer came inside a rollout
 
 
@@ -343,35 +343,38 @@ def check_compiles(u: UserStrategy, game: str, arg_types: tuple) -> None:
     u.checked.add(game)
 
 
-# ------------------------------------------------------------------ the generated kernel module
-def kernel_module(game: str, template_path: Path, users: list[UserStrategy]) -> types.ModuleType:
-    """The generated kernel module for ``users`` (dispatch index i = users[i]) of ``game``."""
-    text = template_path.read_text(encoding="utf-8")
-    a, b = text.index(STUB_BEGIN), text.index(STUB_END)
-    lines = [STUB_BEGIN + " (generated)", "import importlib as _importlib", ""]
-    for i, u in enumerate(users):
-        lines.append(f"_u{i} = getattr(_importlib.import_module({u.module_name!r}), {u.func_name!r})")
-    lines += ["", "", "@njit(cache=True)", "def user_choose_nb(fi, view, options, params, rng, board):",
-              '    """Call user function ``fi`` (generated)."""']
-    for i, u in enumerate(users):
-        args = ("view", "options", "params", "rng", "board")[:u.n_args]
-        lines.append(f"    {'if' if i == 0 else 'elif'} fi == {i}:")
-        lines.append(f"        return np.int64(_u{i}({', '.join(args)}))")
-    lines.append("    return np.int64(-1)")
-    body = text[:a] + "\n".join(lines) + "\n" + text[b:]
-    ident = "\n".join([_cache.source_digest(), game] + [f"{u.sha256}:{u.func_name}" for u in users])
-    key = sha256_text(ident + "\n" + body)[:20]
-    name = f"pirate_sim_kernel_{game}_{key}"
+# ------------------------------------------------------------------ the C-callable wrappers
+def compile_calls(game: str, users: list[UserStrategy], arg_types: tuple, board) -> tuple:
+    """The :func:`~pirate_sim.user_abi.user_calls` tuple of ``users`` (dispatch index i = users[i]) for a
+    game whose user kernel passes arrays of ``arg_types`` (view, options, params, rng) and
+    ``board``: one cached cfunc wrapper per function (pirate_sim/user_abi.py), compiled in
+    seconds; the game's kernel itself is compiled once per package, whatever the files."""
+    from numba import typeof
+
+    from .user_abi import user_calls, wrapper_source
+
+    board_type = typeof(board)
     d = cache_dir()
     if str(d) not in sys.path:
-        sys.path.insert(0, str(d))  # the generated module imports the user modules by name
-    for u in users:  # a fresh process imports the user copies first (their functions jitted)
-        if u.module_name not in sys.modules:
+        sys.path.insert(0, str(d))  # a wrapper imports its user module by name
+    addrs = np.zeros(max(len(users), 1), np.int64)
+    for i, u in enumerate(users):
+        check_compiles(u, game, tuple(arg_types) + (board_type,))
+        if u.module_name not in sys.modules:  # a fresh process imports the user copy first (jitted)
             _import_file(u.module_name, d / f"{u.module_name}.py")
             _jit_module(sys.modules[u.module_name])
-    path = d / f"{name}.py"
-    _write_if_changed(path, f"# generated by pirate_sim.user_strategy from {template_path.name}: do not edit\n" + body)
-    return _import_file(name, path)
+        text = wrapper_source(u.module_name, u.func_name, u.n_args, tuple(arg_types), board_type)
+        key = sha256_text("\n".join([_cache.source_digest(), game, u.sha256, text]))[:20]
+        name = f"pirate_sim_call_{key}"
+        path = d / f"{name}.py"
+        _write_if_changed(path, text)
+        try:
+            mod = _import_file(name, path)
+        except Exception as exc:  # noqa: BLE001 - numba lowering the wrapper (the user function typed already)
+            raise u.fail(f"numba cannot compile it: {_first_line(exc)}") from None
+        addrs[i] = mod.wrapper.address
+    addrs.setflags(write=False)
+    return user_calls(addrs, board)
 
 
 def plan(seats: list[dict], users: dict[str, UserStrategy]) -> tuple[list[UserStrategy], np.ndarray, np.ndarray]:
@@ -460,6 +463,10 @@ def raise_errors(err: np.ndarray, first_game: int, users: list[UserStrategy]) ->
             code -= ROLLOUT_ERR
             where = " in a rollout of search"
         u = users[code - 1]
+        if int(err[i, 2]) == RAISED:
+            raise u.fail(f"raised an exception{where} at game {first_game + i} turn {int(err[i, 1])} (numba gives "
+                         f"no type from inside a kernel; most often an index outside the view, the options or the "
+                         f"board: call the function on that view in Python to see it); nothing was recorded")
         raise u.fail(f"returned {int(err[i, 2])}{where} at game {first_game + i} turn {int(err[i, 1])}, "
                      f"where the legal options are 0..{int(err[i, 3]) - 1}; the game was not recorded")
 
@@ -509,16 +516,3 @@ def changed_files(records: list[dict]) -> list[str]:
             out.append(f"{p}: strategy file changed since the run (SHA-256 {sha[:16]}, the run used "
                        f"{str(r.get('sha256'))[:16]})")
     return out
-
-
-def call_kernel(users: list[UserStrategy], first_game: int, n_games: int, kernel, *args):
-    """Run a generated kernel; an exception a user function raised inside it (an index
-    outside its view or options: they are bounds-checked) becomes one line naming the file
-    and the games.  numba's parallel loop reports it as a SystemError with the cause chained."""
-    try:
-        return kernel(*args)
-    except (IndexError, SystemError, ValueError, ZeroDivisionError, ArithmeticError) as exc:
-        cause = exc.__cause__ or exc.__context__ or exc
-        names = ", ".join(u.label for u in users)
-        raise UserStrategyError(f"{names}: raised {type(cause).__name__} ({_first_line(cause)}) while playing games "
-                                f"{first_game}..{first_game + n_games - 1}; nothing was recorded") from None

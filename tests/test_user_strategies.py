@@ -147,7 +147,7 @@ def test_peak_view_hides_the_deck_order():
     fill_view_nb(w2, 0, 1, 0, v2)
     assert np.array_equal(v1, v2)
     assert (v1[V_TRACK + c.params.dock_spaces:] == -1).all()  # nothing past the laid dock
-    assert PEAK.user_template.exists()
+    assert PEAK.takes_strategy_files
 
 
 def test_reading_beyond_the_view_raises_one_line():

@@ -140,8 +140,9 @@ class Game:
     ratios: tuple[Ratio, ...] = ()  # pooled rates (metric ratio.<name>)
     odds_mechanics: dict[str, str] = {}  # mechanic name -> one-line description
     rules_doc: str = ""  # path of the rules page, e.g. docs/rules/pirates_peak.md
-    # the kernel template of strategies of one's own (pirate_sim.user_strategy), None: not supported
-    user_template = None
+    # whether a seat may play a strategy file (pirate_sim.user_strategy): the game then has a
+    # user_kernel module and the user_compile / user_placeholder methods
+    takes_strategy_files = False
 
     # -- the four things a game does -------------------------------------------------
     def compile(self, rules: dict[str, Any], seats: list[dict[str, Any]]) -> Compiled:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import namedtuple
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -89,7 +88,7 @@ class Pirateer(Game):
                    "reference) beside the kernel's Monte Carlo",
     }
     rules_doc = "docs/rules/pirateer.md"
-    user_template = Path(__file__).with_name("user_kernel.py")
+    takes_strategy_files = True
     user_rollout = True  # a search seat's ``rollout`` may name a strategy file (user_kernel.user_search_nb)
     user_rollout_placeholder = "runner"  # the built-in rollout in the search's tables; its rollouts never play it
 
@@ -149,10 +148,10 @@ class Pirateer(Game):
         urng = np.zeros(K.RNG_WORDS, np.uint64)
         types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(np.zeros((2, R.PLAY_WIDTH), np.int32)),
                   typeof(rows[0]), typeof(urng), typeof(board))
-        for u in users:
-            U.check_compiles(u, self.name, types_)
-        mod = U.kernel_module(self.name, self.user_template, users)
-        compiled.extra["user"] = {"module": mod, "users": users, "fi": fi, "rows": rows, "board": board}
+        from . import user_kernel as mod
+
+        calls = U.compile_calls(self.name, users, types_[:4], board)
+        compiled.extra["user"] = {"module": mod, "users": users, "fi": fi, "rows": rows, "board": calls}
 
     def _user_play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
         from ... import user_strategy as U
@@ -161,8 +160,7 @@ class Pirateer(Game):
         out_g, out_s = self.new_outputs(int(n_games), compiled.n_seats)
         err = np.zeros((int(n_games), 4), np.int64)
         if n_games > 0:
-            U.call_kernel(x["users"], first_game, n_games, x["module"].user_play_chunk_nb,
-                          np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games),
+            x["module"].user_play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games),
                           compiled.params, *compiled.arrays, x["fi"], x["rows"], x["board"], err,
                           out_g, out_s)
         U.raise_errors(err, first_game, x["users"])
@@ -178,8 +176,7 @@ class Pirateer(Game):
 
             x = compiled.extra["user"]
             err = np.zeros((n_games, 4), np.int64)
-            U.call_kernel(x["users"], 0, n_games, x["module"].user_heat_chunk_nb,
-                          np.uint64(seed % 2**64), np.int64(0), np.int64(n_games), compiled.params,
+            x["module"].user_heat_chunk_nb(np.uint64(seed % 2**64), np.int64(0), np.int64(n_games), compiled.params,
                           *compiled.arrays, heat, out_g, out_s, x["fi"], x["rows"], x["board"], err)
             U.raise_errors(err, 0, x["users"])
             return heat
@@ -198,8 +195,7 @@ class Pirateer(Game):
             ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
             out_g, out_s = self.one_game_outputs(compiled.n_seats)
             err = np.zeros(4, np.int64)
-            n = U.call_kernel(x["users"], game_index, 1, x["module"].user_play_traced_nb,
-                              np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
+            n = x["module"].user_play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
                               *compiled.arrays, ev, no_heat, out_g, out_s, x["fi"], x["rows"],
                               x["board"], err)
             U.raise_errors(err[None, :], game_index, x["users"])
@@ -317,10 +313,10 @@ class Pirateer(Game):
         strat, sp = a[10], a[11]
         args = (P, *a[:7], strat, sp, entry, x["fi"], x["rows"], x["board"])
         err = np.zeros(4, np.int64)
-        U.call_kernel(x["users"], 0, 1, x["module"].user_bench_search_nb, pts[:1], rngs[:1], *args, err,
+        x["module"].user_bench_search_nb(pts[:1], rngs[:1], *args, err,
                       np.zeros(1, np.int64))  # compile and warm
         t0 = time.perf_counter()
-        turns = U.call_kernel(x["users"], 0, 1, x["module"].user_bench_search_nb, pts, rngs, *args, err, rolls)
+        turns = x["module"].user_bench_search_nb(pts, rngs, *args, err, rolls)
         t_search = time.perf_counter() - t0
         U.raise_errors(err[None, :], 0, x["users"])
         n = max(int(rolls.sum()), 1)

@@ -1,8 +1,8 @@
-"""Template of the kernel module generated for Pirateer strategies of one's own.
+"""The kernel of Pirateer tables with strategies of one's own (compiled once, whatever the files).
 
-pirate_sim.user_strategy copies this file into its cache directory with the stub between
-the dispatch markers replaced by calls of the user functions (numba cannot pass a jitted
-function into a ``cache=True`` kernel).  Everything else is the bulk kernel's game loop
+User functions are called by address (pirate_sim/user_abi.py: numba cannot pass a jitted
+function into a ``cache=True`` kernel); ``calls`` holds the addresses and the read-only
+board handed to them.  Everything else is the bulk kernel's game loop
 (kernel.step_nb, play_one_game_nb, play_chunk_nb) with one change: at a seat whose entry
 has a user function (``ufn[entry] >= 0``) and more than one legal play, the function
 chooses, from a fresh view (user_view.fill_view_nb), a copy of the plays, the seat's
@@ -14,7 +14,6 @@ row ``n_entries + e`` the function a ``search`` entry's rollouts play (its ``rol
 strategy file).  Such a search shares kernel.search_prepare_nb (merging, win, prior,
 top_k) and the halving helpers with the package's ``search_nb``; only its rollout turns
 (``user_playout_nb``) call the user function, with the same hook as a seat.
-Imports are absolute: the generated copy lives outside the package.
 """
 
 from __future__ import annotations
@@ -26,23 +25,18 @@ from pirate_sim.games.pirateer import kernel as K
 from pirate_sim.games.pirateer.rules import END_TRUNCATED, EV_TRUNC, G_END, G_EVENTS, G_SEAT, G_TURN, PLAY_WIDTH, S_ENTRY
 from pirate_sim.games.pirateer.user_view import USER_STREAM, VIEW_LEN, fill_view_nb
 from pirate_sim.rng import RNG_WORDS, seed_game_nb
+from pirate_sim.user_abi import call_user_nb
 from pirate_sim.search import derive_stream_nb, halve_nb, halving_rounds_nb, per_round_rollouts_nb
 from pirate_sim.user_strategy import ROLLOUT_ERR
 
-# --- user dispatch: begin
-
-
 @njit(cache=True)
-def user_choose_nb(fi, view, options, params, rng, board):
-    """Stub (the generated module calls user function ``fi`` here)."""
-    return np.int64(0)
-
-
-# --- user dispatch: end
+def user_choose_nb(fi, view, options, params, rng, calls):
+    """What user function ``fi`` answers (pirate_sim/user_abi.py: a call by address)."""
+    return call_user_nb(calls, fi, view, options, params, rng)
 
 
 @njit(cache=True, error_model="numpy")
-def user_pick_nb(st, P, f, params, plays, n, rng, board, view, opts, urng):
+def user_pick_nb(st, P, f, params, plays, n, rng, calls, view, opts, urng):
     """What user function ``f`` answers at the seat to move among the ``n`` (> 1) plays: a
     fresh view, a copy of the plays, its private stream derived from ``rng`` (the game's
     stream at a seat, the rollout's in a rollout) at the turn, without advancing it."""
@@ -51,12 +45,12 @@ def user_pick_nb(st, P, f, params, plays, n, rng, board, view, opts, urng):
         for j in range(PLAY_WIDTH):
             opts[i, j] = plays[i, j]
     derive_stream_nb(urng, rng, st[G_TURN], USER_STREAM)
-    return user_choose_nb(f, view, opts[:n], params, urng, board)
+    return user_choose_nb(f, view, opts[:n], params, urng, calls)
 
 
 @njit(cache=True, error_model="numpy")
 def user_playout_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, f, params, plays, pass_row, heat, limit,
-                    board, view, opts, urng, err):
+                    calls, view, opts, urng, err):
     """kernel.playout_nb with every seat playing user function ``f`` (parameters ``params``);
     an illegal index is reported in ``err`` and ends the playout."""
     while st[G_END] < 0:
@@ -71,7 +65,7 @@ def user_playout_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, f, params
             continue
         k = 0
         if n > 1:
-            k = user_pick_nb(st, P, f, params, plays, n, rng, board, view, opts, urng)
+            k = user_pick_nb(st, P, f, params, plays, n, rng, calls, view, opts, urng)
             if k < 0 or k >= n:
                 err[0] = ROLLOUT_ERR + f + 1
                 err[1] = st[G_TURN]
@@ -83,7 +77,7 @@ def user_playout_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, f, params
 
 @njit(cache=True, error_model="numpy")
 def user_rollout_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, seat, play, decision, j, f, params, reward, limit,
-                    ss, board, view, opts, urng, err):
+                    ss, calls, view, opts, urng, err):
     """kernel.rollout_nb with the user playout: the same copy, derived stream and reward."""
     pass_row, st2, plays2, rng2 = ss[0], ss[1], ss[2], ss[3]
     ev0, heat0 = ss[12], ss[13]
@@ -91,13 +85,13 @@ def user_rollout_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, seat, play, d
     derive_stream_nb(rng2, rng, decision, j)
     K.finish_turn_nb(st2, ev0, P, nb, kind, play, heat0)
     user_playout_nb(st2, ev0, rng2, P, nb, kind, is_anchor, seat_allowed, f, params, plays2, pass_row[0], heat0,
-                    limit, board, view, opts, urng, err)
+                    limit, calls, view, opts, urng, err)
     return K.reward_nb(st2, P, seat, reward)
 
 
 @njit(cache=True, error_model="numpy")
 def user_search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp, seat,
-                   plays, n, reach, union, hits, ss, f, params, board, view, opts, urng, err):
+                   plays, n, reach, union, hits, ss, f, params, calls, view, opts, urng, err):
     """kernel.search_nb with rollouts of user function ``f``: (index, rollouts, turns); index
     -1 when a rollout's answer was illegal (``err`` set)."""
     k0, m = K.search_prepare_nb(st, P, nb, kind, seat_allowed, dist, dist_island, seat_home, strat, sp, seat, plays,
@@ -122,7 +116,7 @@ def user_search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_isl
             play = plays[K.search_play_of_nb(ss, o)]
             for j in range(done, done + r):
                 sums[o] += user_rollout_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, seat, play, decision, j, f,
-                                           params, reward, limit, ss, board, view, opts, urng, err)
+                                           params, reward, limit, ss, calls, view, opts, urng, err)
                 if err[0] != 0:
                     return -1, total, turns
                 turns += st2[G_TURN] - decision
@@ -135,7 +129,7 @@ def user_search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_isl
 
 @njit(cache=True, error_model="numpy")
 def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp, plays,
-                 reach, union, hits, heat, ss, ufn, uparams, board, view, opts, urng, err):
+                 reach, union, hits, heat, ss, ufn, uparams, calls, view, opts, urng, err):
     """kernel.step_nb with the user hook (a seat's own function, or a search's user rollouts)."""
     if st[G_END] >= 0:
         return
@@ -154,7 +148,7 @@ def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_ho
     rf = ufn[ufn.shape[0] // 2 + e]
     if f < 0 and rf >= 0 and strat[e] == K.ST_SEARCH:
         k = user_search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp,
-                           seat, plays, n, reach, union, hits, ss, rf, uparams[ufn.shape[0] // 2 + e], board, view,
+                           seat, plays, n, reach, union, hits, ss, rf, uparams[ufn.shape[0] // 2 + e], calls, view,
                            opts, urng, err)[0]
         if k < 0:
             st[G_END] = END_TRUNCATED
@@ -165,7 +159,7 @@ def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_ho
     elif n == 1:
         k = 0
     else:
-        k = user_pick_nb(st, P, f, uparams[e], plays, n, rng, board, view, opts, urng)
+        k = user_pick_nb(st, P, f, uparams[e], plays, n, rng, calls, view, opts, urng)
         if k < 0 or k >= n:
             err[0] = f + 1
             err[1] = st[G_TURN]
@@ -179,17 +173,17 @@ def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_ho
 @njit(cache=True, error_model="numpy")
 def user_play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                           seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss, heat,
-                          game_index, out_g, out_s, ufn, uparams, board, view, opts, urng, err):
+                          game_index, out_g, out_s, ufn, uparams, calls, view, opts, urng, err):
     K.setup_nb(st, ev, rng, P, seat_harbor, seat_anchor, seat_start, game_index)
     while st[G_END] < 0:
         user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp,
-                     plays, reach, union, hits, heat, ss, ufn, uparams, board, view, opts, urng, err)
+                     plays, reach, union, hits, heat, ss, ufn, uparams, calls, view, opts, urng, err)
     K.write_outputs_nb(st, P, out_g, out_s)
 
 
 @njit(cache=True, parallel=True, nogil=True, error_model="numpy")
 def user_play_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
-                       seat_harbor, seat_anchor, seat_start, strat, sp, ufn, uparams, board, err, out_g, out_s):
+                       seat_harbor, seat_anchor, seat_start, strat, sp, ufn, uparams, calls, err, out_g, out_s):
     """kernel.play_chunk_nb with user seats; ``err`` int64[n, 4] per game (0: fine)."""
     bs = K.block_size_nb(strat)
     n_blocks = (n + bs - 1) // bs
@@ -207,12 +201,12 @@ def user_play_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island
             seed_game_nb(rng, seed, first + i)
             user_play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                                   seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss,
-                                  heat, first + i, out_g[i], out_s[i], ufn, uparams, board, view, opts, urng, err[i])
+                                  heat, first + i, out_g[i], out_s[i], ufn, uparams, calls, view, opts, urng, err[i])
 
 
 @njit(cache=True, error_model="numpy")
 def user_play_traced_nb(seed, k, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, seat_harbor,
-                        seat_anchor, seat_start, strat, sp, ev, heat, out_g, out_s, ufn, uparams, board, err):
+                        seat_anchor, seat_start, strat, sp, ev, heat, out_g, out_s, ufn, uparams, calls, err):
     """kernel.play_traced_nb with user seats."""
     st = np.zeros(P.state_words, np.int32)
     rng = np.zeros(RNG_WORDS, np.uint64)
@@ -223,13 +217,13 @@ def user_play_traced_nb(seed, k, P, nb, kind, is_anchor, dist, dist_island, seat
     seed_game_nb(rng, seed, k)
     user_play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                           seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss, heat, k,
-                          out_g, out_s, ufn, uparams, board, view, opts, urng, err)
+                          out_g, out_s, ufn, uparams, calls, view, opts, urng, err)
     return st[G_EVENTS]
 
 
 @njit(cache=True, error_model="numpy")
 def user_heat_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
-                       seat_harbor, seat_anchor, seat_start, strat, sp, heat, out_g, out_s, ufn, uparams, board, err):
+                       seat_harbor, seat_anchor, seat_start, strat, sp, heat, out_g, out_s, ufn, uparams, calls, err):
     """kernel.heat_chunk_nb with user seats."""
     st = np.zeros(P.state_words, np.int32)
     rng = np.zeros(RNG_WORDS, np.uint64)
@@ -242,12 +236,12 @@ def user_heat_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island
         seed_game_nb(rng, seed, first + i)
         user_play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                               seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss, heat,
-                              first + i, out_g[i], out_s[i], ufn, uparams, board, view, opts, urng, err[i])
+                              first + i, out_g[i], out_s[i], ufn, uparams, calls, view, opts, urng, err[i])
 
 
 @njit(cache=True, error_model="numpy")
 def user_bench_search_nb(points_st, points_rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
-                         strat, sp, entry, ufn, uparams, board, err, out_rollouts):
+                         strat, sp, entry, ufn, uparams, calls, err, out_rollouts):
     """kernel.bench_search_nb for a search entry whose rollouts play a user function."""
     turns = 0
     plays, reach, union, hits, ss = K.scratch_nb(P)
@@ -264,7 +258,7 @@ def user_bench_search_nb(points_st, points_rng, P, nb, kind, is_anchor, dist, di
         n = K.gen_plays_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, roll // 8, roll % 8, plays)
         _k, r, t = user_search_nb(st, points_rng[i], P, nb, kind, is_anchor, seat_allowed, dist, dist_island,
                                   seat_home, strat, sp, seat, plays, n, reach, union, hits, ss, ufn[half + entry],
-                                  uparams[half + entry], board, view, opts, urng, err)
+                                  uparams[half + entry], calls, view, opts, urng, err)
         out_rollouts[i] = r
         turns += t
         if err[0] != 0:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -172,7 +171,7 @@ class PiratesPeak(Game):
         )
 
     # ------------------------------------------------------------------ strategies of one's own
-    user_template = Path(__file__).with_name("user_kernel.py")
+    takes_strategy_files = True
     user_seat_params = {"base": Param("base", "expert", "choice", "the built-in strategy (default parameters) "
                                       "that takes the seat's choices other than its declaration",
                                       choices=tuple(s.name for s in STRATEGIES if s.name != "search"))}
@@ -194,10 +193,10 @@ class PiratesPeak(Game):
         vlen = view_len(compiled.params.max_track)
         types_ = (typeof(np.zeros(vlen, np.int32)), typeof(np.zeros(3, np.int32)), typeof(rows[0]),
                   typeof(np.zeros(8, np.uint64)), typeof(board))
-        for u in users:
-            U.check_compiles(u, self.name, types_)
-        mod = U.kernel_module(self.name, self.user_template, users)
-        compiled.extra["user"] = {"module": mod, "users": users, "fi": fi, "rows": rows, "board": board,
+        from . import user_kernel as mod
+
+        calls = U.compile_calls(self.name, users, types_[:4], board)
+        compiled.extra["user"] = {"module": mod, "users": users, "fi": fi, "rows": rows, "board": calls,
                                   "view_len": vlen}
 
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
@@ -210,8 +209,7 @@ class PiratesPeak(Game):
 
             x = compiled.extra["user"]
             err = np.zeros((n, 4), np.int64)
-            U.call_kernel(x["users"], first_game, n, x["module"].user_play_chunk_nb,
-                          compiled.extra["sd"], np.uint64(seed % 2**64), np.int64(first_game),
+            x["module"].user_play_chunk_nb(compiled.extra["sd"], np.uint64(seed % 2**64), np.int64(first_game),
                           x["fi"], x["rows"], x["board"], np.int64(x["view_len"]), err,
                           out_games, out_seats)
             U.raise_errors(err, first_game, x["users"])
@@ -238,8 +236,7 @@ class PiratesPeak(Game):
             state.sd = state.sd.copy()
             seat_strategies_nb(compiled.extra["sd"], state.sd, game_index)
             err = np.zeros(4, np.int64)
-            U.call_kernel(x["users"], game_index, 1, x["module"].user_play_one_nb,
-                          state.sd, new_rng(seed, game_index), state.w, state.deck_order,
+            x["module"].user_play_one_nb(state.sd, new_rng(seed, game_index), state.w, state.deck_order,
                           state.out_games, state.out_seats, np.int64(game_index), x["fi"], x["rows"],
                           x["board"], np.int64(x["view_len"]), err)
             U.raise_errors(err[None, :], game_index, x["users"])

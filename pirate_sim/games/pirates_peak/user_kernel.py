@@ -1,13 +1,13 @@
-"""Template of the kernel module generated for Pirate's Peak strategies of one's own.
+"""The kernel of Pirate's Peak tables with strategies of one's own (compiled once, whatever the files).
 
-pirate_sim.user_strategy copies this file into its cache directory with the stub between
-the dispatch markers replaced by calls of the user functions.  The rest is the bulk
+User functions are called by address (pirate_sim/user_abi.py); ``calls`` holds the
+addresses and the read-only board handed to them.  The rest is the bulk
 kernel's game loop (kernel.play_rest_nb, play_game_nb, play_chunk_nb) with one change: at
 the declaration of a seat whose entry has a user function, with more than one legal
 declaration, the function picks among them (the options listed as the search player lists
 them) from a fresh view (user_view.fill_view_nb); every other choice of that seat is its
 base strategy's (its row of ``sd``).  An index outside the options ends the game
-(truncated) and is reported in ``err``; the caller raises.  Imports are absolute.
+(truncated) and is reported in ``err``; the caller raises.
 """
 
 from __future__ import annotations
@@ -21,23 +21,18 @@ from pirate_sim.games.pirates_peak.rules import (ACT_FIRE, ACT_SAIL, ACT_SEARCH,
                                                  RU_WORK_WIDTH, SD_RULES)
 from pirate_sim.games.pirates_peak.user_view import USER_STREAM, fill_view_nb
 from pirate_sim.rng import RNG_WORDS, seed_game_nb
+from pirate_sim.user_abi import call_user_nb
 from pirate_sim.search import derive_stream_nb
 from pirate_sim.seating import entry_of_seat_nb
 
-# --- user dispatch: begin
-
-
 @njit(cache=True)
-def user_choose_nb(fi, view, options, params, rng, board):
-    """Stub (the generated module calls user function ``fi`` here)."""
-    return np.int64(0)
-
-
-# --- user dispatch: end
+def user_choose_nb(fi, view, options, params, rng, calls):
+    """What user function ``fi`` answers (pirate_sim/user_abi.py: a call by address)."""
+    return call_user_nb(calls, fi, view, options, params, rng)
 
 
 @njit(cache=True, _nrt=False)
-def user_play_rest_nb(sd, rng, w, cur, ufn, uparams, ent, board, view, opts, urng, err):
+def user_play_rest_nb(sd, rng, w, cur, ufn, uparams, ent, calls, view, opts, urng, err):
     """kernel.play_rest_nb to the end of the game, with the user seats' declarations;
     ``ent[s]``: the entry playing seat s in this game."""
     while w[ROW_ST, G_OVER] == 0:
@@ -67,7 +62,7 @@ def user_play_rest_nb(sd, rng, w, cur, ufn, uparams, ent, board, view, opts, urn
                     derive_stream_nb(urng, rng, w[ROW_ST, G_TURNS], USER_STREAM)
                     for i in range(n):  # the function gets its own copy of the options
                         opts[K.MAX_OPTIONS + i] = opts[i]
-                    c = user_choose_nb(f, view, opts[K.MAX_OPTIONS:K.MAX_OPTIONS + n], uparams[e], urng, board)
+                    c = user_choose_nb(f, view, opts[K.MAX_OPTIONS:K.MAX_OPTIONS + n], uparams[e], urng, calls)
                     if c < 0 or c >= n:
                         err[0] = f + 1
                         err[1] = w[ROW_ST, G_TURNS]
@@ -82,7 +77,7 @@ def user_play_rest_nb(sd, rng, w, cur, ufn, uparams, ent, board, view, opts, urn
 
 
 @njit(cache=True, _nrt=False)
-def user_play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_index, ufn, uparams, board, view, opts,
+def user_play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_index, ufn, uparams, calls, view, opts,
                       urng, err, ent):
     """kernel.play_game_nb with user seats (``ent``: scratch for the entry of each seat).
     Like the package's game kernels it runs without reference counting (it allocates
@@ -92,12 +87,12 @@ def user_play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_inde
     for s in range(2):
         ent[s] = entry_of_seat_nb(s, game_index, 2, rotate)
     cur = K.setup_game_nb(sd, rng, w, deck_order, game_index)
-    user_play_rest_nb(sd, rng, w, cur, ufn, uparams, ent, board, view, opts, urng, err)
+    user_play_rest_nb(sd, rng, w, cur, ufn, uparams, ent, calls, view, opts, urng, err)
     K.finish_nb(rng, w, out_games, out_seats, k)
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def user_play_chunk_nb(sd, seed, first_game, ufn, uparams, board, view_len, err, out_games, out_seats):
+def user_play_chunk_nb(sd, seed, first_game, ufn, uparams, calls, view_len, err, out_games, out_seats):
     """kernel.play_chunk_nb with user seats; ``err`` int64[n, 4] per game (0: fine)."""
     n = out_games.shape[0]
     n_blocks = min(K.N_BLOCKS, n)
@@ -117,17 +112,17 @@ def user_play_chunk_nb(sd, seed, first_game, ufn, uparams, board, view_len, err,
             seed_game_nb(rng, seed, first_game + k)
             if rotate:
                 K.seat_strategies_nb(sd, sd_block, first_game + k)
-            user_play_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k, ufn, uparams, board,
+            user_play_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k, ufn, uparams, calls,
                               view, opts, urng, err[k], ent)
 
 
 @njit(cache=True)
-def user_play_one_nb(sd, rng, w, deck_order, out_games, out_seats, game_index, ufn, uparams, board, view_len, err):
+def user_play_one_nb(sd, rng, w, deck_order, out_games, out_seats, game_index, ufn, uparams, calls, view_len, err):
     """One game on a given work array ``w`` (a trace's, with room for events)."""
     view = np.zeros(view_len, np.int32)
     opts = np.zeros(2 * K.MAX_OPTIONS, np.int32)
     urng = np.zeros(RNG_WORDS, np.uint64)
     ent = np.zeros(2, np.int64)
-    user_play_game_nb(sd, rng, w, deck_order, out_games, out_seats, 0, game_index, ufn, uparams, board, view, opts,
+    user_play_game_nb(sd, rng, w, deck_order, out_games, out_seats, 0, game_index, ufn, uparams, calls, view, opts,
                       urng, err, ent)
     return w[ROW_ST, G_N_EV]

@@ -1,0 +1,96 @@
+"""Results identity of strategy-file play: a hash of the games, traces and heat maps that
+strategy files play, to prove a change to how they are called plays the same games.
+
+Covers every documented example (examples/strategies/*.toml), the test probe in its two
+legal modes, a file as the rollout of Pirateer's ``search``, and a file against ``search``;
+each played whole, in uneven chunks and on one thread (which must agree), plus the trace of
+game 3 (and Pirateer's heat map).
+
+    python docs/strategy_file_hashes.py record docs/strategy_file_hashes.json
+    python docs/strategy_file_hashes.py check docs/strategy_file_hashes.json
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pirate_sim import scenario as scen  # noqa: E402
+
+RAIDER = "examples/strategies/pirateer_players.py:careful_raider"
+PROBE = "tests/user_strategies/probe.py:probe"
+SEED = 20_261_202
+
+
+def _pirateer(seats, **rules):
+    return scen.from_dict({"game": "pirateer", "rules": {"strategy_seating": "rotate", **rules}, "seats": seats},
+                          source=str(ROOT / "scenario.toml"))
+
+
+CASES = {
+    "peak_bold": (lambda: scen.load(ROOT / "examples/strategies/peak_bold.toml"), 3_000),
+    "pirateer_raider": (lambda: scen.load(ROOT / "examples/strategies/pirateer_raider.toml"), 2_000),
+    "probe_mode0": (lambda: _pirateer([{"strategy": PROBE, "mode": 0.0}, {"strategy": "random"}]), 500),
+    "probe_mode2": (lambda: _pirateer([{"strategy": PROBE, "mode": 2.0}, {"strategy": "cautious"}]), 500),
+    "rollout_of_search": (lambda: _pirateer([{"strategy": "search", "budget": 8, "rollout": RAIDER},
+                                             {"strategy": "random"}]), 60),
+    "file_vs_search": (lambda: _pirateer([{"strategy": RAIDER}, {"strategy": "search", "budget": 8}]), 60),
+}
+
+
+def _h(*arrays) -> str:
+    h = hashlib.sha256()
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        h.update(f"{a.dtype}{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()[:16]
+
+
+def case_hashes(name: str) -> dict[str, str]:
+    import numba
+
+    make, n = CASES[name]
+    s = make()
+    c = s.compile()
+    g, st = s.game.play(c, SEED, 0, n)
+    whole = _h(g, st)
+    cut = n // 3 + 1
+    parts = [s.game.play(c, SEED, a, b - a) for a, b in ((0, 7), (7, cut), (cut, n))]
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        g1, s1 = s.game.play(c, SEED, 0, n)
+    finally:
+        numba.set_num_threads(old)
+    assert _h(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])) == whole, name
+    assert _h(g1, s1) == whole, name
+    out = {"games": whole, "trace": hashlib.sha256("\n".join(s.game.trace(c, SEED, 3)).encode()).hexdigest()[:16]}
+    if hasattr(s.game, "heat"):
+        out["heat"] = _h(s.game.heat(c, SEED, min(n, 200)))
+    return out
+
+
+def main(argv: list[str]) -> int:
+    mode, path = argv[1], Path(argv[2])
+    now = {name: case_hashes(name) for name in CASES}
+    for name, h in now.items():
+        print(name, h, flush=True)
+    if mode == "record":
+        path.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
+        return 0
+    then = json.loads(path.read_text())
+    bad = [k for k in then if then[k] != now.get(k)]
+    print("identical" if not bad else f"DIFFERENT: {bad}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))
