@@ -464,9 +464,10 @@ def raise_errors(err: np.ndarray, first_game: int, users: list[UserStrategy]) ->
             where = " in a rollout of search"
         u = users[code - 1]
         if int(err[i, 2]) == RAISED:
-            raise u.fail(f"raised an exception{where} at game {first_game + i} turn {int(err[i, 1])} (numba gives "
-                         f"no type from inside a kernel; most often an index outside the view, the options or the "
-                         f"board: call the function on that view in Python to see it); nothing was recorded")
+            raise u.fail(f"raised an exception{where} at game {first_game + i} turn {int(err[i, 1])} (an index "
+                         f"outside the view, the options or the board, a division by zero...: numba cannot carry the "
+                         f"exception out of the kernel; `pirate-sim trace` shows the game up to that turn); nothing "
+                         f"was recorded")
         raise u.fail(f"returned {int(err[i, 2])}{where} at game {first_game + i} turn {int(err[i, 1])}, "
                      f"where the legal options are 0..{int(err[i, 3]) - 1}; the game was not recorded")
 

@@ -1,8 +1,8 @@
 """A strategy file as the ``rollout`` of Pirateer's ``search`` (docs/strategies.md).
 
 The scenarios seat the example's ``careful_raider`` as the rollout of a search seat; the
-generated kernel module is the one tests/test_user_strategies.py builds for that function
-(the same template and users), so a warm cache serves both files.
+game's user kernel and the function's wrapper are those tests/test_user_strategies.py
+compiles (pirate_sim/user_abi.py), so a warm cache serves both files.
 """
 
 from __future__ import annotations
