@@ -27,11 +27,12 @@ demo: $(STAMP)
 	$(BIN)/pirate-sim report $(DEMO) -o $(DEMO)/report --force
 	@echo "summary: $(DEMO)/summary.txt   report: $(DEMO)/report/report.pdf"
 
+# PIRATE_SIM_TEST_WARM: compile every kernel in $(JOBS) processes first (tests/conftest.py)
 test: lint
-	$(BIN)/python -m pytest --no-header -n $(JOBS) -m "slow or not slow"
+	PIRATE_SIM_TEST_WARM=$(JOBS) $(BIN)/python -m pytest --no-header -n $(JOBS) -m "slow or not slow"
 
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest --no-header -n $(JOBS)
+	PIRATE_SIM_TEST_WARM=$(JOBS) $(BIN)/python -m pytest --no-header -n $(JOBS)
 
 bench: $(STAMP)
 	$(BIN)/pirate-sim bench

@@ -19,6 +19,26 @@ os.environ["PIRATE_SIM_COMPILE_NOTES"] = "0"
 from pirate_sim.games import GAME_MODULES  # noqa: E402
 
 GAME_MODULES.setdefault("dice_duel", "toy_game")
+REAL_GAMES = ("pirates_peak", "ice_pirates", "pirates_cove", "pirateer")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """With PIRATE_SIM_TEST_WARM=N (``make test`` sets it to its worker count), compile every
+    game's kernels in N processes before the test workers start (pirate_sim/warm.py): each
+    kernel is then compiled once, not once per worker that happens to reach it first."""
+    n = os.environ.get("PIRATE_SIM_TEST_WARM")
+    if not n or hasattr(session.config, "workerinput"):
+        return
+    import time
+
+    from pirate_sim.warm import warm
+
+    t = time.perf_counter()
+    done = warm(list(REAL_GAMES), int(n))
+    slow = sorted(done, key=lambda w: -w.seconds)[:4]
+    print(f"\nwarm: {len(done)} kernel jobs in {time.perf_counter() - t:.0f} s (longest: "
+          + ", ".join(f"{w.game} {w.what} {w.seconds:.0f} s" for w in slow) + ")", flush=True)
 
 
 @pytest.fixture

@@ -1,0 +1,136 @@
+"""Compile the kernels of every game now, in parallel processes, so that no command waits for one.
+
+numba compiles a kernel on its first call and caches it (pirate_sim/_cache.py); a cold
+compile takes seconds to minutes per kernel on a small machine, one kernel per core.  Left
+to the commands, the first ``run``, ``trace``, ``search`` seat and strategy file of each game
+each wait for theirs, and two test workers that start on the same game compile the same
+kernel twice at once.  :func:`warm` instead plays one small job per (game, kernel family) in a
+pool of processes, largest first, so the cores compile different kernels side by side and
+each kernel is compiled once; on a warm cache each job is a load of a second or two.
+
+Jobs: ``play`` (the default scenario's chunk kernel and the one-game trace), ``search`` (a
+``search`` seat: the search chunk kernel and ``search_bench``), ``strategy file`` (a trivial
+strategy file: the game's user kernel, compiled once per package whatever the files).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import os
+import time
+from dataclasses import dataclass
+
+# A strategy file that always takes the first option: it compiles in a second, and the
+# game's user kernel it makes compile does not depend on the function.
+_FIRST = "def first(view, options, params):\n    return 0\n"
+# Rough cold cost of each job kind relative to the others (so the biggest start first and the
+# pool stays balanced): search kernels are the largest, then the user kernels.
+_ORDER = {"search": 0, "play": 1, "strategy file": 2}
+
+
+@dataclass(frozen=True)
+class Job:
+    game: str
+    what: str  # "play", "search" or "strategy file"
+
+
+@dataclass(frozen=True)
+class Warmed:
+    game: str
+    what: str
+    seconds: float
+
+
+def jobs_for(games: list[str]) -> list[Job]:
+    """Every job the games need, biggest kinds first."""
+    from .games import get_game
+
+    out = []
+    for name in games:
+        g = get_game(name)
+        out.append(Job(name, "play"))
+        if "search" in [s.name for s in g.strategies]:
+            out.append(Job(name, "search"))
+        if g.takes_strategy_files:
+            out.append(Job(name, "strategy file"))
+    return sorted(out, key=lambda j: (_ORDER[j.what], j.game))
+
+
+def _seats_with(g, first: dict) -> list[dict]:
+    rest = [{"strategy": s} for s in g.default_seats[1:]]
+    return [first, *rest]
+
+
+def run_job(job: Job) -> Warmed:
+    """Play the job's small games in this process (its kernels compile or load)."""
+    from . import scenario as scen
+    from . import user_strategy as U
+    from .games import get_game
+
+    g = get_game(job.game)
+    t = time.perf_counter()
+    if job.what == "play":
+        s = scen.default_scenario(g)
+        c = s.compile()
+        g.play(c, 1, 0, 4)
+        g.trace(c, 1, 0)
+    elif job.what == "search":
+        s = scen.from_dict({"game": job.game, "seats": _seats_with(g, {"strategy": "search"})},
+                           source=f"<warm {job.game}>")
+        c = s.compile()
+        g.play(c, 1, 0, 1)
+        from .bench import has_search_bench
+
+        if has_search_bench(g):
+            g.search_bench(c, 1, 2)
+    else:
+        path = U.cache_dir() / "warm_first.py"
+        if not path.exists() or path.read_text(encoding="utf-8") != _FIRST:
+            path.write_text(_FIRST, encoding="utf-8")
+        s = scen.from_dict({"game": job.game, "seats": _seats_with(g, {"strategy": f"{path}:first"})},
+                           source=str(path.with_name("warm.toml")))
+        c = s.compile()
+        g.play(c, 1, 0, 2)
+    return Warmed(job.game, job.what, time.perf_counter() - t)
+
+
+def warm(games: list[str] | None = None, jobs: int | None = None, on_done=None) -> list[Warmed]:
+    """Compile (or load) every kernel of ``games`` (default: all) in ``jobs`` processes
+    (default: the cores).  ``on_done(Warmed)`` is called as each job ends.  Results of games
+    never depend on it: it only fills numba's cache."""
+    from .games import available_games
+
+    names = list(games) if games else available_games()
+    todo = jobs_for(names)
+    n = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
+    done: list[Warmed] = []
+    if n == 1:
+        for j in todo:
+            done.append(run_job(j))
+            if on_done:
+                on_done(done[-1])
+        return done
+    # spawn: a fresh interpreter per worker (numba's threading layer and a forked parent do not mix)
+    ctx = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
+        futures = [pool.submit(run_job, j) for j in todo]
+        for f in cf.as_completed(futures):
+            done.append(f.result())
+            if on_done:
+                on_done(done[-1])
+    return done
+
+
+def _main() -> None:  # pragma: no cover - python -m pirate_sim.warm, for the Makefile
+    import sys
+
+    t = time.perf_counter()
+    for w in warm(sys.argv[1:] or None):
+        print(f"warm: {w.game} {w.what}: {w.seconds:.1f} s", flush=True)
+    print(f"warm: every kernel compiled or loaded in {time.perf_counter() - t:.0f} s", flush=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    _main()
+

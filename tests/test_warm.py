@@ -1,0 +1,46 @@
+"""`pirate-sim warm` (pirate_sim/warm.py): every kernel compiled up front, so that the next
+command compiles nothing.  Pirateer is the game used (its kernels compile fastest)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from pirate_sim.cli import main
+from pirate_sim.games import get_game
+from pirate_sim.warm import jobs_for
+
+
+def test_jobs_cover_every_kernel_family_biggest_first():
+    jobs = jobs_for(["pirateer", "pirates_peak", "ice_pirates"])
+    assert [(j.game, j.what) for j in jobs if j.game == "pirateer"] == [
+        ("pirateer", "search"), ("pirateer", "play"), ("pirateer", "strategy file")]
+    assert jobs[0].what == "search" and jobs[-1].what == "strategy file"
+    ice = [j.what for j in jobs if j.game == "ice_pirates"]
+    assert ("strategy file" in ice) == get_game("ice_pirates").takes_strategy_files
+
+
+def test_after_warm_a_fresh_process_compiles_nothing():
+    """warm, then a new process runs a default game, a search seat and a strategy file with
+    the compile notes on: not one 'compiling' line (a kernel warm missed would announce itself)."""
+    res = CliRunner().invoke(main, ["warm", "pirateer", "--jobs", "1"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    for what in ("play", "search", "strategy file"):
+        assert f"pirateer: {what}: " in res.output
+    assert "every kernel compiled or loaded in" in res.output
+    code = ("from pirate_sim.warm import Job, run_job\n"
+            "for w in ('play', 'search', 'strategy file'):\n"
+            "    run_job(Job('pirateer', w))\n")
+    env = dict(os.environ, PIRATE_SIM_COMPILE_NOTES="1")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "compiling" not in out.stderr, out.stderr
+
+
+def test_an_unknown_game_is_one_line_and_exit_2():
+    res = CliRunner().invoke(main, ["warm", "pirateeer"])
+    assert res.exit_code == 2
+    assert "unknown game 'pirateeer'" in res.output and "pirateer" in res.output
