@@ -1,4 +1,4 @@
-"""The Pirate's Cove plug-in: compile a scenario, run the kernel, trace one game, odds."""
+"""The Pirate's Cove plug-in: compile a scenario, run the kernel (user_kernel.py for strategy files), trace, odds."""
 
 from __future__ import annotations
 
