@@ -1,4 +1,4 @@
-"""The Pirate's Cove plug-in: compile a scenario, run the kernel, trace one game, odds."""
+"""The Pirate's Cove plug-in: compile a scenario, run the kernel (user_kernel.py for strategy files), trace, odds."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 
 from ...rng import RNG_WORDS as SP_RNG_WORDS
 from ...seating import first_player_code, rotates
-from ..base import Column, Compiled, Game, OddsRow, Ratio
+from ..base import Column, Compiled, Game, OddsRow, Param, Ratio
 from . import kernel as K
 from . import rules as R
 from .columns import FAME_SOURCES, SECTIONS, decode_round  # noqa: F401 - report.py reads them from columns
@@ -208,9 +208,59 @@ class PiratesCove(Game):
                         extra={"rules": dict(r), "legend_names": [R.parse_legend(str(t))[0]
                                                                   for t in r["legendary.cards"]]})
 
+    # ------------------------------------------------------------------ strategies of one's own
+    takes_strategy_files = True
+    user_seat_params = {"base": Param("base", "expert", "choice", "the built-in strategy (default parameters) "
+                                      "that takes the seat's choices other than its island",
+                                      choices=tuple(s.name for s in STRATEGIES if s.name != "search"))}
+
+    def user_placeholder(self, seat: dict) -> dict:
+        return {"strategy": seat.get("base", "expert")}
+
+    def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
+        """The user kernel's tables: the placeholders' rows with SP_SEARCH = 1 at user entries
+        (kernel.advance_nb then stops at their decisions, user_kernel.py answers them)."""
+        from numba import typeof
+
+        from ... import user_strategy as U
+        from .policies import SP_SEARCH
+        from .user_view import VIEW_LEN, board_of
+
+        tr, cards, ncards, tavern, legends, strat, sp = compiled.arrays
+        sp = sp.copy()
+        sp[fi >= 0, SP_SEARCH] = 1.0
+        board = board_of(compiled)
+        types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(np.zeros(6, np.int32)), typeof(rows[0]),
+                  typeof(np.zeros(SP_RNG_WORDS, np.uint64)))
+        from . import user_kernel as mod
+
+        calls = U.compile_calls(self.name, users, types_, board)
+        compiled.extra["user"] = {"module": mod, "users": users, "fi": fi, "rows": rows, "board": calls,
+                                  "arrays": (tr, cards, ncards, tavern, legends, strat, sp)}
+
+    def _user_args(self, compiled: Compiled) -> tuple:
+        """(kernel arrays, tail arguments) of the user kernel (user_kernel.py)."""
+        from .user_view import VIEW_LEN
+
+        x = compiled.extra["user"]
+        return x["arrays"], (x["fi"], x["rows"], x["board"], np.int64(VIEW_LEN))
+
     # ------------------------------------------------------------------ play
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        return self.play_chunk(SP.play_chunk_nb, compiled, seed, first_game, n_games)
+        if "user" not in compiled.extra:
+            return self.play_chunk(SP.play_chunk_nb, compiled, seed, first_game, n_games)
+        from ... import user_strategy as U
+
+        x = compiled.extra["user"]
+        arrays, tail = self._user_args(compiled)
+        n = int(n_games)
+        out_g, out_s = self.new_outputs(n, compiled.n_seats)
+        err = np.zeros((n, 4), np.int64)
+        if n > 0:
+            x["module"].user_play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n),
+                                           compiled.params, *arrays, *tail, err, out_g, out_s)
+        U.raise_errors(err, first_game, x["users"])
+        return out_g, out_s
 
     # ------------------------------------------------------------------ the search player's cost
     def search_bench(self, compiled: Compiled, seed: int, n_decisions: int) -> dict:
@@ -257,7 +307,19 @@ class PiratesCove(Game):
     # ------------------------------------------------------------------ trace
     def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 20_000):
         """(events int32[n, 6], out_games row, out_seats rows) of one game."""
-        return self.traced_game(SP.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH)
+        if "user" not in compiled.extra:
+            return self.traced_game(SP.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH)
+        from ... import user_strategy as U
+
+        x = compiled.extra["user"]
+        arrays, tail = self._user_args(compiled)
+        ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
+        out_g, out_s = self.one_game_outputs(compiled.n_seats)
+        err = np.zeros(4, np.int64)
+        n = x["module"].user_play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params, *arrays,
+                                            ev, *tail, err, out_g, out_s)
+        U.raise_errors(err[None, :], game_index, x["users"])
+        return ev[:n], out_g, out_s
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         from .trace import describe

@@ -1,0 +1,135 @@
+"""The kernel of Pirate's Cove tables with strategies of one's own (compiled once, whatever the files).
+
+User functions are called by address (pirate_sim/user_abi.py); ``calls`` holds the
+addresses and the read-only board handed to them.  No rule is copied here: the game is
+``kernel.advance_nb``, the same pausing loop the ``search`` player drives
+(search_player.play_one_game_nb).  A user seat's entry is stored as its ``base`` strategy
+with SP_SEARCH = 1 (game.user_compile), so ``advance_nb`` stops at each of its searched
+decisions (rules.DEC_*), and the driver here answers:
+
+* the secret island choice (DEC_ISLAND, options the islands 1..6): the user function, from
+  a fresh view (user_view.fill_view_nb), a fresh copy of the options, its parameter row
+  and its private stream (derived from the game's, which it does not advance);
+* attack or flee, Tavern cards, levels bought alone, the Treasure Island upgrade: the base
+  strategy's own answer (search_player.prior_nb with the game's stream, the very call the
+  kernel makes for a built-in seat), so those choices are the base strategy's exactly;
+* a ``search`` seat's decisions: search_player.search_decide_nb, as in a table without
+  strategy files (its rollouts play every seat as its rollout strategy, user seats too).
+
+An index outside the options (or an exception, user_abi.RAISED) ends the game truncated
+and is reported in ``err`` (1 + dispatch index, round, the answer, options); the caller
+raises (user_strategy.raise_errors).  Imports: the package's Cove kernel, search player and
+view, pirate_sim.rng, pirate_sim.search and pirate_sim.user_abi.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from pirate_sim.games.pirates_cove.kernel import WK_SIZE, advance_nb, setup_nb, write_outputs_nb
+from pirate_sim.games.pirates_cove.policies import FS_SIZE
+from pirate_sim.games.pirates_cove.rules import (DEC_ISLAND, DEC_NONE, END_TRUNCATED, FORCED_BIAS, G_DEC,
+                                                 G_DEC_SEAT, G_END, G_EVENTS, G_FORCED, G_PHASE, G_ROUND,
+                                                 G_WINNER, MAX_SEATS, PH_DONE, S_ENTRY, STATE_WORDS)
+from pirate_sim.games.pirates_cove.search_player import (BLOCK, MAX_OPT, new_scratch_nb, options_nb, prior_nb,
+                                                         rollout_tables_nb, search_decide_nb)
+from pirate_sim.games.pirates_cove.ship import sb_nb
+from pirate_sim.games.pirates_cove.user_view import USER_STREAM, fill_view_nb
+from pirate_sim.rng import RNG_WORDS, seed_game_nb
+from pirate_sim.search import derive_stream_nb
+from pirate_sim.user_abi import call_user_nb
+
+OUT_TRUNCATED = 3  # out_games column: 1 the game was truncated (an illegal answer stopped it)
+
+
+@njit(cache=True)
+def user_island_nb(st, rng, P, tr, f, params, calls, view, opts, urng, err):
+    """Ask user function ``f`` for the pending island of seat G_DEC_SEAT; write it into
+    G_FORCED and return True, or record an illegal answer in ``err`` and return False."""
+    s = st[G_DEC_SEAT]
+    n = options_nb(st, P, tr, DEC_ISLAND, s, opts)
+    fill_view_nb(st, P, s, view)
+    # one stream per round and seat: two user seats choosing in a row get different streams
+    derive_stream_nb(urng, rng, st[G_ROUND] * MAX_SEATS + s, USER_STREAM)
+    for i in range(n):  # the function gets its own copy of the options
+        opts[MAX_OPT + i] = opts[i]
+    c = call_user_nb(calls, f, view, opts[MAX_OPT:MAX_OPT + n], params, urng)
+    if c < 0 or c >= n:
+        err[0] = f + 1
+        err[1] = st[G_ROUND] + 1
+        err[2] = c
+        err[3] = n
+        return False
+    st[G_FORCED] = opts[c] + FORCED_BIAS
+    return True
+
+
+@njit(cache=True)
+def user_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, scratch, ufn, uparams,
+                 calls, view, opts, urng, err, game_index, out_g, out_s):
+    """One whole game on a seeded ``rng`` (bulk runs and traces share it); ``sp``: the seat
+    tables with SP_SEARCH = 1 at user entries, ``rsp`` the same with the search off."""
+    rst, rrng, rfs, rwk, ev0, si, sf = scratch
+    setup_nb(st, ev, rng, P, tr, ncards, tavern, legends, strat, sp, game_index)
+    while advance_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk, P.rounds + 1) != DEC_NONE:
+        s = st[G_DEC_SEAT]
+        e = st[sb_nb(s) + S_ENTRY]
+        kind = st[G_DEC]
+        if ufn[e] < 0:
+            search_decide_nb(st, ev, rng, P, tr, cards, ncards, legends, strat, sp, rsp, rst, rrng, rfs, rwk, ev0,
+                             si, sf)
+        elif kind == DEC_ISLAND:
+            if not user_island_nb(st, rng, P, tr, ufn[e], uparams[e], calls, view, opts, urng, err):
+                st[G_WINNER] = -1
+                st[G_END] = END_TRUNCATED
+                st[G_PHASE] = PH_DONE
+                break
+        else:
+            st[G_FORCED] = prior_nb(st, rng, P, tr, strat, rsp, fs, kind, s) + FORCED_BIAS
+    write_outputs_nb(st, rng, P, out_g, out_s)
+    if err[0] != 0:
+        out_g[OUT_TRUNCATED] = 1
+
+
+@njit(cache=True, parallel=True)
+def user_play_chunk_nb(seed, first, n, P, tr, cards, ncards, tavern, legends, strat, sp, ufn, uparams, calls,
+                       view_len, err, out_g, out_s):
+    """Games ``first .. first + n - 1`` (search_player.play_chunk_nb with user seats):
+    blocks of BLOCK games in parallel, scratch per block; ``err`` int64[n, 4] (0: fine)."""
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for blk in prange(n_blocks):
+        st = np.zeros(STATE_WORDS, np.int32)
+        ev = np.zeros((0, 6), np.int32)
+        rng = np.zeros(RNG_WORDS, np.uint64)
+        fs = np.zeros(FS_SIZE, np.float64)
+        wk = np.zeros(WK_SIZE, np.int64)
+        rsp = rollout_tables_nb(sp)
+        scratch = new_scratch_nb()
+        view = np.zeros(view_len, np.int32)
+        opts = np.zeros(2 * MAX_OPT, np.int32)
+        urng = np.zeros(RNG_WORDS, np.uint64)
+        hi = min(n, (blk + 1) * BLOCK)
+        for i in range(blk * BLOCK, hi):
+            seed_game_nb(rng, seed, first + i)
+            user_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, scratch, ufn,
+                         uparams, calls, view, opts, urng, err[i], first + i, out_g[i], out_s[i])
+
+
+@njit(cache=True)
+def user_play_traced_nb(seed, k, P, tr, cards, ncards, tavern, legends, strat, sp, ev, ufn, uparams, calls,
+                        view_len, err, out_g, out_s):
+    """Game ``k`` with the event log on (the bulk run's code path); returns the events logged."""
+    st = np.zeros(STATE_WORDS, np.int32)
+    rng = np.zeros(RNG_WORDS, np.uint64)
+    fs = np.zeros(FS_SIZE, np.float64)
+    wk = np.zeros(WK_SIZE, np.int64)
+    rsp = rollout_tables_nb(sp)
+    scratch = new_scratch_nb()
+    view = np.zeros(view_len, np.int32)
+    opts = np.zeros(2 * MAX_OPT, np.int32)
+    urng = np.zeros(RNG_WORDS, np.uint64)
+    seed_game_nb(rng, seed, k)
+    user_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, scratch, ufn, uparams,
+                 calls, view, opts, urng, err, k, out_g, out_s)
+    return st[G_EVENTS]

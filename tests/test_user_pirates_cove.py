@@ -1,0 +1,240 @@
+"""Strategies of one's own in Pirate's Cove (games/pirates_cove/user_kernel.py, docs/strategies.md).
+
+Real kernel, real files: examples/strategies/pirates_cove_players.py (the documented
+example) and tests/user_strategies/cove_probe.py (one function whose ``mode`` parameter
+picks a misbehaviour).  The first test compiles the user kernel once (cold: minutes on 2
+busy cores; warm: a cache load); every test after it reuses it, and each file's wrapper
+compiles in seconds.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from pirate_sim import scenario as scen
+from pirate_sim import user_strategy as U
+from pirate_sim.cli import main
+from pirate_sim.stats import wilson
+
+ROOT = Path(__file__).resolve().parent.parent
+PLANNER = "examples/strategies/pirates_cove_players.py:island_planner"
+PROBE = "tests/user_strategies/cove_probe.py:probe"
+
+
+def _cove(seats: list[dict], **rules) -> scen.Scenario:
+    return scen.from_dict({"game": "pirates_cove", "rules": rules, "seats": seats}, source=str(ROOT / "s.toml"))
+
+
+def _planner_vs_random(base: str = "random") -> scen.Scenario:
+    return _cove([{"strategy": PLANNER, "base": base}] + [{"strategy": "random"}] * 3, strategy_seating="rotate")
+
+
+def _probe(mode: float) -> scen.Scenario:
+    return _cove([{"strategy": "random"}, {"strategy": "random"}, {"strategy": PROBE, "mode": mode}])
+
+
+# ------------------------------------------------------------------ strength, reproducibility
+def test_island_planner_beats_random():
+    """island_planner (its other choices random too) against three random seats, seats
+    rotating, on a seed held out from the examples and the docs (7_340_003): the 95% Wilson
+    interval of its win share lies well above the fair share 1/4."""
+    s = _planner_vs_random()
+    c = s.compile()
+    n = 400
+    g, _ = s.game.play(c, 7_340_003, 0, n)
+    won = sum(int(g[k, 0] == k % 4) for k in range(n))  # entry 0 plays seat k mod 4 in game k
+    est = wilson(won, n)
+    assert est.lo > 0.25 + 0.1, est
+
+
+def test_same_games_whatever_threads_and_chunks():
+    # not an import statement: a test file that imports numba counts in the kernels' source
+    # digest (pirate_sim._cache), and every edit of it would recompile them all
+    numba = importlib.import_module("numba")
+    s = _planner_vs_random("expert")
+    c = s.compile()
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        g1, s1 = s.game.play(c, 99, 0, 300)
+        numba.set_num_threads(max(2, old) if numba.config.NUMBA_NUM_THREADS > 1 else 1)
+        parts = [s.game.play(c, 99, a, b - a) for a, b in ((0, 7), (7, 150), (150, 300))]
+    finally:
+        numba.set_num_threads(old)
+    assert np.array_equal(g1, np.concatenate([p[0] for p in parts]))
+    assert np.array_equal(s1, np.concatenate([p[1] for p in parts]))
+    assert (g1[:, 3] == 0).all() and (g1[:, 0] >= 0).any()
+
+
+def test_scribbling_on_its_copies_changes_nothing():
+    """The view and the options are the function's own copies: overwriting both before
+    taking the first island plays exactly the games of only taking it."""
+    s0, s2 = _probe(0.0), _probe(2.0)
+    g0, st0 = s0.game.play(s0.compile(), 5, 0, 100)
+    g2, st2 = s2.game.play(s2.compile(), 5, 0, 100)
+    assert np.array_equal(g0, g2) and np.array_equal(st0, st2)
+    visits = st0[:, 2, s0.game.seat_column_index("visits_island_1")]
+    assert (visits == 12).all()  # option 0 is island 1 (the Tavern), every round
+
+
+# ------------------------------------------------------------------ what the function sees
+def _island_states(c, seat: int, n_games: int = 3) -> list[np.ndarray]:
+    """States at ``seat``'s island choices (its entry marked as searching, as the user kernel
+    does), driven from Python; its other decisions take option 0 (no Treasure Island upgrade)."""
+    from pirate_sim.games.pirates_cove import kernel as K
+    from pirate_sim.games.pirates_cove import rules as R
+    from pirate_sim.games.pirates_cove.policies import FS_SIZE
+    from pirate_sim.rng import new_rng
+
+    tr, cards, ncards, tavern, legends, strat, sp = c.extra["user"]["arrays"]
+    P = c.params
+    out = []
+    for game in range(n_games):
+        st = np.zeros(R.STATE_WORDS, np.int32)
+        ev = np.zeros((0, 6), np.int32)
+        rng = new_rng(17, game)
+        fs = np.zeros(FS_SIZE)
+        wk = np.zeros(K.WK_SIZE, np.int64)
+        K.setup_nb(st, ev, rng, P, tr, ncards, tavern, legends, strat, sp, game)
+        while K.advance_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk, P.rounds + 1) != R.DEC_NONE:
+            assert st[R.G_DEC_SEAT] == seat
+            if st[R.G_DEC] == R.DEC_ISLAND:
+                out.append(st.copy())
+                st[R.G_FORCED] = 1 + (st[R.G_ROUND] + game) % 6 + R.FORCED_BIAS
+            else:
+                st[R.G_FORCED] = (-1 if st[R.G_DEC] == R.DEC_TI else 0) + R.FORCED_BIAS
+    return out
+
+
+def _scramble(st: np.ndarray, s: int, n: int, g) -> np.ndarray:
+    """Every word seat ``s`` cannot know, changed: the others' secret islands of the round,
+    their hands by type (same counts, Parrots kept) and Fame cards' values, the Tavern pile's
+    order and the Treasure stacks', and the bookkeeping (events, search counters, scripts,
+    the fight scratch, the entries playing the other seats)."""
+    from pirate_sim.games.pirates_cove import rules as R
+    from pirate_sim.games.pirates_cove.ship import sb_nb
+
+    st = st.copy()
+    for o in range(n):
+        if o == s:
+            continue
+        b = int(sb_nb(o))
+        held = int(st[b + R.S_HAND + R.MASTERCRAFT:b + R.S_HAND + R.FAME + 1].sum())
+        st[b + R.S_HAND + R.MASTERCRAFT:b + R.S_HAND + R.FAME + 1] = 0
+        st[b + R.S_HAND + R.FAME] = held  # all Fame cards now, of value 3
+        st[b + R.S_FAMEV:b + R.S_FAMEV + R.MAX_FAME_VALUE + 1] = 0
+        st[b + R.S_FAMEV + 3] = held
+        st[b + R.S_FAME_CARDS] = 3 * held
+        st[b + R.S_ENTRY] = 7
+        st[R.G_PEND + o] = g.integers(1, 7)
+    nd = int(st[R.G_DECK_N])
+    st[R.G_TDECK:R.G_TDECK + nd] = g.permutation(st[R.G_TDECK:R.G_TDECK + nd]) + 1
+    r = int(st[R.G_ROUND])
+    for i in range(R.N_CARD_ISLANDS):
+        lo, hi = R.G_TPERM + i * R.MAX_TREASURE + r + 1, R.G_TPERM + (i + 1) * R.MAX_TREASURE
+        st[lo:hi] = st[lo:hi][::-1]
+    for w in (R.G_EVENTS, R.G_DECISIONS, R.G_GAME, R.G_FORCED, R.G_SUB):
+        st[w] = 1234
+    st[R.G_SCRIPT:R.G_SCRIPT + R.SC_WORDS] = 5
+    st[R.G_FIGHT:R.G_FIGHT + R.F_WORDS] = 3
+    return st
+
+
+def test_view_holds_only_what_the_seat_may_know():
+    """fill_view_nb at seat 2's island choice (seats 0 and 1 chose already, in secret):
+    scrambling everything hidden leaves the view unchanged; changing a public word (another
+    ship's gold, a face-up card) or the seat's own hand changes it; the others' hands by type
+    read -1."""
+    from pirate_sim.games.pirates_cove import rules as R
+    from pirate_sim.games.pirates_cove.ship import sb_nb
+    from pirate_sim.games.pirates_cove.user_view import (HIDDEN, SEAT_FIELDS, SV_CARDS, SV_FAME_CARDS, SV_HAND,
+                                                         V_ROUND, V_SEATS, VIEW_LEN, fill_view_nb)
+
+    s = _probe(0.0)
+    c = s.compile()
+    states = _island_states(c, 2)
+    assert len(states) == 3 * 12
+    g = np.random.default_rng(3)
+
+    def view(st):
+        v = np.zeros(VIEW_LEN, np.int32)
+        fill_view_nb(st, c.params, 2, v)
+        return v
+
+    changed = 0
+    for st in states:
+        v = view(st)
+        sc = _scramble(st, 2, 3, g)
+        changed += int(not np.array_equal(sc, st))
+        assert np.array_equal(v, view(sc)), int(st[R.G_ROUND])
+        assert v[V_ROUND] == st[R.G_ROUND]
+        for o in (0, 1):
+            assert (v[V_SEATS + SEAT_FIELDS * o + SV_HAND:V_SEATS + SEAT_FIELDS * o + SV_FAME_CARDS + 1] == HIDDEN).all()
+        for public in (sb_nb(1) + R.S_GOLD, R.G_CARD + 5, sb_nb(2) + R.S_HAND + R.BATTLE):
+            pub = st.copy()
+            pub[public] += 1
+            assert not np.array_equal(v, view(pub)), public
+    assert changed == len(states)
+    held = [view(st)[V_SEATS + SV_CARDS] for st in states]
+    assert max(held) > 0  # the others' card counts are public and do show
+
+
+# ------------------------------------------------------------------ errors: one line
+def test_an_illegal_index_stops_the_run_with_the_game_named():
+    s = _probe(1.0)
+    with pytest.raises(U.UserStrategyError, match=r"cove_probe.py: probe: returned 6 at game 0 turn 1, where the "
+                                                  r"legal options are 0\.\.5; the game was not recorded"):
+        s.game.play(s.compile(), 1, 0, 20)
+
+
+def test_reading_beyond_the_view_raises_one_line():
+    s = _probe(3.0)
+    with pytest.raises(U.UserStrategyError, match=r"probe: raised an exception at game 0 turn 1 .*nothing was "
+                                                  r"recorded"):
+        s.game.play(s.compile(), 1, 0, 20)
+
+
+def test_cli_run_with_an_illegal_index_exits_2(tmp_path):
+    probe = ROOT / PROBE.split(":")[0]
+    (tmp_path / "s.toml").write_text(
+        'game = "pirates_cove"\n[[seats]]\nstrategy = "random"\n[[seats]]\nstrategy = "random"\n'
+        f'[[seats]]\nstrategy = "{probe}:probe"\nmode = 1.0\n')
+    res = CliRunner().invoke(main, ["run", str(tmp_path / "s.toml"), "-o", str(tmp_path / "out"), "--games", "10"],
+                             catch_exceptions=False)
+    assert res.exit_code == 2, res.output
+    line = [ln for ln in res.output.splitlines() if "returned" in ln]
+    assert len(line) == 1 and "returned 6 at game 0 turn 1, where the legal options are 0..5" in line[0], res.output
+
+
+# ------------------------------------------------------------------ trace, a search seat, the example
+def test_trace_equals_the_run():
+    s = _planner_vs_random("expert")
+    c = s.compile()
+    g, _ = s.game.play(c, 3, 0, 5)
+    _ev, out_g, _ = s.game.trace_events(c, 3, 2)
+    assert np.array_equal(out_g, g[2])
+    lines = s.game.trace(c, 3, 2)
+    assert "pirates_cove_players.py:island_planner" in lines[0] and lines[-1].startswith("Result:")
+
+
+def test_a_search_seat_beside_a_strategy_file():
+    s = _cove([{"strategy": PLANNER}, {"strategy": "search", "budget": 4, "top_k": 2}, {"strategy": "fighter"}])
+    c = s.compile()
+    g, _ = s.game.play(c, 2, 0, 2)
+    g2, _ = s.game.play(c, 2, 1, 1)
+    assert np.array_equal(g[1], g2[0]) and (g[:, 3] == 0).all()
+
+
+def test_the_example_scenario_loads():
+    s = scen.load(ROOT / "examples" / "strategies" / "pirates_cove_planner.toml")
+    assert s.seats[0]["base"] == "expert" and s.game.takes_strategy_files
+
+
+def test_the_search_cannot_roll_out_a_strategy_file():
+    with pytest.raises(scen.ScenarioError, match="search cannot roll out a strategy file"):
+        _cove([{"strategy": "search", "rollout": PLANNER}, {"strategy": "random"}, {"strategy": "random"}])
