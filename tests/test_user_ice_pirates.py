@@ -157,3 +157,17 @@ def test_a_search_seat_beside_a_strategy_file_is_refused():
     s = _ice({"strategy": NAVIGATOR}, {"strategy": "search"})
     with pytest.raises(U.UserStrategyError, match="a search seat and a strategy file at one Ice Pirates table"):
         s.compile()
+
+
+def test_the_example_scenario_runs_through_the_cli(tmp_path):
+    import json
+    import shutil
+
+    for name in ("ice_pirates_players.py", "ice_pirates_navigator.toml"):
+        shutil.copy(ROOT / "examples" / "strategies" / name, tmp_path / name)
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(tmp_path / "ice_pirates_navigator.toml"), "-o", str(out),
+                                    "--games", "200"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    man = json.loads((out / "manifest.json").read_text())
+    assert [f["strategy"] for f in man["strategy_files"]] == ["ice_pirates_players.py:navigator"]

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ...rng import RNG_WORDS
-from ...seating import first_player_code, rotates
+from ...seating import entries_of_seats, first_player_code, rotates
 from ..base import Column, Compiled, Game, OddsRow, Param, Ratio
 from . import kernel as K
 from . import rules as R
@@ -293,7 +293,8 @@ class IcePirates(Game):
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         ev, out_g, out_s = self.trace_events(compiled, seed, game_index)
         ports = compiled.extra["ports"]
-        names = compiled.strategy_names
+        entries = entries_of_seats(np.array([game_index]), compiled.n_seats, bool(compiled.params.rotate_seats))[0]
+        names = [compiled.strategy_names[e] for e in entries]  # who sits where in this game
         lines = [f"Ice Pirates game {game_index} (seed {seed}), {compiled.n_seats} ships: "
                  + ", ".join(f"seat {i} {n}" for i, n in enumerate(names))]
         for t, s, kind, a, b, c in ev.tolist():
