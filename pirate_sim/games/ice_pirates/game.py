@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from ...rng import RNG_WORDS
-from ...seating import first_player_code, rotates
-from ..base import Column, Compiled, Game, OddsRow, Ratio
+from ...seating import entries_of_seats, first_player_code, rotates
+from ..base import Column, Compiled, Game, OddsRow, Param, Ratio
 from . import kernel as K
 from . import rules as R
 from .odds import raid_rows, wind_rows
@@ -175,8 +175,54 @@ class IcePirates(Game):
         return Compiled(P, arrays, n, tuple(s["strategy"] for s in seats),
                         extra={"rules": dict(r), "ports": ports})
 
+    # ------------------------------------------------------------------ strategies of one's own
+    takes_strategy_files = True
+    user_seat_params = {"base": Param("base", "expert", "choice", "the built-in strategy (default parameters) "
+                                      "that takes the seat's choices other than headings, fighting the waves "
+                                      "and raids", choices=tuple(s.name for s in STRATEGIES if s.name != "search"))}
+
+    def user_placeholder(self, seat: dict) -> dict:
+        return {"strategy": seat.get("base", "expert")}
+
+    def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
+        """Compile the files' wrappers; the user kernel's ``sp`` is the scenario's with
+        SP_SEARCH set on the user entries (kernel.forced_nb then pauses at their choices)."""
+        from numba import typeof
+
+        from ... import user_strategy as U
+        from .user_view import VIEW_LEN, board_of
+
+        if _searching(compiled):
+            raise U.UserStrategyError(f"{users[0].path or users[0].spec}: {users[0].func_name}: a search seat and a "
+                                      "strategy file at one Ice Pirates table are not supported")
+        sp = compiled.arrays[7].copy()
+        for e in np.flatnonzero(fi >= 0):
+            sp[e, K.SP_SEARCH] = 1.0
+        board = board_of(compiled.params, compiled.arrays)
+        types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(np.zeros(3, np.int32)), typeof(rows[0]),
+                  typeof(np.zeros(RNG_WORDS, np.uint64)))
+        from . import user_kernel as mod
+
+        calls = U.compile_calls(self.name, users, types_, board)
+        compiled.extra["user"] = {"module": mod, "users": users, "fi": fi, "rows": rows, "board": calls,
+                                  "arrays": compiled.arrays[:7] + (sp,)}
+
     # ------------------------------------------------------------------ play
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
+        if "user" in compiled.extra:
+            from ... import user_strategy as U
+
+            x = compiled.extra["user"]
+            n = int(n_games)
+            out_g, out_s = self.new_outputs(n, compiled.n_seats)
+            if n == 0:
+                return out_g, out_s
+            err = np.zeros((n, 4), np.int64)
+            x["module"].user_play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n),
+                                           compiled.params, *x["arrays"], x["fi"], x["rows"], x["board"], err,
+                                           out_g, out_s)
+            U.raise_errors(err, first_game, x["users"])
+            return out_g, out_s
         chunk = K.search_chunk_nb if _searching(compiled) else K.play_chunk_nb
         return self.play_chunk(chunk, compiled, seed, first_game, n_games)
 
@@ -230,13 +276,25 @@ class IcePirates(Game):
     # ------------------------------------------------------------------ trace
     def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 200_000):
         """(events int32[n, 6], out_games row, out_seats rows) of one game."""
+        if "user" in compiled.extra:
+            from ... import user_strategy as U
+
+            x = compiled.extra["user"]
+            ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
+            out_g, out_s = self.one_game_outputs(compiled.n_seats)
+            err = np.zeros(4, np.int64)
+            n = x["module"].user_play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
+                                                *x["arrays"], ev, x["fi"], x["rows"], x["board"], err, out_g, out_s)
+            U.raise_errors(err[None, :], game_index, x["users"])
+            return ev[:n], out_g, out_s
         traced = K.search_traced_nb if _searching(compiled) else K.play_traced_nb
         return self.traced_game(traced, compiled, seed, game_index, capacity, R.EVENT_WIDTH)
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         ev, out_g, out_s = self.trace_events(compiled, seed, game_index)
         ports = compiled.extra["ports"]
-        names = compiled.strategy_names
+        entries = entries_of_seats(np.array([game_index]), compiled.n_seats, bool(compiled.params.rotate_seats))[0]
+        names = [compiled.strategy_names[e] for e in entries]  # who sits where in this game
         lines = [f"Ice Pirates game {game_index} (seed {seed}), {compiled.n_seats} ships: "
                  + ", ".join(f"seat {i} {n}" for i, n in enumerate(names))]
         for t, s, kind, a, b, c in ev.tolist():
