@@ -40,6 +40,7 @@ class Warmed:
     game: str
     what: str
     seconds: float
+    error: str = ""  # what the job raised ("" when it compiled or loaded its kernels)
 
 
 def jobs_for(games: list[str]) -> list[Job]:
@@ -63,13 +64,22 @@ def _seats_with(g, first: dict) -> list[dict]:
 
 
 def run_job(job: Job) -> Warmed:
-    """Play the job's small games in this process (its kernels compile or load)."""
+    """Play the job's small games in this process (its kernels compile or load); an error is
+    returned in ``Warmed.error``, not raised, so that the other jobs still run."""
+    t = time.perf_counter()
+    try:
+        _play_job(job)
+    except Exception as exc:  # noqa: BLE001 - reported beside the others; the command that needs it raises again
+        return Warmed(job.game, job.what, time.perf_counter() - t, f"{type(exc).__name__}: {exc}")
+    return Warmed(job.game, job.what, time.perf_counter() - t)
+
+
+def _play_job(job: Job) -> None:
     from . import scenario as scen
     from . import user_strategy as U
     from .games import get_game
 
     g = get_game(job.game)
-    t = time.perf_counter()
     if job.what == "play":
         s = scen.default_scenario(g)
         c = s.compile()
@@ -92,7 +102,6 @@ def run_job(job: Job) -> Warmed:
                            source=str(path.with_name("warm.toml")))
         c = s.compile()
         g.play(c, 1, 0, 2)
-    return Warmed(job.game, job.what, time.perf_counter() - t)
 
 
 def warm(games: list[str] | None = None, jobs: int | None = None, on_done=None) -> list[Warmed]:
@@ -127,7 +136,7 @@ def _main() -> None:  # pragma: no cover - python -m pirate_sim.warm, for the Ma
 
     t = time.perf_counter()
     for w in warm(sys.argv[1:] or None):
-        print(f"warm: {w.game} {w.what}: {w.seconds:.1f} s", flush=True)
+        print(f"warm: {w.game} {w.what}: {w.seconds:.1f} s" + (f" FAILED {w.error}" if w.error else ""), flush=True)
     print(f"warm: every kernel compiled or loaded in {time.perf_counter() - t:.0f} s", flush=True)
 
 

@@ -44,3 +44,12 @@ def test_an_unknown_game_is_one_line_and_exit_2():
     res = CliRunner().invoke(main, ["warm", "pirateeer"])
     assert res.exit_code == 2
     assert "unknown game 'pirateeer'" in res.output and "pirateer" in res.output
+
+
+def test_a_job_that_fails_is_reported_and_the_others_still_run():
+    """An unknown game's job fails alone: warm returns its error beside the other jobs'."""
+    from pirate_sim.warm import Job, run_job
+
+    w = run_job(Job("no_such_game", "play"))
+    assert w.error and "no_such_game" in w.error
+    assert run_job(Job("pirateer", "play")).error == ""

@@ -118,9 +118,15 @@ def warm_cmd(games, jobs):
     for g in games:
         if g not in available_games():
             fail(f"unknown game {g!r}" + scen._suggest(g, available_games()))
+    def said(w):
+        console.print(f"{w.game}: {w.what}: {w.seconds:.1f} s" + (f"  [red]failed: {w.error}[/]" if w.error else ""),
+                      markup=bool(w.error), highlight=False)
+
     t = time.perf_counter()
-    warm(list(games) or None, jobs,
-         on_done=lambda w: console.print(f"{w.game}: {w.what}: {w.seconds:.1f} s"))
+    done = warm(list(games) or None, jobs, on_done=said)
+    bad = [w for w in done if w.error]
+    if bad:
+        fail(f"{len(bad)} of {len(done)} jobs failed: " + "; ".join(f"{w.game} {w.what}: {w.error}" for w in bad))
     console.print(f"every kernel compiled or loaded in {time.perf_counter() - t:.0f} s")
 
 COMMANDS = (bench_cmd, warm_cmd)
