@@ -126,7 +126,8 @@ def warm_cmd(games, jobs):
     done = warm(list(games) or None, jobs, on_done=said)
     bad = [w for w in done if w.error]
     if bad:
-        fail(f"{len(bad)} of {len(done)} jobs failed: " + "; ".join(f"{w.game} {w.what}: {w.error}" for w in bad))
+        fail(f"{len(bad)} of {len(done)} jobs failed: " + "; ".join(f"{w.game} {w.what}: {w.error}" for w in bad),
+             code=1)
     console.print(f"every kernel compiled or loaded in {time.perf_counter() - t:.0f} s")
 
 COMMANDS = (bench_cmd, warm_cmd)
