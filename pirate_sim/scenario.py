@@ -486,6 +486,8 @@ def _toml_value(v: Any) -> str:
         if len(one_line) <= 80:
             return one_line
         return "[\n" + "".join(f"    {x},\n" for x in inner) + "]"
+    if isinstance(v, dict):  # an inline table (a value given as {...}; validation then names the key)
+        return "{" + ", ".join(f"{json.dumps(str(k))} = {_toml_value(x)}" for k, x in v.items()) + "}"
     raise TypeError(v)
 
 
