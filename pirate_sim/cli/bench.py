@@ -8,7 +8,7 @@ import math
 import click
 from rich.table import Table
 
-from .common import console, fail, load_scenario
+from .common import console, esc, fail, load_scenario
 
 
 @click.command("bench")
@@ -119,7 +119,7 @@ def warm_cmd(games, jobs):
         if g not in available_games():
             fail(f"unknown game {g!r}" + scen._suggest(g, available_games()))
     def said(w):
-        console.print(f"{w.game}: {w.what}: {w.seconds:.1f} s" + (f"  [red]failed: {w.error}[/]" if w.error else ""),
+        console.print(f"{w.game}: {w.what}: {w.seconds:.1f} s" + (f"  [red]failed: {esc(w.error)}[/]" if w.error else ""),
                       markup=bool(w.error), highlight=False)
 
     t = time.perf_counter()
