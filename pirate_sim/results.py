@@ -91,12 +91,15 @@ def atomic_path(path: Path) -> Iterator[str]:
     over ``path`` (readers see the old file or the new one, never a half-written one); on
     any error it is removed."""
     path = Path(path)
-    tmp = _new_tmp(path)
+    tmp = None
     try:
+        with stops_held():  # a stop signal cannot come between making the file and knowing its name
+            tmp = _new_tmp(path)
         yield tmp
         _commit(tmp, path)
     except BaseException:
-        _discard(tmp)
+        if tmp is not None:
+            _discard(tmp)
         raise
 
 
@@ -369,7 +372,8 @@ class PartWriter:
         try:
             if self._writer is None:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                self._tmp = _new_tmp(path)
+                with stops_held():  # the file and its name together (abort removes it)
+                    self._tmp = _new_tmp(path)
                 self._writer = pq.ParquetWriter(self._tmp, table.schema, **_parquet_options(table.schema))
             self._writer.write_table(table, row_group_size=max(1, table.num_rows))
         except OSError as exc:  # Arrow's own errors name neither the file nor, always, the cause
@@ -393,21 +397,26 @@ class PartWriter:
                 box["exc"] = exc
 
         other = threading.Thread(target=write_games, name="pirate-sim-games-part")
-        other.start()
         try:
-            try:
-                if self._writer is None or self._done < self.part.rows:
-                    self._write_seats(self.part.rows)
-                self._writer.close()
-                self._writer = None
-            finally:
-                other.join()
+            with stops_held():  # a CLI stop signal waits for the two writes, then undoes them below
+                try:
+                    other.start()
+                    if self._writer is None or self._done < self.part.rows:
+                        self._write_seats(self.part.rows)
+                    self._writer.close()
+                    self._writer = None
+                finally:
+                    stop = _join_through_stop(other)
+                if stop is not None:
+                    raise stop
             if "exc" in box:
                 raise box["exc"]
             rec = {"games": box["rec"], "seats": _record(self._tmp, self.part.rows * self.part.n_seats)}
             _commit(self._tmp, self.paths["seats"])
         except BaseException:
             self.abort()
+            if "rec" in box:  # the games part went in, its chunk will not: no stray part for resume
+                self.paths["games"].unlink(missing_ok=True)
             raise
         self._tmp = None
         self.seconds += time.perf_counter() - t
@@ -424,6 +433,53 @@ class PartWriter:
         if self._tmp is not None:
             _discard(self._tmp)
             self._tmp = None
+
+
+_held = [0]  # depth of stops_held blocks (the main thread's: signal handlers run there)
+_deferred: list[BaseException] = []  # a stop signal that came inside one, raised at its end
+
+
+@contextmanager
+def stops_held() -> Iterator[None]:
+    """Hold a stop signal (the CLI's SIGINT/SIGTERM handler asks :func:`defer_stop`) until the
+    block ends, then raise it: what the block writes is finished, and undone by its caller,
+    instead of cut at any line (a temporary made but not yet named, a thread not yet joined)."""
+    _held[0] += 1
+    try:
+        yield
+    except BaseException:
+        _held[0] -= 1
+        if not _held[0]:
+            _deferred.clear()  # the block's own error goes on; the stop was recorded by its handler
+        raise
+    _held[0] -= 1
+    if not _held[0] and _deferred:
+        stop = _deferred[0]
+        _deferred.clear()
+        raise stop
+
+
+def defer_stop(exc: BaseException) -> bool:
+    """Called by a signal handler: True if a :func:`stops_held` block holds ``exc`` for later."""
+    if _held[0] and threading.current_thread() is threading.main_thread():
+        _deferred.append(exc)
+        return True
+    return False
+
+
+def _join_through_stop(thread: threading.Thread) -> BaseException | None:
+    """Wait for ``thread`` even through a stop signal; returns the stop to raise afterwards.
+
+    A Ctrl-C or SIGTERM raises in the main thread wherever it is, here in ``join``: leaving
+    then would let the command exit (``os._exit`` while a kernel still runs) with the
+    games part half-written beside its final name.  Its write is bounded, so wait for it."""
+    stop = None
+    while thread.is_alive():
+        try:
+            thread.join()
+        except BaseException as exc:  # noqa: BLE001 - a stop signal: the first is kept and re-raised
+            stop = stop or exc
+    return stop
 
 
 def library_versions() -> dict[str, str]:

@@ -124,7 +124,6 @@ def test_resume_removes_tmp_left_by_a_kill(tmp_path, monkeypatch):
     def killed(path, table):
         calls["n"] += 1
         if calls["n"] == 2:  # the 2nd chunk's games part
-            (path.parent / f".{path.name}.abc{results.TMP_SUFFIX}").write_bytes(b"half")  # what kill -9 leaves
             raise KeyboardInterrupt
         return real(path, table)
 
@@ -132,7 +131,8 @@ def test_resume_removes_tmp_left_by_a_kill(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         runner.run(_scen(), out)
     monkeypatch.setattr(results, "write_table", real)
-    assert list(out.rglob("*.tmp"))
+    assert not list(out.rglob("*.tmp"))  # a stop cleans up; kill -9 cannot, and leaves:
+    (out / "games" / f".part-00001.parquet.abc{results.TMP_SUFFIX}").write_bytes(b"half")
     runner.run(_scen(), out, resume=True)
     assert not list(out.rglob("*.tmp"))
     assert results.verify(out) == []
@@ -366,3 +366,67 @@ def test_a_run_stopped_by_an_illegal_strategy_answer_leaves_nothing(tmp_path):
     assert res.exit_code == 2, res.output
     assert "the game was not recorded" in res.output
     assert not out.exists(), list(out.rglob("*"))
+
+
+
+@pytest.mark.parametrize("handler", ["cli", "python"])
+def test_a_stop_signal_while_the_games_part_is_written_leaves_no_file(tmp_path, monkeypatch, handler):
+    """A real SIGTERM reaches the main thread while a chunk's games file is written in its
+    second thread: the stop waits for that write, removes both halves of the chunk and leaves
+    no temporary (the CI failure: ``games/.part-00002.parquet.*.tmp`` after SIGTERM).  With
+    the CLI's handler (``cli``) the stop is held to the end of the chunk's writes; with a
+    plain handler raising KeyboardInterrupt anywhere (a notebook's) the join waits through it."""
+    import contextlib
+    import signal
+    import time
+
+    from pirate_sim.cli.common import stop_signals
+
+    out = tmp_path / "r"
+    real, calls = results.write_table, {"n": 0}
+
+    def slow_games_part(path, table):
+        calls["n"] += 1
+        if calls["n"] == 2:  # chunk 1: signal the main thread, then write slowly while it stops
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.5)
+        return real(path, table)
+
+    def plain(signum, frame):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(results, "write_table", slow_games_part)
+    old = signal.signal(signal.SIGTERM, plain)
+    try:
+        with stop_signals() if handler == "cli" else contextlib.nullcontext():
+            with pytest.raises(KeyboardInterrupt):
+                runner.run(_scen(), out)
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    time.sleep(0.7)  # had the stop not waited, the games thread would write now
+    assert calls["n"] == 2
+    assert not list(out.rglob("*.tmp*")), sorted(out.rglob("*"))
+    assert not (out / "games" / "part-00001.parquet").exists()
+    assert not (out / "seats" / "part-00001.parquet").exists()
+    assert results.read_manifest(out)["chunks_done"] == 1
+    monkeypatch.setattr(results, "write_table", real)
+    done = runner.run(_scen(), out, resume=True)
+    assert done.resumed_from == 1000 and not done.moved_aside
+    assert results.verify(out) == []
+
+
+def test_a_held_stop_is_raised_when_the_block_ends():
+    from pirate_sim.cli.common import Interrupted
+
+    with pytest.raises(Interrupted):
+        with results.stops_held():
+            with results.stops_held():
+                assert results.defer_stop(Interrupted(15))
+            reached = True  # the inner end raises nothing: the outer block still holds
+    assert reached and not results.defer_stop(Interrupted(15))
+    with pytest.raises(ValueError):  # the block's own error goes on
+        with results.stops_held():
+            results.defer_stop(Interrupted(15))
+            raise ValueError
+    with results.stops_held():
+        pass  # nothing held from before
