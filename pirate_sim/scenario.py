@@ -16,7 +16,7 @@ import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from .games import GAME_MODULES, get_game
 from .errors import UserError
@@ -282,6 +282,14 @@ def _flatten(table: dict, prefix: str = "") -> dict[str, Any]:
     return out
 
 
+def _tables(table: dict, prefix: str = "") -> Iterator[tuple[str, dict]]:
+    """Every table inside ``table`` as (dotted key, table), outer first."""
+    for k, v in table.items():
+        if isinstance(v, dict):
+            yield f"{prefix}{k}", v
+            yield from _tables(v, f"{prefix}{k}.")
+
+
 def _validate_run(table: Any, source: str) -> dict[str, int]:
     if not isinstance(table, dict):
         raise ScenarioError(source, "run", "expected a table [run]")
@@ -301,6 +309,9 @@ def _validate_rules(game: Game, table: Any, source: str) -> dict[str, Any]:
         raise ScenarioError(source, "rules", "expected a table [rules]")
     flat = _flatten(table)
     known = {p.key: p for p in game.params}
+    for k, v in _tables(table):  # a rule given a table ({} would flatten to nothing: the default, silently)
+        if k in known:
+            check_value(known[k], v, source, f"rules.{k}")
     for k in flat:
         if k not in known:
             under = [key for key in known if key.startswith(f"{k}.")]

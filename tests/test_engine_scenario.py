@@ -44,6 +44,17 @@ def test_wrong_type(tmp_path):
     assert e.key == "rules.target" and "whole number" in e.message
 
 
+@pytest.mark.parametrize("where", ["file", "set"])
+@pytest.mark.parametrize("table", ["{}", "{ a = 1 }"])
+def test_a_rule_given_a_table_is_refused(tmp_path, where, table):
+    """An empty table flattened to no value at all: the rule's default, with no word said."""
+    if where == "file":
+        e = _err(tmp_path, BASE.replace("target = 10", f"target = {table}"))
+    else:
+        e = _err(tmp_path, BASE, [f"rules.target={table}"])
+    assert e.key == "rules.target" and "whole number" in e.message
+
+
 def test_out_of_range(tmp_path):
     e = _err(tmp_path, BASE.replace("target = 10", "target = 0"))
     assert e.key == "rules.target" and "below the minimum" in e.message
