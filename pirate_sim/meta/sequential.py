@@ -1,0 +1,239 @@
+"""Sequential tests of "does A beat B": decided with the fewest games, claimed only when decided.
+
+The unit is a *round*: the ``n`` games ``n*i .. n*i + n - 1`` of a match whose seats rotate
+(``[[seats]]`` entry 0, the focal player, sits at seat ``k mod n`` in game k), so that every
+round holds each seating once.  A round's score is the focal player's mean score over its
+games (1 a win, 1/n no winner, 0 a loss), a multiple of 1/n^2: for two seats the five values
+0, 1/4, 1/2, 3/4, 1 of the pentanomial model of chess engine testing (fishtest), for more
+seats its generalisation.  Scoring rounds rather than games takes the seat advantage out of
+the variance: a round is one game from every seat.
+
+**The test** (:func:`sprt`) is Wald's sequential probability ratio test of "the focal player
+scores ``s0``" against "it scores ``s1``" on the rounds in their order, with the generalised
+(multinomial) likelihood ratio of fishtest: the rounds' scores are multinomial on the values
+k/n^2; each hypothesis is the maximum-likelihood distribution whose mean is ``s0`` (``s1``);
+the log-likelihood ratio is checked after every round against Wald's bounds
+``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)``.  It stops when it accepts either
+hypothesis or when the rounds run out ("undecided after N rounds", said as such).
+
+**The interval** (:func:`confidence_sequence`) after a sequential stop is a confidence
+*sequence* (the hedged-capital betting sequence of Waudby-Smith and Ramdas, 2023, JRSS B):
+it holds with probability ``confidence`` at every number of rounds at once, so also at the
+round a test chose to stop at.  A fixed-sample interval there undercovers (the test stops
+when the data look extreme); tests/test_meta_sequential.py measures both.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from numba import njit
+
+from .. import stats
+
+ALPHA = 0.05  # false "A beats B" (accepting s1 when A scores s0)
+BETA = 0.05  # missed "A beats B" (accepting s0 when A scores s1)
+PRIOR_COUNT = 1e-3  # pseudo-rounds at every round score: the likelihood stays finite (fishtest's 1e-3)
+GRID = 2001  # candidate means of the confidence sequence (a 0.0005 step)
+BET_TRUNCATION = 0.5  # a bet stakes at most half the capital the worst outcome could take (WSR's c)
+NEWTON_STEPS = 60  # safeguarded Newton/bisection steps for a constrained MLE (converges in under 10)
+
+ACCEPT_H1, ACCEPT_H0, UNDECIDED = 1, 0, -1  # kernel codes of a test's end
+OUTCOMES = {ACCEPT_H1: "accepted s1", ACCEPT_H0: "accepted s0", UNDECIDED: "undecided"}
+
+
+def wald_bounds(alpha: float = ALPHA, beta: float = BETA) -> tuple[float, float]:
+    """Wald's (lower, upper) bounds on the log-likelihood ratio: accept s0 at or below the
+    lower one, s1 at or above the upper one (the error rates are then at most about alpha, beta)."""
+    if not (0 < alpha < 0.5 and 0 < beta < 0.5):
+        raise ValueError(f"alpha and beta must lie in (0, 0.5), got {alpha}, {beta}")
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def round_scores(scores: np.ndarray, n_seats: int) -> np.ndarray:
+    """The rounds' integer scores ``k`` (the round's mean score is ``k / n^2``) from the focal
+    player's per-game scores in game order (meta.stats.focal_scores); an unfinished last round
+    is left out."""
+    s = np.asarray(scores, np.float64)
+    if np.any(~((s >= 0.0) & (s <= 1.0))):
+        raise ValueError("scores must lie in [0, 1]")
+    r = s.size // n_seats
+    return np.rint(s[: r * n_seats].reshape(r, n_seats).sum(axis=1) * n_seats).astype(np.int64)
+
+
+@njit(cache=True)
+def _lambda_nb(c, x, s):
+    """The Lagrange multiplier of the multinomial MLE with mean ``s``: the root of
+    sum_j c_j (x_j - s) / (1 + lam (x_j - s)) = 0 where every 1 + lam (x_j - s) > 0 (the root
+    exists and is unique when min x < s < max x; the sum falls as lam rises)."""
+    lo = -1.0 / (x[-1] - s) * (1.0 - 1e-12)
+    hi = 1.0 / (s - x[0]) * (1.0 - 1e-12)
+    lam = 0.0
+    for _ in range(NEWTON_STEPS):
+        g = 0.0
+        dg = 0.0
+        for j in range(x.size):
+            d = x[j] - s
+            q = 1.0 + lam * d
+            g += c[j] * d / q
+            dg -= c[j] * d * d / (q * q)
+        if g > 0.0:
+            lo = lam
+        else:
+            hi = lam
+        step = lam - g / dg if dg < 0.0 else 0.5 * (lo + hi)
+        nxt = step if lo < step < hi else 0.5 * (lo + hi)
+        if abs(nxt - lam) < 1e-14:
+            return nxt
+        lam = nxt
+    return lam
+
+
+@njit(cache=True)
+def llr_nb(c, x, s0, s1):
+    """The generalised log-likelihood ratio of mean ``s1`` against mean ``s0`` for counts
+    ``c[j]`` of the values ``x[j]`` (ascending): sum_j c_j log((1 + l0 (x_j - s0)) /
+    (1 + l1 (x_j - s1))) with l0, l1 the two constrained MLEs' multipliers."""
+    l0 = _lambda_nb(c, x, s0)
+    l1 = _lambda_nb(c, x, s1)
+    out = 0.0
+    for j in range(x.size):
+        out += c[j] * (math.log(1.0 + l0 * (x[j] - s0)) - math.log(1.0 + l1 * (x[j] - s1)))
+    return out
+
+
+@njit(cache=True)
+def sprt_nb(k, n_values, s0, s1, lower, upper, prior):
+    """Wald's SPRT on the round scores ``k`` (values 0..n_values-1, mean k / (n_values - 1))
+    in order: (rounds used, end code, final log-likelihood ratio)."""
+    x = np.arange(n_values) / (n_values - 1.0)
+    c = np.full(n_values, prior)
+    llr = 0.0
+    for i in range(k.size):
+        c[k[i]] += 1.0
+        llr = llr_nb(c, x, s0, s1)
+        if llr >= upper:
+            return i + 1, ACCEPT_H1, llr
+        if llr <= lower:
+            return i + 1, ACCEPT_H0, llr
+    return k.size, UNDECIDED, llr
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a sequential test decided, on how many rounds, and the mean it holds to."""
+
+    outcome: str  # "accepted s1", "accepted s0" or "undecided"
+    s0: float
+    s1: float
+    rounds: int  # rounds the test used (all of them when undecided)
+    games: int  # games in those rounds
+    llr: float  # the log-likelihood ratio where it stopped
+    lower: float  # Wald's bounds
+    upper: float
+    alpha: float
+    beta: float
+    score: stats.Estimate  # the focal player's mean score over those rounds, with a confidence sequence
+
+    @property
+    def decided(self) -> bool:
+        return self.outcome != "undecided"
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        d["score"] = self.score.as_dict()
+        return d
+
+    def describe(self) -> str:
+        """One line: "scores 60%, not 50% (decided after 212 rounds, 424 games)"."""
+        if not self.decided:
+            return (f"undecided after {self.rounds:,} rounds ({self.games:,} games): log-likelihood ratio "
+                    f"{self.llr:+.2f}, between the bounds {self.lower:.2f} and {self.upper:.2f}")
+        yes, no = (self.s1, self.s0) if self.outcome == "accepted s1" else (self.s0, self.s1)
+        return (f"scores {100 * yes:.1f}%, not {100 * no:.1f}% (decided after {self.rounds:,} rounds, "
+                f"{self.games:,} games)")
+
+
+def sprt(scores: np.ndarray, n_seats: int, s0: float, s1: float, alpha: float = ALPHA, beta: float = BETA,
+         confidence: float = stats.CONFIDENCE, interval: bool = True) -> Decision:
+    """Wald's sequential test of "the focal player scores ``s0``" against "it scores ``s1``"
+    (``s0 < s1``) on its per-game scores in game order, a round of ``n_seats`` games at a time.
+    ``interval=False`` skips the confidence sequence (simulations of the test's error rates).
+
+    >>> d = sprt(np.tile([1.0, 1.0, 0.0, 1.0], 200), 2, 0.5, 0.6)
+    >>> d.outcome, d.rounds < 100
+    ('accepted s1', True)
+    """
+    if not 0.0 < s0 < s1 < 1.0:
+        raise ValueError(f"expected 0 < s0 < s1 < 1, got s0={s0}, s1={s1}")
+    lower, upper = wald_bounds(alpha, beta)
+    k = round_scores(scores, n_seats)
+    used, code, llr = sprt_nb(k, n_seats * n_seats + 1, float(s0), float(s1), lower, upper, PRIOR_COUNT)
+    x = k[:used] / float(n_seats * n_seats)
+    score = confidence_sequence(x, confidence) if interval else stats.Estimate(
+        float(x.mean()) if used else float("nan"), float("nan"), float("nan"), int(used), "none asked for")
+    return Decision(OUTCOMES[int(code)], float(s0), float(s1), int(used), int(used) * n_seats, float(llr),
+                    lower, upper, alpha, beta, score)
+
+
+def confidence_sequence(x: np.ndarray, confidence: float = stats.CONFIDENCE, grid: int = GRID) -> stats.Estimate:
+    """The mean of values ``x`` in [0, 1] (rounds, in order) with the hedged-capital betting
+    confidence sequence of Waudby-Smith and Ramdas (2023), intersected over time: it covers
+    the mean at every length at once with probability ``confidence``, so also at a length a
+    sequential test chose.  A candidate mean m is out once the capital of a bettor staking
+    half on each side, (prod(1 + lam_i (x_i - m)) + prod(1 - lam_i (x_i - m))) / 2, reaches
+    1 / (1 - confidence) (a nonnegative martingale under m: Ville's inequality); ``lam_i`` is
+    the predictable plug-in of the variance of the values before i, and the mean with a prior
+    of one value 1/2 and variance 1/4."""
+    x = np.asarray(x, np.float64)
+    n = x.size
+    method = "betting confidence sequence (Waudby-Smith & Ramdas 2023)"
+    if n == 0:
+        return stats.Estimate(float("nan"), 0.0, 1.0, 0, method)
+    a = 1.0 - confidence
+    i = np.arange(1, n + 1, dtype=np.float64)
+    mu_after = (0.5 + np.cumsum(x)) / (i + 1)
+    var_after = (0.25 + np.cumsum((x - mu_after) ** 2)) / (i + 1)
+    var = np.concatenate([[0.25], var_after[:-1]])
+    lam = np.sqrt(2.0 * math.log(2.0 / a) / (var * i * np.log1p(i)))
+    m = np.linspace(0.0, 1.0, grid)[1:-1]
+    out = _rejected_nb(x, lam, m, math.log(1.0 / a), BET_TRUNCATION)
+    kept = m[~out]
+    point = float(x.mean())
+    if kept.size == 0:  # cannot happen at the mean itself for a sane confidence; keep the point
+        return stats.Estimate(point, point, point, n, method)
+    step_m = m[1] - m[0]
+    return stats.Estimate(point, max(0.0, min(point, kept[0] - step_m)), min(1.0, max(point, kept[-1] + step_m)),
+                          n, method)
+
+
+@njit(cache=True)
+def _rejected_nb(x, lam, m, bound, c):
+    """For each candidate mean m[g]: did the hedged capital ever reach exp(bound)?"""
+    out = np.zeros(m.size, np.bool_)
+    half = math.log(0.5)
+    for g in range(m.size):
+        lp_max = c / m[g]
+        lm_max = c / (1.0 - m[g])
+        kp = 0.0
+        km = 0.0
+        for i in range(x.size):
+            d = x[i] - m[g]
+            kp += math.log1p(min(lam[i], lp_max) * d)
+            km += math.log1p(-min(lam[i], lm_max) * d)
+            hi = kp if kp > km else km
+            if hi + math.log1p(math.exp(-abs(kp - km))) + half >= bound:
+                out[g] = True
+                break
+    return out
+
+
+def fixed_rounds(s0: float, s1: float, variance: float, alpha: float = ALPHA, beta: float = BETA) -> int:
+    """Rounds a fixed-sample one-sided z-test needs for the same error rates (normal
+    approximation, round-score ``variance``): the yardstick the sequential test saves against."""
+    from scipy.stats import norm
+
+    z = norm.ppf(1 - alpha) + norm.ppf(1 - beta)
+    return math.ceil(variance * (z / (s1 - s0)) ** 2)
