@@ -91,11 +91,30 @@ def test_a_dominant_strategy_is_named_with_its_worst_case(tmp_path):
              0.3, 0.5, 0.5, 0.5]
     s, _ = cup(tmp_path, base("rps", 2, seats=["rock", "paper"], rules={"beats": beats}), games=1000)
     assert s["dominant"] == ["rock"]
-    assert s["verdict"].startswith("rock wins against every other strategy (worst case 7")
+    assert s["verdict"].startswith("rock beats every other strategy (each of its 3 sequential tests accepted 60%")
+    dt = s["dominance_tests"]
+    assert dt["status"] == {"rock": "yes", "paper": "no", "scissors": "no", "dud": "no"}
+    rock = [t for t in dt["tests"] if t["strategy"] == "rock"]
+    assert all(t["outcome"] == "accepted s1" and t["games"] < 1000 for t in rock), rock
+    assert all(t["score"]["lo"] <= 0.7 <= t["score"]["hi"] for t in rock)
     mix = dict(zip(s["strategies"], s["equilibrium"]["mix"]))
     assert mix["rock"]["value"] == pytest.approx(1.0) and s["equilibrium"]["support"]["value"] == 1
     d = s["metrics"]["dominance.max_win_rate"]
     assert d["lo"] <= 0.7 <= d["hi"] and d["lo"] > 0.5
+
+
+def test_too_few_games_leave_dominance_undecided_and_say_what_decides_it(tmp_path):
+    """40 games a match: the Wilson intervals cannot clear the fair share, and the old verdict
+    said "no strategy dominates"; the sequential tests say undecided, and how many games decide."""
+    beats = [0.5, 0.62, 0.62, 0.62,
+             0.38, 0.5, 0.5, 0.5,
+             0.38, 0.5, 0.5, 0.5,
+             0.38, 0.5, 0.5, 0.5]
+    s, _ = cup(tmp_path, base("rps", 2, seats=["rock", "paper"], rules={"beats": beats}), games=40)
+    assert s["verdict"].startswith("undecided: rock"), s["verdict"]
+    assert s["dominant"] == [] and "no strategy dominates" not in s["verdict"]
+    assert "games a match" in s["verdict"] and s["dominance_tests"]["games_to_decide"] > 40
+    assert s["dominance_tests"]["status"]["rock"] == "undecided"
 
 
 def test_three_seat_tournament_one_among_a_field(tmp_path):

@@ -12,11 +12,13 @@ docs/metrics.md ("Strategy tournament").
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import stats
 from ..scenario import Scenario
-from . import plan
+from . import plan, sequential
 from . import stats as mstats
 from .plan import Match, MetaError
 from .skill import GAMES, TIME_LIMIT, duration, half_width, round_up
@@ -140,14 +142,8 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
     best = int(np.argmax(worst))
     max_win = stats.Estimate(worst[best], worst_lo.max(), worst_hi.max(), g, "simultaneous Wilson (Bonferroni)")
     dominant = [names[i] for i in range(m) if worst_lo[i] > fair]
-    if dominant:
-        i = names.index(dominant[0])
-        verdict = (f"{names[i]} wins against every other strategy (worst case {100 * worst[i]:.0f}% "
-                   f"[{100 * worst_lo[i]:.0f}, {100 * worst_hi[i]:.0f}])")
-    else:
-        verdict = (f"no strategy dominates (best worst case: {names[best]} {100 * worst[best]:.0f}% "
-                   f"[{100 * worst_lo[best]:.0f}, {100 * worst_hi[best]:.0f}] against a fair share of "
-                   f"{100 * fair:.0f}%)")
+    sequential_tests = dominance_tests(recs, scores, names, n)
+    verdict = sequential_tests["verdict"]
     # equilibrium of the meta-game, and its bootstrap
     mixes = _equilibria(mats, n)
     support = (mixes > mstats.SUPPORT_MIN_WEIGHT).sum(axis=1)
@@ -179,7 +175,7 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
         "matrix_simultaneous": {"lo": lo_s.tolist(), "hi": hi_s.tolist(), "cells": cells},
         "worst_case": [{"strategy": names[i], "value": float(worst[i]), "lo": float(worst_lo[i]),
                         "hi": float(worst_hi[i])} for i in range(m)],
-        "dominant": dominant, "verdict": verdict,
+        "dominant": dominant, "verdict": verdict, "dominance_tests": sequential_tests,
         "equilibrium": {"method": "Nash mix of the symmetric zero-sum meta-game (linear programming)" if n == 2 else
                         "time-averaged replicator dynamics of the one-among-a-field population game",
                         "mix": [e.as_dict() for e in mix_est], "support": support_est.as_dict(),
@@ -194,6 +190,69 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
             **{f"rating.{names[k]}": elo_est[k].as_dict() for k in range(m)},
             **{f"equilibrium.{k}": v for k, v in balance.items() if isinstance(v, dict) and "value" in v},
         },
+    }
+
+
+def dominance_tests(recs: list[dict], scores: np.ndarray, names: list[str], n: int,
+                    alpha: float = sequential.ALPHA, beta: float = sequential.BETA) -> dict:
+    """Does each strategy beat every other?  A sequential test per ordered pair on the
+    match's rounds (meta.sequential.sprt): "scores the fair share" against "scores the beat
+    threshold" (meta.stats.beat_threshold).  A strategy dominates when all its tests accept
+    the threshold, does not when one accepts the fair share, and is undecided otherwise; the
+    verdict claims only what was decided, and says how many games would decide the rest."""
+    m = len(names)
+    fair, beat = 1.0 / n, mstats.beat_threshold(n)
+    lower, upper = sequential.wald_bounds(alpha, beta)
+    tests: dict[tuple[int, int], sequential.Decision] = {}
+    per_game: dict[tuple[int, int], float] = {}
+    for idx, r in enumerate(recs):
+        i, j = r["info"]["i"], r["info"]["j"]
+        if i == j:
+            continue
+        spg = r.get("seconds", 0.0) / max(r["games"], 1)
+        tests[i, j] = sequential.sprt(scores[idx], n, fair, beat, alpha, beta)
+        per_game[i, j] = spg
+        if n == 2:  # the same games from the other side
+            tests[j, i] = sequential.sprt(1.0 - scores[idx], n, fair, beat, alpha, beta)
+            per_game[j, i] = spg
+    status = []
+    for i in range(m):
+        mine = [tests[i, j] for j in range(m) if j != i]
+        if any(t.outcome == "accepted s0" for t in mine):
+            status.append("no")
+        elif all(t.outcome == "accepted s1" for t in mine):
+            status.append("yes")
+        else:
+            status.append("undecided")
+    # rounds a test takes on average where it is hardest (the score halfway between the two
+    # hypotheses, Wald's approximation -lower * upper * var / (s1 - s0)^2), at the worst variance seen
+    var = max((float(np.var(sequential.round_scores(scores[k], n) / n ** 2)) for k in range(len(recs))), default=0.25)
+    need_rounds = math.ceil(-lower * upper * max(var, 1e-3) / (beat - fair) ** 2)
+    open_pairs = sorted({(min(i, j), max(i, j)) if n == 2 else (i, j) for (i, j), t in tests.items()
+                         if not t.decided and status[i] == "undecided"})
+    more_games = n * need_rounds
+    more_seconds = sum(max(0, more_games - tests[p].games) * per_game[p] for p in open_pairs)
+    yes = [names[i] for i in range(m) if status[i] == "yes"]
+    if yes:
+        verdict = (f"{yes[0]} beats every other strategy (each of its {m - 1} sequential tests accepted "
+                   f"{100 * beat:.0f}% over the fair share {100 * fair:.0f}%)")
+    elif all(st == "no" for st in status):
+        verdict = (f"no strategy dominates: each was decided not to beat at least one other (it scores the "
+                   f"fair share {100 * fair:.0f}%, not {100 * beat:.0f}%, in a sequential test)")
+    else:
+        maybe = [names[i] for i in range(m) if status[i] == "undecided"]
+        more = f"; about {duration(more_seconds)} of play more" if more_seconds > 0 else ""
+        verdict = (f"undecided: {', '.join(maybe)} may beat every other strategy ({len(open_pairs)} of the "
+                   f"sequential tests left open by the games played; about {more_games:,} games a match, "
+                   f"rounds of {n}, decide such a test on average{more})")
+    return {
+        "method": "Wald's SPRT on rounds of rotated seats (generalised likelihood ratio, fishtest's "
+                  "pentanomial model for two seats); intervals: betting confidence sequences",
+        "s0": fair, "s1": beat, "alpha": alpha, "beta": beta,
+        "status": dict(zip(names, status)),
+        "tests": [{"strategy": names[i], "against": names[j], **t.as_dict()} for (i, j), t in sorted(tests.items())],
+        "undecided_pairs": len(open_pairs), "games_to_decide": more_games,
+        "verdict": verdict,
     }
 
 
