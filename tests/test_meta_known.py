@@ -35,6 +35,7 @@ def test_pure_luck_every_step_at_its_fair_share_trace_near_zero_depth_zero(tmp_p
     assert s["skill_depth"]["value"] == 0 and s["skill_depth"]["possible"] == 0
     assert 0 <= s["skill_trace"]["value"] < 0.1
     assert "barely wins more" in s["verdict"]
+    assert [st["decided"] for st in s["steps"]] == ["accepted s0"] * 6  # each step decided: no step beats
     # the scripted player is worth no budget at all: it neither beats nor loses to search
     for p in s["placements"]:
         assert all(d["lo"] <= fair <= d["hi"] for d in p["win_rates"])
@@ -169,6 +170,9 @@ def test_a_step_beats_only_where_its_interval_clears_the_line(tmp_path, capsys):
         assert st["beats"] == (e["lo"] >= thr) and st["may_beat"] == (e["hi"] >= thr), st
     assert s["skill_depth"]["certain"] == sum(st["beats"] for st in s["steps"])
     assert s["skill_depth"]["possible"] == sum(st["may_beat"] for st in s["steps"])
+    # 25 rounds a step decide little: the verdict says undecided, never "barely wins more"
+    assert s["skill_depth"]["undecided"] == sum(st["decided"] == "undecided" for st in s["steps"]) > 0
+    assert "undecided" in s["verdict"] and "barely wins more" not in s["verdict"]
     print_skill(s, tmp_path)
     out = capsys.readouterr().out
     rows = [line for line in out.splitlines() if " vs " in line]

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import stats
 from ..scenario import Scenario
-from . import plan
+from . import plan, sequential
 from . import stats as mstats
 from .plan import Match, MetaError
 
@@ -218,11 +218,14 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
     depth = mstats.percentile_ci(depth_b, depth_point, confidence, g, "bootstrap percentile")
     certain = int(sum(e.lo >= thr for e in ests))
     possible = int(sum(e.hi >= thr for e in ests))
+    # does the stronger level beat the weaker one?  A sequential test per step, decided or not
+    tests = [sequential.sprt(sc, n, fair, thr) for sc in scores]
     out_steps = [{"step": m["info"]["step"], "strong_budget": m["info"]["strong"], "weak_budget": m["info"]["weak"],
                   "games": int(g), "win_rate": e.as_dict(), "utility": float(u),
                   # a step "beats" only where its whole interval clears the line, "may beat" where it reaches it
-                  "beats": bool(e.lo >= thr), "may_beat": bool(e.hi >= thr)}
-                 for m, e, u in zip(steps, ests, util)]
+                  "beats": bool(e.lo >= thr), "may_beat": bool(e.hi >= thr),
+                  "test": t.as_dict(), "decided": t.outcome}
+                 for m, e, u, t in zip(steps, ests, util, tests)]
     places = []
     levels = budgets(st["base_budget"], st["steps"])
     for name in st["place"]:
@@ -232,18 +235,30 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
               for m in ms]
         places.append({"strategy": name, "levels": levels, "win_rates": [e.as_dict() for e in pe],
                        **placement(levels, pe, fair)})
-    if possible == 0:
-        verdict = (f"no step beats its weaker level {100 * thr:.0f}% of the time: playing better barely wins more "
+    yes = [st for st, t in zip(out_steps, tests) if t.outcome == "accepted s1"]
+    open_steps = [st for st, t in zip(out_steps, tests) if not t.decided]
+    if not yes and not open_steps:
+        verdict = (f"no step beats its weaker level {100 * thr:.0f}% of the time (every step's sequential test "
+                   f"accepted the fair share): playing better barely wins more "
+                   f"(skill trace {trace.value:.2f} [{trace.lo:.2f}, {trace.hi:.2f}])")
+    elif not yes and open_steps:
+        labels = ", ".join(str(st["step"]) for st in open_steps)
+        verdict = (f"undecided: no step was decided to beat its weaker level {100 * thr:.0f}% of the time, and "
+                   f"step{'s' if len(open_steps) != 1 else ''} {labels} {'were' if len(open_steps) != 1 else 'was'} "
+                   f"not decided either way in {g:,} games; more games a step (-n) decide them "
                    f"(skill trace {trace.value:.2f} [{trace.lo:.2f}, {trace.hi:.2f}])")
     else:
         verdict = (f"skill depth {depth_point} of {len(steps)} steps [{depth.lo:.0f}, {depth.hi:.0f}]: the stronger "
                    f"level beats the weaker at least {100 * thr:.0f}% of the time at {depth_point} "
                    f"step{'s' if depth_point != 1 else ''}; skill trace "
-                   f"{trace.value:.2f} [{trace.lo:.2f}, {trace.hi:.2f}]")
+                   f"{trace.value:.2f} [{trace.lo:.2f}, {trace.hi:.2f}]; sequential tests: {len(yes)} "
+                   f"step{'s' if len(yes) != 1 else ''} decided to beat"
+                   + (f", {len(open_steps)} undecided" if open_steps else ""))
     return {
         "kind": "skill", "game": meta["game"], "n_seats": n, "fair_share": fair, "beat_threshold": thr,
         "confidence": confidence, "settings": st, "steps": out_steps,
-        "skill_trace": trace.as_dict(), "skill_depth": {**depth.as_dict(), "certain": certain, "possible": possible},
+        "skill_trace": trace.as_dict(), "skill_depth": {**depth.as_dict(), "certain": certain, "possible": possible,
+                                                        "decided": len(yes), "undecided": len(open_steps)},
         "placements": places, "verdict": verdict,
         "metrics": {"skill.trace": trace.as_dict(), "skill.depth": depth.as_dict(),
                     **{f"skill.step{s['step']}.win_rate": s["win_rate"] for s in out_steps}},
