@@ -162,16 +162,25 @@ def skill_cmd(scenario_path, out_dir, seed, overrides, bootstrap, resume, force,
         print_skill(summary, out_dir)
 
 
+def _test_cell(test: dict | None) -> str:
+    """A sequential test in a table: what it decided and after how many games."""
+    if not test:
+        return ""
+    if test["outcome"] == "undecided":
+        return f"undecided ({test['games']:,} games)"
+    return f"{'beats' if test['outcome'] == 'accepted s1' else 'does not beat'} ({test['games']:,} games)"
+
+
 def print_skill(summary: dict, out_dir) -> None:
     con = out_console()
     t = Table(title=f"skill ladder: the stronger search's win rate (fair share {100 * summary['fair_share']:.0f}%, "
                     f"'beats' at {100 * summary['beat_threshold']:.0f}%)", title_justify="left")
-    for col in ("step", "budgets", "games", "win rate", "95% CI", "beats"):
+    for col in ("step", "budgets", "games", "win rate", "95% CI", "beats", "sequential test"):
         t.add_column(col, justify="right")
     for s in summary["steps"]:
         v, ci = _pct(s["win_rate"])
         t.add_row(str(s["step"]), f"{s['strong_budget']} vs {s['weak_budget']}", f"{s['games']:,}", v, ci,
-                  "yes" if s["beats"] else "maybe" if s.get("may_beat") else "no")
+                  "yes" if s["beats"] else "maybe" if s.get("may_beat") else "no", _test_cell(s.get("test")))
     con.print(t)
     tr, dp = summary["skill_trace"], summary["skill_depth"]
     n_steps = len(summary["steps"])
@@ -259,6 +268,12 @@ def print_tournament(summary: dict, out_dir) -> None:
     con.print(f"at the equilibrium mix ({esc(b['method'])}): first player wins {100 * fp['value']:.1f}% "
                   f"[{100 * fp['lo']:.1f}, {100 * fp['hi']:.1f}] of decided games, seat balance "
                   f"{100 * sb['value']:.1f} points [{100 * sb['lo']:.1f}, {100 * sb['hi']:.1f}]")
+    dt = summary.get("dominance_tests")
+    if dt:
+        said = {"yes": "beats every other", "no": "does not", "undecided": "undecided"}
+        con.print("beats every other strategy (sequential tests, fair share against "
+                  f"{100 * dt['s1']:.0f}%): " + ", ".join(f"{esc(k)} {said[v]}" for k, v in dt["status"].items()),
+                  soft_wrap=True)
     con.print(f"verdict: {esc(summary['verdict'])}")
     con.print(f"results: {esc(out_dir)}  (report: pirate-sim report {esc(out_dir)})")
 
