@@ -145,3 +145,20 @@ def test_decisions_say_what_was_decided():
         S.sprt(np.ones(4), 2, 0.6, 0.5)
     with pytest.raises(ValueError):
         S.wald_bounds(0.0, 0.05)
+
+
+def test_a_test_fed_in_pieces_decides_as_one_fed_at_once():
+    """A run's chunks feed the test piece by piece: the same decision, the same round, the
+    same interval as the whole sequence at once, and nothing taken after the decision."""
+    rng = np.random.default_rng(8)
+    k = S.round_scores(_two_seat_games(rng, 0.58, 4000), 2)
+    whole = S.SequentialTest(5, 0.5, 0.6)
+    whole.feed(k)
+    parts = S.SequentialTest(5, 0.5, 0.6)
+    taken = [parts.feed(k[a:a + 7]) for a in range(0, k.size, 7)]
+    assert whole.decided and (parts.code, parts.used, parts.llr) == (whole.code, whole.used, whole.llr)
+    assert sum(taken) == whole.used and taken[-1] == 0
+    assert parts.interval.estimate() == whole.interval.estimate()
+    assert S.confidence_sequence(k[:whole.used] / 4.0) == whole.interval.estimate()
+    with pytest.raises(ValueError):
+        S.SequentialTest(5, 0.5, 0.5)

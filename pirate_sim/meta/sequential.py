@@ -105,11 +105,9 @@ def llr_nb(c, x, s0, s1):
 
 
 @njit(cache=True)
-def sprt_nb(k, n_values, s0, s1, lower, upper, prior):
-    """Wald's SPRT on the round scores ``k`` (values 0..n_values-1, mean k / (n_values - 1))
-    in order: (rounds used, end code, final log-likelihood ratio)."""
-    x = np.arange(n_values) / (n_values - 1.0)
-    c = np.full(n_values, prior)
+def feed_nb(k, c, x, s0, s1, lower, upper):
+    """Add the values ``x[k[i]]`` one at a time to the counts ``c`` (changed in place) until
+    the log-likelihood ratio leaves (lower, upper): (values used, end code, ratio)."""
     llr = 0.0
     for i in range(k.size):
         c[k[i]] += 1.0
@@ -119,6 +117,48 @@ def sprt_nb(k, n_values, s0, s1, lower, upper, prior):
         if llr <= lower:
             return i + 1, ACCEPT_H0, llr
     return k.size, UNDECIDED, llr
+
+
+@njit(cache=True)
+def sprt_nb(k, n_values, s0, s1, lower, upper, prior):
+    """Wald's SPRT on the values ``k`` (0..n_values-1, each meaning k / (n_values - 1)) in
+    order, from counts ``prior``: (values used, end code, final log-likelihood ratio)."""
+    x = np.arange(n_values) / (n_values - 1.0)
+    c = np.full(n_values, prior)
+    return feed_nb(k, c, x, s0, s1, lower, upper)
+
+
+class SequentialTest:
+    """Wald's SPRT fed piece by piece (a run's chunks): it keeps the counts of the values and
+    a confidence sequence's state, never the sequence, and takes no value after its decision.
+
+    Values are integers ``k`` in 0..n_values-1 meaning ``k / (n_values - 1)`` in [0, 1]."""
+
+    def __init__(self, n_values: int, s0: float, s1: float, alpha: float = ALPHA, beta: float = BETA,
+                 confidence: float = stats.CONFIDENCE):
+        if not (0.0 < s0 < 1.0 and 0.0 < s1 < 1.0) or s0 == s1:
+            raise ValueError(f"expected s0 != s1, both in (0, 1), got s0={s0}, s1={s1}")
+        self.n_values, self.s0, self.s1, self.alpha, self.beta = int(n_values), float(s0), float(s1), alpha, beta
+        self.lower, self.upper = wald_bounds(alpha, beta)
+        self.x = np.arange(self.n_values) / (self.n_values - 1.0)
+        self.counts = np.full(self.n_values, PRIOR_COUNT)
+        self.used, self.code, self.llr = 0, UNDECIDED, 0.0
+        self.interval = ConfidenceSequence(confidence)
+
+    @property
+    def decided(self) -> bool:
+        return self.code != UNDECIDED
+
+    def feed(self, k: np.ndarray) -> int:
+        """Take values until the decision; returns how many of ``k`` were taken."""
+        if self.decided or len(k) == 0:
+            return 0
+        k = np.ascontiguousarray(k, np.int64)
+        used, code, llr = feed_nb(k, self.counts, self.x, self.s0, self.s1, self.lower, self.upper)
+        self.interval.feed(k[:used] / (self.n_values - 1.0))
+        self.used += int(used)
+        self.code, self.llr = int(code), float(llr)
+        return int(used)
 
 
 @dataclass(frozen=True)
@@ -168,66 +208,101 @@ def sprt(scores: np.ndarray, n_seats: int, s0: float, s1: float, alpha: float = 
     """
     if not 0.0 < s0 < s1 < 1.0:
         raise ValueError(f"expected 0 < s0 < s1 < 1, got s0={s0}, s1={s1}")
-    lower, upper = wald_bounds(alpha, beta)
+    t = SequentialTest(n_seats * n_seats + 1, s0, s1, alpha, beta, confidence)
     k = round_scores(scores, n_seats)
-    used, code, llr = sprt_nb(k, n_seats * n_seats + 1, float(s0), float(s1), lower, upper, PRIOR_COUNT)
-    x = k[:used] / float(n_seats * n_seats)
-    score = confidence_sequence(x, confidence) if interval else stats.Estimate(
-        float(x.mean()) if used else float("nan"), float("nan"), float("nan"), int(used), "none asked for")
-    return Decision(OUTCOMES[int(code)], float(s0), float(s1), int(used), int(used) * n_seats, float(llr),
-                    lower, upper, alpha, beta, score)
+    if interval:
+        t.feed(k)
+        score = t.interval.estimate()
+    else:
+        used, code, llr = feed_nb(k, t.counts, t.x, t.s0, t.s1, t.lower, t.upper)
+        t.used, t.code, t.llr = int(used), int(code), float(llr)
+        score = stats.Estimate(float(k[:used].mean() / n_seats ** 2) if used else float("nan"), float("nan"),
+                               float("nan"), int(used), "none asked for")
+    return decision(t, score, n_seats)
+
+
+def decision(t: SequentialTest, score: stats.Estimate, per_value: int = 1) -> Decision:
+    """The :class:`Decision` of a test; ``per_value`` games make one of its values (a round)."""
+    return Decision(OUTCOMES[t.code], t.s0, t.s1, t.used, t.used * per_value, t.llr, t.lower, t.upper,
+                    t.alpha, t.beta, score)
 
 
 def confidence_sequence(x: np.ndarray, confidence: float = stats.CONFIDENCE, grid: int = GRID) -> stats.Estimate:
-    """The mean of values ``x`` in [0, 1] (rounds, in order) with the hedged-capital betting
-    confidence sequence of Waudby-Smith and Ramdas (2023), intersected over time: it covers
+    """The mean of values ``x`` in [0, 1] (in order) with its :class:`ConfidenceSequence`."""
+    cs = ConfidenceSequence(confidence, grid)
+    cs.feed(np.asarray(x, np.float64))
+    return cs.estimate()
+
+
+class ConfidenceSequence:
+    """The hedged-capital betting confidence sequence of Waudby-Smith and Ramdas (2023) for
+    the mean of values in [0, 1], intersected over time and fed piece by piece: it covers
     the mean at every length at once with probability ``confidence``, so also at a length a
     sequential test chose.  A candidate mean m is out once the capital of a bettor staking
     half on each side, (prod(1 + lam_i (x_i - m)) + prod(1 - lam_i (x_i - m))) / 2, reaches
     1 / (1 - confidence) (a nonnegative martingale under m: Ville's inequality); ``lam_i`` is
-    the predictable plug-in of the variance of the values before i, and the mean with a prior
-    of one value 1/2 and variance 1/4."""
-    x = np.asarray(x, np.float64)
-    n = x.size
-    method = "betting confidence sequence (Waudby-Smith & Ramdas 2023)"
-    if n == 0:
-        return stats.Estimate(float("nan"), 0.0, 1.0, 0, method)
-    a = 1.0 - confidence
-    i = np.arange(1, n + 1, dtype=np.float64)
-    mu_after = (0.5 + np.cumsum(x)) / (i + 1)
-    var_after = (0.25 + np.cumsum((x - mu_after) ** 2)) / (i + 1)
-    var = np.concatenate([[0.25], var_after[:-1]])
-    lam = np.sqrt(2.0 * math.log(2.0 / a) / (var * i * np.log1p(i)))
-    m = np.linspace(0.0, 1.0, grid)[1:-1]
-    out = _rejected_nb(x, lam, m, math.log(1.0 / a), BET_TRUNCATION)
-    kept = m[~out]
-    point = float(x.mean())
-    if kept.size == 0:  # cannot happen at the mean itself for a sane confidence; keep the point
-        return stats.Estimate(point, point, point, n, method)
-    step_m = m[1] - m[0]
-    return stats.Estimate(point, max(0.0, min(point, kept[0] - step_m)), min(1.0, max(point, kept[-1] + step_m)),
-                          n, method)
+    the predictable plug-in of the variance of the values before i, from a prior of one
+    value 1/2 with variance 1/4, capped so that a bet risks at most half the capital."""
+
+    METHOD = "betting confidence sequence (Waudby-Smith & Ramdas 2023)"
+
+    def __init__(self, confidence: float = stats.CONFIDENCE, grid: int = GRID):
+        a = 1.0 - confidence
+        self.m = np.linspace(0.0, 1.0, grid)[1:-1]
+        self.log_plus = np.zeros(self.m.size)
+        self.log_minus = np.zeros(self.m.size)
+        self.out = np.zeros(self.m.size, np.bool_)
+        self.state = np.zeros(3)  # values so far, their sum, the sum of squared deviations
+        self.span = np.array([0, self.m.size - 1], np.int64)  # the candidates not yet out lie in here
+        self.bound, self.lam_scale = math.log(1.0 / a), 2.0 * math.log(2.0 / a)
+
+    def feed(self, x: np.ndarray) -> None:
+        _cs_feed_nb(np.ascontiguousarray(x, np.float64), self.m, self.log_plus, self.log_minus, self.out,
+                    self.state, self.span, self.bound, self.lam_scale, BET_TRUNCATION)
+
+    def estimate(self) -> stats.Estimate:
+        n = int(self.state[0])
+        if n == 0:
+            return stats.Estimate(float("nan"), 0.0, 1.0, 0, self.METHOD)
+        point = float(self.state[1] / n)
+        kept = self.m[~self.out]
+        if kept.size == 0:  # cannot happen at the mean itself for a sane confidence; keep the point
+            return stats.Estimate(point, point, point, n, self.METHOD)
+        step = self.m[1] - self.m[0]
+        return stats.Estimate(point, max(0.0, min(point, kept[0] - step)), min(1.0, max(point, kept[-1] + step)),
+                              n, self.METHOD)
 
 
 @njit(cache=True)
-def _rejected_nb(x, lam, m, bound, c):
-    """For each candidate mean m[g]: did the hedged capital ever reach exp(bound)?"""
-    out = np.zeros(m.size, np.bool_)
+def _cs_feed_nb(x, m, log_plus, log_minus, out, state, span, bound, lam_scale, c):
+    """Add values ``x`` to a confidence sequence's state (arrays changed in place).  Only the
+    candidates inside ``span`` are visited: those not yet out form an interval that shrinks."""
     half = math.log(0.5)
-    for g in range(m.size):
-        lp_max = c / m[g]
-        lm_max = c / (1.0 - m[g])
-        kp = 0.0
-        km = 0.0
-        for i in range(x.size):
+    for i in range(x.size):
+        t = state[0] + 1.0  # this value's position, 1-based
+        var = (0.25 + state[2]) / t  # the variance before it (the prior counts as one value)
+        lam = math.sqrt(lam_scale / (var * t * math.log1p(t)))
+        lo, hi = span[0], span[1]
+        for g in range(lo, hi + 1):
+            if out[g]:
+                continue
             d = x[i] - m[g]
-            kp += math.log1p(min(lam[i], lp_max) * d)
-            km += math.log1p(-min(lam[i], lm_max) * d)
-            hi = kp if kp > km else km
-            if hi + math.log1p(math.exp(-abs(kp - km))) + half >= bound:
+            log_plus[g] += math.log1p(min(lam, c / m[g]) * d)
+            log_minus[g] += math.log1p(-min(lam, c / (1.0 - m[g])) * d)
+            kp = log_plus[g]
+            km = log_minus[g]
+            top = kp if kp > km else km
+            if top + math.log1p(math.exp(-abs(kp - km))) + half >= bound:
                 out[g] = True
-                break
-    return out
+        while lo < hi and out[lo]:
+            lo += 1
+        while hi > lo and out[hi]:
+            hi -= 1
+        span[0], span[1] = lo, hi
+        state[0] = t
+        state[1] += x[i]
+        mu = (0.5 + state[1]) / (t + 1.0)
+        state[2] += (x[i] - mu) ** 2
 
 
 def fixed_rounds(s0: float, s1: float, variance: float, alpha: float = ALPHA, beta: float = BETA) -> int:
