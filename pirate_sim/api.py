@@ -837,9 +837,14 @@ def compare(a: Scenario | PathLike, b: Scenario | PathLike | None = None, *,
             games: int | None = None, seed: int | None = None, threads: int | None = None,
             metrics: Sequence[str] | None = None, out: PathLike | None = None, force: bool = False,
             cluster=None, progress: Progress = True,
-            chart_progress: Callable[[str], None] | None = None) -> Comparison:
+            chart_progress: Callable[[str], None] | None = None,
+            decide: tuple[str, float] | str | None = None) -> Comparison:
     """Paired comparison: B minus A for every metric, both played on A's seed (game k of
     both uses the same dice), so intervals are far narrower than for independent runs.
+
+    ``decide=("win_rate.seat0", 0.02)`` (or ``"win_rate.seat0=0.02"``) asks a sequential
+    test whether B - A on that proportion is 0 or 0.02 and stops playing once it decides
+    (``games`` is then the cap); its answer is ``result.decision``.
 
     Give ``b``, or ``set`` (B = A with these changes).  ``games`` defaults to 100,000 (or A's
     run.games if fewer); ``metrics`` are names or globs; ``out`` writes compare.json,
@@ -855,6 +860,7 @@ def compare(a: Scenario | PathLike, b: Scenario | PathLike | None = None, *,
     from .analysis import compare as cmp
 
     games, metrics = valid.PAIRED_GAMES(games, "games"), valid.names(metrics, "metrics")
+    decide = valid.decide(decide)
     seed, threads, out, force, progress, chart_progress = valid.checked(
         seed=seed, threads=threads, out=out, force=force, progress=progress, chart_progress=chart_progress)
     if b is None and not set:
@@ -872,7 +878,7 @@ def compare(a: Scenario | PathLike, b: Scenario | PathLike | None = None, *,
     with results.staged_dir(out, force) if out is not None else nullcontext() as stage:
         with _cluster(cluster, [sa, sb]) as cl, _progress(progress, "compare", n) as bar:
             res = cmp.compare(sa.engine, sb.engine, n, threads, metrics or None,
-                              progress=bar if progress is not False else None, cluster=cl)
+                              progress=bar if progress is not False else None, cluster=cl, decide=decide)
         if out is not None:
             written = cmp.write_outputs(res, stage, force=True, progress=chart_progress)
             files = [out / f.relative_to(stage) for f in written]

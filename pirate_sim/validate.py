@@ -183,6 +183,34 @@ def names(value: Any, name: str, none_word: str | None = None) -> list[str] | No
     return _named(name, lambda v: split_names(v, none_word), value)
 
 
+def decide_question(value: Any) -> tuple[str, float] | None:
+    """compare's sequential question "does B differ from A by ``diff`` on ``metric``":
+    ``"metric=diff"`` (the CLI's --decide) or ``(metric, diff)``, diff a number in (-1, 1)
+    other than 0 (a difference of two proportions).  None stays None."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        metric, eq, text = value.partition("=")
+        if not eq or not metric.strip():
+            raise Bad(f"expected METRIC=DIFF such as win_rate.seat0=0.02, got {value!r}")
+        try:
+            diff = float(text)
+        except ValueError:
+            raise Bad(f"expected a number after '=' (a difference such as 0.02 or -0.05), got {text!r}") from None
+        value = (metric.strip(), diff)
+    if not (isinstance(value, (tuple, list)) and len(value) == 2 and isinstance(value[0], str)
+            and isinstance(value[1], (int, float)) and not isinstance(value[1], bool)):
+        raise Bad(f"expected (metric, difference) or 'metric=difference', got {value!r}")
+    metric, diff = value[0], float(value[1])
+    if not (-1.0 < diff < 1.0) or diff == 0.0 or diff != diff:
+        raise Bad(f"the difference to decide must lie in (-1, 1) and not be 0 (B - A of a proportion), got {diff}")
+    return metric, diff
+
+
+def decide(value: Any, name: str = "decide") -> tuple[str, float] | None:
+    return _named(name, decide_question, value)
+
+
 def click_type(rule: Rule):
     """The CLI option type of ``rule``: the same check and words as the API's argument (a click
     range type, so --help still shows the range)."""

@@ -165,3 +165,64 @@ def test_cli_compare_formats_print_every_digit(toy_scenario_file):
     assert "| metric | A | B | B - A |" in r.output and "by chance alone" in r.output
     r = CliRunner().invoke(main, base)  # not a terminal: the table is not cut to the width
     assert "…" not in r.output and "significant after Holm" in r.output
+
+
+def _first_bonus(toy_scenario_file, bonus):
+    return scenario.load(toy_scenario_file, [f"rules.first_player_bonus={bonus}"])
+
+
+def test_decide_stops_once_the_sequential_test_decides(toy_scenario_file):
+    """A variant that moves seat 0's win rate by several points: the test accepts that
+    difference long before the cap and play stops there; its confidence sequence holds the
+    difference the full comparison measures."""
+    a = scenario.load(toy_scenario_file)
+    b = _first_bonus(toy_scenario_file, 3)
+    full = {r["metric"]: r for r in cmp.compare(a, b, games=40_000).rows}["win_rate.seat0"]
+    d = full["diff"]
+    assert abs(d) > 0.03, full  # the toy's bonus moves seat 0 by this much
+    res = cmp.compare(a, b, games=40_000, decide=("win_rate.seat0", round(d, 2)))
+    dec = res.decision
+    assert dec["outcome"] == "accepted s1" and dec["said"].startswith("B - A = ")
+    assert dec["games"] <= res.games < 40_000
+    e = dec["difference"]
+    assert e["lo"] <= d <= e["hi"] and e["method"].startswith("betting confidence sequence")
+    json.dumps(res.to_json())  # the record is JSON
+    # the same question, asked of an unchanged variant: decided "no difference", as quickly
+    same = cmp.compare(a, a, games=40_000, decide=("win_rate.seat0", round(d, 2)))
+    assert same.decision["outcome"] == "accepted s0" and same.games < 40_000
+
+
+def test_the_decision_does_not_depend_on_chunks_or_threads(toy_scenario_file):
+    a = scenario.load(toy_scenario_file)
+    b = _first_bonus(toy_scenario_file, 1)
+    ask = ("win_rate.seat0", 0.02)
+    base = cmp.compare(a, b, games=20_000, decide=ask, threads=1).decision
+    for chunk, threads in ((500, 2), (3000, 1)):
+        a2 = scenario.load(toy_scenario_file, [f"run.chunk_size={chunk}"])
+        b2 = scenario.load(toy_scenario_file, [f"run.chunk_size={chunk}", "rules.first_player_bonus=1"])
+        other = cmp.compare(a2, b2, games=20_000, decide=ask, threads=threads).decision
+        assert (other["outcome"], other["games"], other["llr"]) == (base["outcome"], base["games"], base["llr"])
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--decide", "length.mean=0.1"], "not a proportion of games a sequential test can decide"),
+    (["--decide", "win_rate.seat0=0"], "must lie in (-1, 1) and not be 0"),
+    (["--decide", "win_rate.seat0"], "expected METRIC=DIFF"),
+    (["--decide", "win_rate.seat0=x"], "expected a number after '='"),
+])
+def test_cli_compare_decide_bad_input(toy_scenario_file, args, needle):
+    r = CliRunner().invoke(main, ["compare", str(toy_scenario_file), "--set", "rules.target=12", "-n", "100", "-q",
+                                  *args])
+    assert r.exit_code == 2, _out(r)
+    assert needle in _out(r) and len(_out(r).strip().splitlines()) == 1, _out(r)
+
+
+def test_cli_compare_decide_prints_the_answer(toy_scenario_file):
+    r = CliRunner().invoke(main, ["compare", str(toy_scenario_file), "--set", "rules.first_player_bonus=3",
+                                  "-n", "40000", "-q", "--decide", "win_rate.seat0=0.05"])
+    assert r.exit_code == 0, _out(r)
+    line = next(x for x in _out(r).splitlines() if x.startswith("sequential test on win_rate.seat0"))
+    assert "decided after" in line and "95% confidence sequence" in line
+    r = CliRunner().invoke(main, ["compare", str(toy_scenario_file), "--set", "rules.first_player_bonus=3",
+                                  "-n", "40000", "-q", "--decide", "win_rate.seat0=0.05", "--format", "json"])
+    assert json.loads(r.output)["sequential_test"]["metric"] == "win_rate.seat0"

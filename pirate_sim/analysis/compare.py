@@ -44,6 +44,7 @@ import numpy as np
 from .. import metrics, pipeline, stats
 from ..errors import UserError
 from ..games.base import G_END, G_FIRST_SEAT, G_TRUNCATED, G_TURNS, G_WINNER
+from ..meta import sequential
 from ..metrics import Accumulator
 from ..runner import chunk_bounds, set_threads
 from ..scenario import Scenario
@@ -210,6 +211,7 @@ class CompareResult:
     games: int
     seed: int
     seconds: float
+    decision: dict | None = None  # the sequential test's question and answer (``decide=``), else None
 
     @property
     def ratios(self) -> dict[str, float]:
@@ -240,6 +242,7 @@ class CompareResult:
             "differences": self.rows,
             "summary_a": metrics.summary_dict(self.acc_a),
             "summary_b": metrics.summary_dict(self.acc_b),
+            "sequential_test": self.decision,
         }
 
 
@@ -280,19 +283,61 @@ def _paired_chunks(a: Scenario, ca, b: Scenario, cb, seed: int, games: int, clus
         yield lo, min(lo + size, games), (ga, sa), (gb, sb)
 
 
+def decidable(acc: Accumulator, metric: str) -> int:
+    """``r`` such that the metric's per-game values are multiples of 1/r in [0, 1] (a
+    proportion: a seat's or a strategy's win rate, decisiveness, truncation, draws, an end
+    reason), the sequential test's grid; CompareError naming those that are, otherwise."""
+    names = acc.strategy_names
+    plain = [f"win_rate.seat{i}" for i in range(len(names))] + ["decisiveness", "truncation_rate", "draw_rate"]
+    plain += [f"end.{r}" for r in acc.game.end_reasons]
+    if metric in plain:
+        return 1
+    if metric.startswith("win_rate.") and metric[len("win_rate."):] in names:
+        return names.count(metric[len("win_rate."):])  # the mean over the entries that play it
+    raise CompareError(f"decide: {metric!r} is not a proportion of games a sequential test can decide; "
+                       f"one of {', '.join(plain + sorted({f'win_rate.{n}' for n in names}))}")
+
+
+def _decision_record(metric: str, diff: float, test: sequential.SequentialTest) -> dict:
+    d = sequential.decision(test, test.interval.estimate())
+    to_diff = {"value": 2 * d.score.value - 1, "lo": 2 * d.score.lo - 1, "hi": 2 * d.score.hi - 1}
+    if d.outcome == "accepted s1":
+        said = f"B - A = {diff:+g}, not 0"
+    elif d.outcome == "accepted s0":
+        said = f"B - A = 0, not {diff:+g}"
+    else:
+        said = "undecided"
+    return {"metric": metric, "h0": 0.0, "h1": diff, "outcome": d.outcome, "said": said, "games": d.rounds,
+            "llr": d.llr, "bounds": [d.lower, d.upper], "alpha": d.alpha, "beta": d.beta,
+            "difference": {**to_diff, "n": d.rounds, "method": d.score.method}}
+
+
 def compare(a: Scenario, b: Scenario, games: int | None = None, threads: int | None = None,
             metric_patterns: list[str] | None = None,
-            progress: Callable[[int, int], None] | None = None, cluster=None) -> CompareResult:
+            progress: Callable[[int, int], None] | None = None, cluster=None,
+            decide: tuple[str, float] | None = None) -> CompareResult:
     """Play both variants on the same random streams (seed of ``a``) and difference every metric.
 
     With ``cluster`` (pirate_sim.cluster.Cluster) the chunks of both variants are Dask
-    tasks, submitted together; the numbers are identical to a local comparison."""
+    tasks, submitted together; the numbers are identical to a local comparison.
+
+    ``decide=(metric, d)`` asks "is B - A on this proportion 0 or d?" with Wald's sequential
+    test on the per-game pairs (meta.sequential; a pair's difference, in [-1, 1], scaled to
+    [0, 1]): play stops after the chunk in which it decides, ``games`` is the cap.  Its
+    interval is a confidence sequence; the other rows' fixed-sample intervals at a length
+    the test chose may cover less than 95% (they are shown as they are, the JSON says so)."""
     check_comparable(a, b)
     games = int(games or a.run["games"])
     seed = a.seed
     ca, cb = a.compile(), b.compile()
     acc_a = Accumulator(a.game, ca.strategy_names, rotates(a.rules))
     acc_b = Accumulator(b.game, cb.strategy_names, rotates(b.rules))
+    test = None
+    if decide is not None:
+        r = decidable(acc_a, decide[0])
+        if decidable(acc_b, decide[0]) != r:
+            raise CompareError(f"decide: {decide[0]!r} is played by a different number of seats in A and B")
+        test = sequential.SequentialTest(2 * r + 1, 0.5, 0.5 + decide[1] / 2)
     names = common_metrics(acc_a, acc_b)
     selected = names
     if metric_patterns:
@@ -314,6 +359,11 @@ def compare(a: Scenario, b: Scenario, games: int | None = None, threads: int | N
         pm.update(va, vb)
         if progress:
             progress(hi, games)
+        if test is not None:
+            d = vb[decide[0]][0] - va[decide[0]][0]  # B - A per game, a multiple of 1/r in [-1, 1]
+            test.feed(np.rint((d + 1.0) * r).astype(np.int64))
+            if test.decided:
+                break
     seconds = time.perf_counter() - t0
     ea, eb = metrics.compute(acc_a), metrics.compute(acc_b)
     rows = []
@@ -344,7 +394,8 @@ def compare(a: Scenario, b: Scenario, games: int | None = None, threads: int | N
             "p_value": p_value(diff),
         })
     adjust_holm(rows)
-    return CompareResult(a, b, acc_a, acc_b, pm, rows, acc_a.n, seed, seconds)
+    decision = None if test is None else _decision_record(decide[0], decide[1], test)
+    return CompareResult(a, b, acc_a, acc_b, pm, rows, acc_a.n, seed, seconds, decision)
 
 
 def p_value(diff: Estimate) -> float:

@@ -19,6 +19,22 @@ FORMATS = ("table", "markdown", "csv", "json")
 
 
 # ------------------------------------------------------------------ compare
+class DecideType(click.ParamType):
+    """--decide METRIC=DIFF, checked by the rule the API's ``decide=`` uses."""
+
+    name = "METRIC=DIFF"
+
+    def convert(self, value, param, ctx):
+        from ..validate import Bad, decide_question
+
+        if isinstance(value, tuple):
+            return value
+        try:
+            return decide_question(value)
+        except Bad as exc:
+            self.fail(str(exc), param, ctx)
+
+
 @click.command("compare")
 @click.argument("scenario_a", metavar="A.toml", type=click.Path(dir_okay=False))
 @click.argument("scenario_b", metavar="[B.toml]", required=False, type=click.Path(dir_okay=False))
@@ -34,10 +50,13 @@ FORMATS = ("table", "markdown", "csv", "json")
 @click.option("--force", is_flag=True, help="Replace an existing output directory.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="How to print the differences: a table, or markdown / csv / json with every digit.")
+@click.option("--decide", "decide", metavar="METRIC=DIFF", type=DecideType(),
+              help="Stop once a sequential test decides whether B - A on this proportion is 0 or DIFF "
+                   "(e.g. win_rate.seat0=0.02); --games is then the cap.")
 @quiet_option
 @cluster_option
 def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_patterns, out_dir, force, fmt,
-                quiet, cluster_address):
+                decide, quiet, cluster_address):
     """Paired comparison of two variants with common random numbers: B minus A for every metric.
 
     Give two scenarios, or one scenario and --set values (B = A with the --set values), so a
@@ -50,6 +69,8 @@ def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_
     Example:
       pirate-sim compare scenarios/pirates_peak/default.toml --set rules.squid.escape_total=11
       pirate-sim compare a.toml b.toml --games 200000 --metrics 'win_rate.*' -o results/a-vs-b
+      pirate-sim compare scenarios/pirates_peak/default.toml --set rules.squid.escape_total=11 \\
+          --decide win_rate.seat0=-0.02 --games 1000000
     """
     from .. import api, results
 
@@ -70,7 +91,8 @@ def compare_cmd(scenario_a, scenario_b, overrides, games, seed, threads, metric_
         task = prog.add_task("compare", total=n)
         done = api.compare(a, b, games=n, threads=threads, metrics=list(metric_patterns) or None, out=out_dir,
                            force=force, cluster=cl, progress=lambda d, t: prog.update(task, completed=d, total=t),
-                           chart_progress=lambda text: prog.update(task, description=f"compare: {esc(text)}"))
+                           chart_progress=lambda text: prog.update(task, description=f"compare: {esc(text)}"),
+                           decide=decide)
     label_b = " ".join(overrides) if scenario_b is None else b.source
     print_compare(done.result, a.source, label_b, fmt)
     warn_truncated([("A", done.result.acc_a), ("B", done.result.acc_b)])
@@ -121,7 +143,8 @@ def print_compare(res, label_a: str, label_b: str, fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps({"a": label_a, "b": label_b, "games": res.games, "seed": res.seed,
                                "difference": "B - A", "adjustment": ADJUSTMENT,
-                               "expected_by_chance": chance_differences(res.rows), "rows": res.rows},
+                               "expected_by_chance": chance_differences(res.rows), "rows": res.rows,
+                               "sequential_test": res.decision},
                               indent=1, default=float))
         return
     if fmt == "csv":
@@ -167,6 +190,18 @@ def print_compare(res, label_a: str, label_b: str, fmt: str) -> None:
     out.print(chance)
     sig = [r["metric"] for r in res.rows if r["significant_holm"]]
     out.print(f"significant after {ADJUSTMENT}: {esc(', '.join(sig)) if sig else 'none'}")
+    if res.decision:
+        out.print(decision_line(res.decision, res.games), soft_wrap=True)
+
+
+def decision_line(d: dict, played: int) -> str:
+    """compare --decide's answer in one line, with its confidence sequence."""
+    e = d["difference"]
+    where = (f"decided after {d['games']:,} paired games" if d["outcome"] != "undecided" else
+             f"undecided after {d['games']:,} paired games (the cap): more --games decide it")
+    return (f"sequential test on {esc(d['metric'])} (B - A = 0 or {d['h1']:+g}; alpha {d['alpha']:g}, beta "
+            f"{d['beta']:g}): {esc(d['said'])}, {where}; B - A = {e['value']:+.4f} [{e['lo']:+.4f}, {e['hi']:+.4f}] "
+            f"(95% confidence sequence; the other rows are fixed-sample intervals at the {played:,} games played)")
 
 
 # -------------------------------------------------------------------- sweep
