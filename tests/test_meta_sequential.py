@@ -162,3 +162,5 @@ def test_a_test_fed_in_pieces_decides_as_one_fed_at_once():
     assert S.confidence_sequence(k[:whole.used] / 4.0) == whole.interval.estimate()
     with pytest.raises(ValueError):
         S.SequentialTest(5, 0.5, 0.5)
+    with pytest.raises(ValueError, match="0..4"):
+        S.SequentialTest(5, 0.5, 0.6).feed(np.array([1, 5]))

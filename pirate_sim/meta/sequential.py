@@ -154,6 +154,8 @@ class SequentialTest:
         if self.decided or len(k) == 0:
             return 0
         k = np.ascontiguousarray(k, np.int64)
+        if k.min() < 0 or k.max() >= self.n_values:  # the kernel indexes the counts unchecked
+            raise ValueError(f"values must lie in 0..{self.n_values - 1}, got {k.min()}..{k.max()}")
         used, code, llr = feed_nb(k, self.counts, self.x, self.s0, self.s1, self.lower, self.upper)
         self.interval.feed(k[:used] / (self.n_values - 1.0))
         self.used += int(used)
