@@ -302,9 +302,6 @@ def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, forc
             _failed(out_dir, exc, fresh=not done and not damaged)
         raise
     except BaseException:  # a stop signal: what it cut short (a manifest's or a part's temporary) goes
-        if part is not None:
-            part.abort()
-            part = None
         if out_dir is not None:
             results.remove_tmp(out_dir)  # the run holds the directory's lock: every temporary is its own
         raise

@@ -123,6 +123,7 @@ STEPS = Whole(1, 20)  # skill: doublings of the budget
 BYTES = Whole(1)  # max_memory
 PRECISION = Number(1e-5, 0.5)  # a win rate's 95% CI half-width
 BEAT = Number(0.5, 1.0, lo_open=True, hi_open=True)  # skill: the win rate that counts as beating
+DIFFERENCE = Number(-1.0, 1.0, lo_open=True, hi_open=True)  # compare --decide: B - A of a proportion
 
 
 def _named(name: str, check: Callable[[Any], Any], value: Any) -> Any:
@@ -186,7 +187,7 @@ def names(value: Any, name: str, none_word: str | None = None) -> list[str] | No
 def decide_question(value: Any) -> tuple[str, float] | None:
     """compare's sequential question "does B differ from A by ``diff`` on ``metric``":
     ``"metric=diff"`` (the CLI's --decide) or ``(metric, diff)``, diff a number in (-1, 1)
-    other than 0 (a difference of two proportions).  None stays None."""
+    other than 0 (a difference of two proportions, :data:`DIFFERENCE`).  None stays None."""
     if value is None:
         return None
     if isinstance(value, str):
@@ -201,9 +202,9 @@ def decide_question(value: Any) -> tuple[str, float] | None:
     if not (isinstance(value, (tuple, list)) and len(value) == 2 and isinstance(value[0], str)
             and isinstance(value[1], (int, float)) and not isinstance(value[1], bool)):
         raise Bad(f"expected (metric, difference) or 'metric=difference', got {value!r}")
-    metric, diff = value[0], float(value[1])
-    if not (-1.0 < diff < 1.0) or diff == 0.0 or diff != diff:
-        raise Bad(f"the difference to decide must lie in (-1, 1) and not be 0 (B - A of a proportion), got {diff}")
+    metric, diff = value[0], DIFFERENCE.accept(value[1])
+    if diff is None or diff == 0.0:
+        raise Bad(f"the difference to decide must lie in (-1, 1) and not be 0 (B - A of a proportion), got {value[1]}")
     return metric, diff
 
 

@@ -135,7 +135,7 @@ class SequentialTest:
     Values are integers ``k`` in 0..n_values-1 meaning ``k / (n_values - 1)`` in [0, 1]."""
 
     def __init__(self, n_values: int, s0: float, s1: float, alpha: float = ALPHA, beta: float = BETA,
-                 confidence: float = stats.CONFIDENCE):
+                 confidence: float = stats.CONFIDENCE, interval: bool = True):
         if not (0.0 < s0 < 1.0 and 0.0 < s1 < 1.0) or s0 == s1:
             raise ValueError(f"expected s0 != s1, both in (0, 1), got s0={s0}, s1={s1}")
         self.n_values, self.s0, self.s1, self.alpha, self.beta = int(n_values), float(s0), float(s1), alpha, beta
@@ -143,7 +143,7 @@ class SequentialTest:
         self.x = np.arange(self.n_values) / (self.n_values - 1.0)
         self.counts = np.full(self.n_values, PRIOR_COUNT)
         self.used, self.code, self.llr = 0, UNDECIDED, 0.0
-        self.interval = ConfidenceSequence(confidence)
+        self.interval = ConfidenceSequence(confidence) if interval else None  # None: the test alone
 
     @property
     def decided(self) -> bool:
@@ -157,7 +157,8 @@ class SequentialTest:
         if k.min() < 0 or k.max() >= self.n_values:  # the kernel indexes the counts unchecked
             raise ValueError(f"values must lie in 0..{self.n_values - 1}, got {k.min()}..{k.max()}")
         used, code, llr = feed_nb(k, self.counts, self.x, self.s0, self.s1, self.lower, self.upper)
-        self.interval.feed(k[:used] / (self.n_values - 1.0))
+        if self.interval is not None:
+            self.interval.feed(k[:used] / (self.n_values - 1.0))
         self.used += int(used)
         self.code, self.llr = int(code), float(llr)
         return int(used)
@@ -210,16 +211,12 @@ def sprt(scores: np.ndarray, n_seats: int, s0: float, s1: float, alpha: float = 
     """
     if not 0.0 < s0 < s1 < 1.0:
         raise ValueError(f"expected 0 < s0 < s1 < 1, got s0={s0}, s1={s1}")
-    t = SequentialTest(n_seats * n_seats + 1, s0, s1, alpha, beta, confidence)
+    t = SequentialTest(n_seats * n_seats + 1, s0, s1, alpha, beta, confidence, interval)
     k = round_scores(scores, n_seats)
-    if interval:
-        t.feed(k)
-        score = t.interval.estimate()
-    else:
-        used, code, llr = feed_nb(k, t.counts, t.x, t.s0, t.s1, t.lower, t.upper)
-        t.used, t.code, t.llr = int(used), int(code), float(llr)
-        score = stats.Estimate(float(k[:used].mean() / n_seats ** 2) if used else float("nan"), float("nan"),
-                               float("nan"), int(used), "none asked for")
+    t.feed(k)
+    score = t.interval.estimate() if interval else stats.Estimate(
+        float(k[:t.used].mean() / n_seats ** 2) if t.used else float("nan"), float("nan"), float("nan"), t.used,
+        "none asked for")
     return decision(t, score, n_seats)
 
 
