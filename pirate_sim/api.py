@@ -1282,15 +1282,17 @@ def _meta_game(kind: str, scenario, out, settings, seed, threads, resume, force,
             _progress(progress, kind, total) as bar:
         cb = _callback(progress, bar, lambda b, done, tot, label: b(done, tot, f"{kind}: {label}"))
         summary = plan.execute(dest, kind, base, matches, st, mod.analyse, threads=threads, resume=resume,
-                               force=force, cluster=cl, on_estimate=on_estimate, progress=cb, explain=mod.explain)
+                               force=force, cluster=cl, on_estimate=on_estimate, progress=cb, explain=mod.explain,
+                               skip=getattr(mod, "skip", None))
     return MetaGame(kind, summary, dest)
 
 
 def skill(scenario: Scenario | PathLike, out: PathLike | None = None, *, base_budget: int | None = None,
           steps: int | None = None, games: int | None = None, place_games: int | None = None,
           place: Sequence[str] | None = None, beat: float | None = None, bootstrap: int | None = None,
-          seed: int | None = None, threads: int | None = None, resume: bool = False, force: bool = False, cluster=None,
-          progress: Progress = True, on_estimate: Callable | None = None, estimate_only: bool = False):
+          sequential: bool = True, seed: int | None = None, threads: int | None = None, resume: bool = False,
+          force: bool = False, cluster=None, progress: Progress = True, on_estimate: Callable | None = None,
+          estimate_only: bool = False):
     """The skill ladder (`pirate-sim skill`): `search` at B*2^i against B*2^(i-1), i = 1..K,
     then the scripted strategies placed on it; returns a :class:`MetaGame` (or, with
     ``estimate_only``, the time and disk estimate, writing nothing; its ``notes`` say why it
@@ -1298,7 +1300,10 @@ def skill(scenario: Scenario | PathLike, out: PathLike | None = None, *, base_bu
     strategy.  Settings default as the command's (docs/meta.md); ``seed`` replaces
     run.seed; ``resume`` finishes an interrupted ladder in ``out`` with its stored settings.
     ``progress``: a bar, False, or ``f(done, total, match_label)``; ``on_estimate(est)`` is
-    called before the first game.
+    called before the first game.  ``sequential`` (the default): each step and placement
+    stops once its sequential test decides (``games`` and ``place_games`` are caps) and the
+    ladder stops climbing at the first step decided not to beat its weaker level; False
+    plays every game of every step (docs/metrics.md, "Sequential tests").
 
     Example:
         >>> lad = ps.skill("scenarios/pirates_peak/default.toml", "results/pp-skill", steps=3, games=200)
@@ -1310,18 +1315,21 @@ def skill(scenario: Scenario | PathLike, out: PathLike | None = None, *, base_bu
     st = sk.settings(valid.BUDGET(base_budget, "base_budget", d["base_budget"]), valid.STEPS(steps, "steps", d["steps"]),
                      valid.GAMES(games, "games", d["games"]), valid.GAMES(place_games, "place_games", d["place_games"]),
                      valid.names(place, "place", none_word="none"), valid.BEAT(beat, "beat", d["beat"]),
-                     valid.BOOTSTRAP(bootstrap, "bootstrap", d["bootstrap"]))
+                     valid.BOOTSTRAP(bootstrap, "bootstrap", d["bootstrap"]),
+                     valid.flag(sequential, "sequential"))
     return _meta_game("skill", scenario, out, st, seed, threads, resume, force, cluster, progress, on_estimate,
                       estimate_only)
 
 
 def tournament(scenario: Scenario | PathLike, out: PathLike | None = None, *, strategies: Sequence[str] | None = None,
-               games: int | None = None, bootstrap: int | None = None, seed: int | None = None,
+               games: int | None = None, bootstrap: int | None = None, sequential: bool = True, seed: int | None = None,
                threads: int | None = None, resume: bool = False, force: bool = False, cluster=None, progress: Progress = True,
                on_estimate: Callable | None = None, estimate_only: bool = False):
     """The strategy tournament (`pirate-sim tournament`): round robin of ``strategies``
     (default every registered one), win-rate matrix, ratings, the meta-game's equilibrium
     and a verdict, all with intervals; returns a :class:`MetaGame` (or the estimate).
+    ``sequential`` (the default): a pair's match stops once its dominance tests decide
+    (``games`` is a cap; mirrors play every game); False plays every game.
 
     Example:
         >>> t = ps.tournament("scenarios/pirates_peak/default.toml", "results/pp-meta", games=400)
@@ -1331,7 +1339,7 @@ def tournament(scenario: Scenario | PathLike, out: PathLike | None = None, *, st
 
     d = tr.settings()
     st = tr.settings(valid.names(strategies, "strategies"), valid.GAMES(games, "games", d["games"]),
-                     valid.BOOTSTRAP(bootstrap, "bootstrap", d["bootstrap"]))
+                     valid.BOOTSTRAP(bootstrap, "bootstrap", d["bootstrap"]), valid.flag(sequential, "sequential"))
     return _meta_game("tournament", scenario, out, st, seed, threads, resume, force, cluster, progress, on_estimate,
                       estimate_only)
 

@@ -29,6 +29,10 @@ from .results import MANIFEST, SCENARIO, SUMMARY
 from .scenario import Scenario
 
 ProgressFn = Callable[[int, int], None]  # (games done, games total)
+# A decision rule told every block of games in order, from game 0: ``decide(first game,
+# the block's games rows)`` returns None to go on, or how many of the block's games the
+# run keeps and stops after (a sequential test: meta.sequential.MatchStop).
+DecideFn = Callable[[int, np.ndarray], "int | None"]
 EstimateFn = Callable[[float, int, int], None]  # (seconds still to play, bytes still to write, bytes free)
 # A stop rule is asked after every multiple of this many games (whatever the chunk size,
 # so where a run stops does not depend on it): a run stops at most this many games late.
@@ -122,7 +126,8 @@ def prepare_output(out_dir: Path, s: Scenario, games: int, resume: bool, force: 
                     raise RunError(f"{out_dir}: cannot resume: {changed[0]}; use another -o DIR or --force")
                 raise RunError(f"{out_dir}: holds results of a different scenario or seed "
                                f"(hash {man['scenario_hash']} vs {s.hash()}); use another -o DIR or --force")
-            if man["games"] != games or man["chunk_size"] != s.run["chunk_size"]:
+            stopped_at = man.get("options", {}).get("planned_games") == games and man.get("complete")
+            if (man["games"] != games and not stopped_at) or man["chunk_size"] != s.run["chunk_size"]:
                 raise RunError(f"{out_dir}: was started with {man['games']:,} games in chunks of "
                                f"{man['chunk_size']:,}; resume without --games (--resume takes both from the run)")
             results.remove_tmp(out_dir)
@@ -177,7 +182,7 @@ def _manifest(s: Scenario, games: int, chunks_done: int, n_chunks: int, timings:
 def run(s: Scenario, out_dir: Path | None, games: int | None = None, threads: int | None = None,
         resume: bool = False, force: bool = False, progress: ProgressFn | None = None,
         stop_when: Callable[[Accumulator], bool] | None = None, options: dict | None = None,
-        on_estimate: EstimateFn | None = None, cluster=None) -> RunResult:
+        on_estimate: EstimateFn | None = None, cluster=None, decide: DecideFn | None = None) -> RunResult:
     """Play the scenario; with ``out_dir`` None nothing is written (used by check/compare).
 
     ``stop_when(acc)`` is asked every ``STOP_STEP`` games: a precision-targeted run stops
@@ -187,17 +192,21 @@ def run(s: Scenario, out_dir: Path | None, games: int | None = None, threads: in
     a run whose rest cannot fit on the disk stops there (RunError, resumable).
     ``cluster`` (a :class:`pirate_sim.cluster.Cluster`) plays the chunks on Dask workers
     instead of this process's threads; everything else, files included, is the same.
+    ``decide`` (a :data:`DecideFn`) sees every game in order, the games of a resumed run's
+    chunks included, and stops the run at the game it names, whatever the chunk size or
+    threads (games then counts the games played; the last part is short).  Its pieces
+    start at ``decide.min_piece`` games (if it has one): a decision is seen soon.
     """
     games = int(games or s.run["games"])
     compiled = s.compile()
     used_threads = set_threads(threads) if cluster is None else cluster.n_slots
     with results.lock_dir(out_dir) if out_dir is not None else nullcontext():
         return _run_locked(s, compiled, None if out_dir is None else Path(out_dir), games, threads, used_threads,
-                           resume, force, progress, stop_when, dict(options or {}), on_estimate, cluster)
+                           resume, force, progress, stop_when, dict(options or {}), on_estimate, cluster, decide)
 
 
 def chunk_source(s: Scenario, compiled, first_chunk: int, stop_chunk: int, games: int, threads: int | None,
-                 cluster=None):
+                 cluster=None, min_piece: int | None = None):
     """The kernel's output for chunks ``first_chunk .. stop_chunk - 1``, as pipeline pieces
     in game order (a context manager): on this process's threads, a piece at a time ahead
     of the consumer, or on a Dask cluster, one chunk per task."""
@@ -206,16 +215,17 @@ def chunk_source(s: Scenario, compiled, first_chunk: int, stop_chunk: int, games
     if cluster is not None:
         return cluster.pieces(s, spans, first_chunk)
     return contextlib.closing(pipeline.pieces(spans, functools.partial(_play, s, compiled), first_chunk=first_chunk,
-                                              setup=functools.partial(set_threads, threads)))
+                                              setup=functools.partial(set_threads, threads), min_piece=min_piece))
 
 
 def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, force, progress, stop_when, options,
-                on_estimate, cluster) -> RunResult:
+                on_estimate, cluster, decide=None) -> RunResult:
     size = s.run["chunk_size"]
     total_chunks = n_chunks(games, size)
     rotate = seating.rotates(s.rules)
     acc = Accumulator(s.game, compiled.strategy_names, rotate)
     done, damaged = 0, []
+    decided = False  # the decision rule stopped the run inside the chunks already done
     parts: list = []
     timings = {"play_seconds": 0.0, "write_seconds": 0.0}
     moved: list = []
@@ -223,17 +233,24 @@ def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, forc
         done, damaged = prepare_output(out_dir, s, games, resume, force, moved)
         if done:
             old = results.read_manifest(out_dir)
+            if old.get("complete") and old.get("options", {}).get("planned_games") == games:
+                games = int(old["games"])  # a run its rule stopped early: complete at that size
+                total_chunks = n_chunks(games, size)
             timings = old.get("timings", timings)
             parts = list(old.get("parts") or [None] * done)[:done]
             options = {**old.get("options", {}), **options}
             for c in range(done):
                 if c not in damaged:
-                    acc.update(*results.arrays_from_tables(s.game, s.n_seats, results.read_part(out_dir, old, "games", c),
-                                                           results.read_part(out_dir, old, "seats", c)),
-                               chunk_span(c, games, size)[0])
+                    arrays = results.arrays_from_tables(s.game, s.n_seats, results.read_part(out_dir, old, "games", c),
+                                                        results.read_part(out_dir, old, "seats", c))
+                    acc.update(*arrays, chunk_span(c, games, size)[0])
+                    if decide is not None and not decided:
+                        decided = decide(chunk_span(c, games, size)[0], arrays[0]) is not None
     meta = _meta(s)
     start = chunk_span(done - 1, games, size)[1] if done else 0
     played_to = start
+    if decided:  # a run stopped by its decision and cut off before its manifest said so: nothing left to play
+        played_to = start = chunk_span(done - 1, games, size)[0] + int(parts[done - 1]["games"]["rows"])
 
     def save_manifest(chunks_done: int) -> None:
         results.atomic_write_json(out_dir / MANIFEST, _manifest(s, games, chunks_done, total_chunks, timings,
@@ -272,11 +289,19 @@ def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, forc
             save_manifest(done)
         # the kernel plays the next piece of games while this loop accumulates and writes the last
         tc = time.perf_counter()
-        with chunk_source(s, compiled, done, total_chunks, games, threads, cluster) as pieces:
+        first = total_chunks if decided else done
+        with chunk_source(s, compiled, first, total_chunks, games, threads, cluster,
+                          getattr(decide, "min_piece", None)) as pieces:
             for piece in pieces:
                 out_games, out_seats = piece.result
                 timings["play_seconds"] += piece.seconds
+                if decide is not None:
+                    keep = decide(piece.start, out_games)
+                    if keep is not None:
+                        out_games, out_seats = out_games[:keep], out_seats[:keep]
                 used, stopped = _accumulate(acc, piece.start, out_games, out_seats, stop_when)
+                if decide is not None and keep is not None:
+                    stopped = True  # even at the run's last game: nothing of the rest is played
                 stopped = stopped and piece.start + used < games
                 played_to = piece.start + used
                 c = piece.chunk
@@ -311,8 +336,9 @@ def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, forc
     elapsed = time.perf_counter() - t0
     if out_dir is not None:
         man = results.read_manifest(out_dir)
-        if played_to < games:  # stopped early by a precision target: the run is complete at this size
+        if played_to < games:  # stopped early by a precision target or a decision: complete at this size
             man.update(games=played_to, chunks_total=man["chunks_done"], complete=True)
+            man["options"] = {**man.get("options", {}), "planned_games": games}  # --resume then finds it complete
         results.atomic_write_json(out_dir / MANIFEST, man)
         results.atomic_write_json(out_dir / SUMMARY, summary_dict(acc))
     return RunResult(out_dir, acc, played_to, elapsed, resumed_from=start, replayed=len(damaged),

@@ -40,7 +40,7 @@ def test_api_skill_ladder_and_its_estimate(tmp_path):
     est = ps.skill(s, tmp_path / "est", base_budget=16, steps=2, games=100, place=[], estimate_only=True)
     assert est.games > 0 and not (tmp_path / "est").exists()
     lad = ps.skill(s, tmp_path / "lad", base_budget=16, steps=2, games=100, place=[], bootstrap=50, progress=False)
-    assert list(lad.table["step"]) == [1, 2] and (lad.table["games"] >= 100).all()
+    assert list(lad.table["step"]) == [1, 2] and (lad.table["games"] <= 100).all()  # a cap: sequential stops
     assert "skill_trace" in lad.summary and lad.verdict
 
 

@@ -16,7 +16,7 @@ def base(game, n, seed=11, rules=None, seats=None):
 
 def ladder(tmp_path, b, **kw):
     matches, st = skill.build(b, skill.settings(**kw))
-    return plan.execute(tmp_path / "skill", "skill", b, matches, st, skill.analyse), matches
+    return plan.execute(tmp_path / "skill", "skill", b, matches, st, skill.analyse, skip=skill.skip), matches
 
 
 def cup(tmp_path, b, **kw):
@@ -26,7 +26,7 @@ def cup(tmp_path, b, **kw):
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_pure_luck_every_step_at_its_fair_share_trace_near_zero_depth_zero(tmp_path, n):
-    s, _ = ladder(tmp_path, base("luck", n), base_budget=2, steps=6, games=600, place_games=60)
+    s, _ = ladder(tmp_path, base("luck", n), base_budget=2, steps=6, games=600, place_games=60, sequential=False)
     fair = 1 / n
     assert s["fair_share"] == pytest.approx(fair)
     for st in s["steps"]:
@@ -42,7 +42,7 @@ def test_pure_luck_every_step_at_its_fair_share_trace_near_zero_depth_zero(tmp_p
 
 
 def test_better_move_ladder_rises_until_the_optimum_is_found(tmp_path):
-    s, matches = ladder(tmp_path, base("best_move", 2), base_budget=1, steps=10, games=600, place=[])
+    s, matches = ladder(tmp_path, base("best_move", 2), base_budget=1, steps=10, games=600, place=[], sequential=False)
     rates = {st["strong_budget"]: st["win_rate"] for st in s["steps"]}
     # where more rollouts find the best option more often, the stronger level wins more
     for b in (32, 64, 128):

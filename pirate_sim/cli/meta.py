@@ -81,6 +81,7 @@ def _play(kind, scenario_path, out_dir, base, matches, st, threads, resume, forc
     kw = (dict(base_budget=st["base_budget"], steps=st["steps"], games=st["games"], place_games=st["place_games"],
                place=st["place"], beat=st["beat"], bootstrap=st["bootstrap"]) if kind == "skill" else
           dict(strategies=st["strategies"], games=st["games"], bootstrap=st["bootstrap"]))
+    kw["sequential"] = st.get("sequential", False)  # a plan stored before sequential stops played every game
     if estimate_only:
         _print_estimate(kind, call(base, out, threads=threads, resume=resume, estimate_only=True, **kw), threads)
         return None
@@ -117,15 +118,19 @@ def _play(kind, scenario_path, out_dir, base, matches, st, threads, resume, forc
 @click.option("--steps", "-k", type=click_type(STEPS), default=None,
               help="K: doublings; step i plays search at B*2^i against B*2^(i-1) (default 6).")
 @click.option("--games", "-n", type=click_type(GAMES), default=None,
-              help="Games per step, rounded up to a multiple of the seats (default 1068: +-3 points at 50%).")
+              help="Games per step, rounded up to a multiple of the seats (default 1068: +-3 points at 50%); "
+                   "a cap: a step stops once its sequential test decides.")
 @click.option("--place-games", type=click_type(GAMES), default=None,
               help="Games of each scripted strategy against each level (default 268: +-6 points).")
 @click.option("--place", default=None, metavar="A,B,...",
               help="Scripted strategies to place on the ladder (default: every one; 'none' for none).")
 @click.option("--beat", type=click_type(BEAT), default=None,
               help="Two-seat win rate that counts as the stronger level beating the weaker (default 0.6).")
+@click.option("--every-game", is_flag=True,
+              help="Play every game of every step (-n, --place-games); by default a match stops once its "
+                   "sequential test decides, and the ladder stops climbing at the first step decided not to beat.")
 def skill_cmd(scenario_path, out_dir, seed, overrides, bootstrap, resume, force, estimate_only, threads, quiet,
-              cluster_address, base_budget, steps, games, place_games, place, beat):
+              cluster_address, base_budget, steps, games, place_games, place, beat, every_game):
     """The skill ladder: does playing better win more, or is the game a dice-fest?
 
     Step i plays `search` at B*2^i rollouts per decision against `search` at B*2^(i-1)
@@ -154,7 +159,8 @@ def skill_cmd(scenario_path, out_dir, seed, overrides, bootstrap, resume, force,
         places = split_names(place, none_word="none")
         d = skill.settings()
         st = skill.settings(base_budget or d["base_budget"], steps or d["steps"], games or d["games"],
-                            place_games or d["place_games"], places, beat or d["beat"], bootstrap or d["bootstrap"])
+                            place_games or d["place_games"], places, beat or d["beat"], bootstrap or d["bootstrap"],
+                            sequential=not every_game)
     matches, st = skill.build(base, st)
     summary = _play("skill", scenario_path, out_dir, base, matches, st, threads, resume, force, quiet,
                     cluster_address, estimate_only)
@@ -169,6 +175,14 @@ def _test_cell(test: dict | None) -> str:
     if test["outcome"] == "undecided":
         return f"undecided ({test['games']:,} games)"
     return f"{'beats' if test['outcome'] == 'accepted s1' else 'does not beat'} ({test['games']:,} games)"
+
+
+def _games_note(summary: dict) -> str:
+    """The games behind a tournament's cells: a fixed number, or a cap the sequential tests stop under."""
+    if not summary["settings"].get("sequential"):
+        return f", {summary['games_per_match']:,} games each"
+    return (f", up to {summary['games_per_match']:,} games a pair (each stops once its sequential tests decide; "
+            f"{summary['games_played']:,} games played in all)")
 
 
 def print_skill(summary: dict, out_dir) -> None:
@@ -189,6 +203,9 @@ def print_skill(summary: dict, out_dir) -> None:
     con.print(f"skill depth (steps whose stronger level beats the weaker): {dp['certain']} of {n_steps} certainly "
               f"(interval above the line), {dp['possible']} possibly (interval reaches it); bootstrap "
               f"{dp['value']:.0f} [{dp['lo']:.0f}, {dp['hi']:.0f}]")
+    if summary.get("climb", {}).get("stopped"):
+        c = summary["climb"]
+        con.print(f"the ladder climbed {c['played_steps']} of {c['planned_steps']} steps: {esc(c['reason'])}")
     for p in summary["placements"]:
         con.print(f"{esc(p['strategy'])}: {esc(p['text'])}")
     con.print(f"verdict: {esc(summary['verdict'])}")
@@ -201,9 +218,12 @@ def print_skill(summary: dict, out_dir) -> None:
               help="Strategies of the round robin (default: every registered one, search included), each with "
                    "the scenario's settings for it.")
 @click.option("--games", "-n", type=click_type(GAMES), default=None,
-              help="Games per match, rounded up to a multiple of the seats (default 1068: +-3 points at 50%).")
+              help="Games per match, rounded up to a multiple of the seats (default 1068: +-3 points at 50%); "
+                   "a cap: a pair's match stops once its dominance tests decide.")
+@click.option("--every-game", is_flag=True,
+              help="Play every game of every match (-n) instead of stopping each once its tests decide.")
 def tournament_cmd(scenario_path, out_dir, seed, overrides, bootstrap, resume, force, estimate_only, threads, quiet,
-                   cluster_address, strategies, games):
+                   cluster_address, strategies, games, every_game):
     """Round robin of strategies: is there one strategy everyone should play?
 
     Two seats: every pair and mirror; more seats: one strategy among a field of another,
@@ -229,7 +249,7 @@ def tournament_cmd(scenario_path, out_dir, seed, overrides, bootstrap, resume, f
         base = load_scenario(scenario_path, overrides, seed)
         names = split_names(strategies)
         d = tournament.settings()
-        st = tournament.settings(names, games or d["games"], bootstrap or d["bootstrap"])
+        st = tournament.settings(names, games or d["games"], bootstrap or d["bootstrap"], sequential=not every_game)
     matches, st = tournament.build(base, st)
     summary = _play("tournament", scenario_path, out_dir, base, matches, st, threads, resume, force, quiet,
                     cluster_address, estimate_only)
@@ -243,7 +263,7 @@ def print_tournament(summary: dict, out_dir) -> None:
     two = summary["n_seats"] == 2
     t = Table(title=("win rate of the row strategy against the column one" if two else
                      f"win rate of one row strategy among a field of the column one (fair share "
-                     f"{100 * summary['fair_share']:.0f}%)") + f", {summary['games_per_match']:,} games each",
+                     f"{100 * summary['fair_share']:.0f}%)") + _games_note(summary),
               title_justify="left")
     t.add_column("")
     for n in names:

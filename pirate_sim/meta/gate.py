@@ -53,11 +53,12 @@ def evaluate(s: Scenario, kind: str, games_per_match: int, confidence: float, th
     """Metrics (name -> Estimate) of a tournament or ladder played in memory."""
     boot = replicates(confidence)
     if kind == "skill":
-        st = skill.settings(games=games_per_match, place=[], bootstrap=boot)
+        # a gate compares fixed looks of every step: no sequential stop, no climbing
+        st = skill.settings(games=games_per_match, place=[], bootstrap=boot, sequential=False)
         matches, st = skill.build(s, st)
         analyse = skill.analyse
     else:
-        st = tournament.settings(None, games_per_match, boot)
+        st = tournament.settings(None, games_per_match, boot, sequential=False)
         matches, st = tournament.build(s, st)
         analyse = tournament.analyse
     scenarios = [plan.match_scenario(s, m) for m in matches]

@@ -36,6 +36,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .. import results, runner
+from . import sequential
 from .. import scenario as scen
 from ..errors import UserError
 from ..results import atomic_write_json
@@ -63,8 +64,11 @@ class Match:
     role: str  # "step" (ladder), "place" (a scripted strategy against a ladder level), "pair" (tournament)
     label: str  # what a reader calls it: "search 16 vs 8"
     seats: list[dict]  # the [[seats]] entries, focal player first
-    games: int
+    games: int  # the games it plays, or with ``test`` at most
     info: dict = field(default_factory=dict)
+    # sequential tests that stop the match once all have decided: [s0, s1, flipped] each
+    # (meta.sequential.MatchStop); None plays every game
+    test: list | None = None
 
 
 def seat_of(base: Scenario, strategy: str, **params) -> dict:
@@ -95,7 +99,8 @@ def match_scenario(base: Scenario, m: Match) -> Scenario:
 
 def plan_hash(kind: str, base: Scenario, matches: list[Match], settings: dict) -> str:
     blob = json.dumps({"kind": kind, "scenario": base.hash(), "settings": settings,
-                       "matches": [(m.id, m.seats, m.games) for m in matches]}, sort_keys=True, default=str)
+                       "matches": [(m.id, m.seats, m.games) + ((m.test,) if m.test else ()) for m in matches]},
+                      sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
@@ -340,10 +345,14 @@ def execute(out: Path, kind: str, base: Scenario, matches: list[Match], settings
             threads: int | None = None, resume: bool = False, force: bool = False, cluster=None,
             progress: Callable[[int, int, str], None] | None = None,
             on_estimate: Callable[[Estimate], None] | None = None,
-            explain: Callable[[Estimate, list, dict], list] | None = None) -> dict:
+            explain: Callable[[Estimate, list, dict], list] | None = None,
+            skip: Callable[[dict, dict], str | None] | None = None) -> dict:
     """Play every match not yet done (estimate first, its notes from ``explain(estimate,
     matches left, settings)``), then write ``summary.json`` from ``analyse(meta,
-    outcomes)``; returns the summary."""
+    outcomes)``; returns the summary.  A match with a ``test`` stops when its sequential
+    tests have decided (its record's ``played`` says after how many games); ``skip(meta,
+    record)``, asked before each match, may leave one out (the reason is recorded, and the
+    match has no outcomes: the ladder stops climbing)."""
     out = Path(out)
     scenarios = [match_scenario(base, m) for m in matches]
     for s in scenarios:
@@ -364,6 +373,12 @@ def execute(out: Path, kind: str, base: Scenario, matches: list[Match], settings
         meta.setdefault("timings", {"play_seconds": 0.0})
         for i in todo:
             rec, s = meta["matches"][i], scenarios[i]
+            why = skip(meta, rec) if skip else None
+            if why:
+                rec.update(done=True, skipped=why, played=0)
+                done += rec["games"]
+                atomic_write_json(out / META, meta)
+                continue
             sub = out / MATCHES / rec["id"]
             has = results.is_results_dir(sub)
             start = done
@@ -372,16 +387,22 @@ def execute(out: Path, kind: str, base: Scenario, matches: list[Match], settings
                 if progress:
                     progress(start + d, total, label)
 
+            stop = sequential.MatchStop(base.n_seats, rec["test"], settings.get("alpha", sequential.ALPHA),
+                                        settings.get("beta", sequential.BETA)) if rec.get("test") else None
             res = runner.run(s, sub, games=rec["games"], threads=threads, resume=has, force=not has, progress=tick,
-                             cluster=cluster)
+                             cluster=cluster, decide=stop)
             rec["done"] = True
+            rec["played"] = int(res.games)
+            if stop is not None:  # what stopped it (the analysis recomputes the tests from the games)
+                rec["decisions"] = [sequential.OUTCOMES[t.code] for t in stop.tests]
+                rec["decision"] = rec["decisions"][0]
             rec["manifest_sha256"] = _sha(sub / results.MANIFEST)
             rec["seconds"] = rec.get("seconds", 0.0) + res.seconds
             meta["timings"]["play_seconds"] += res.seconds
             done += rec["games"]
             atomic_write_json(out / META, meta)
         t0 = time.perf_counter()
-        summary = analyse(meta, {m["id"]: read_outcomes(out, m) for m in meta["matches"]})
+        summary = analyse(meta, {m["id"]: read_outcomes(out, m) for m in meta["matches"] if not m.get("skipped")})
         meta["timings"]["analysis_seconds"] = time.perf_counter() - t0
         atomic_write_json(out / SUMMARY, summary)
         meta["complete"] = True
@@ -440,7 +461,7 @@ def verify(out: Path) -> list[str]:
     for m in meta["matches"]:
         ids.add(m["id"])
         sub = out / MATCHES / m["id"]
-        if not m["done"]:
+        if not m["done"] or m.get("skipped"):
             continue
         if not results.is_results_dir(sub):
             problems.append(f"{sub}: match recorded as done but its run is missing")

@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 
 from .. import stats
+from .stats import focal_scores
 
 ALPHA = 0.05  # false "A beats B" (accepting s1 when A scores s0)
 BETA = 0.05  # missed "A beats B" (accepting s0 when A scores s1)
@@ -311,3 +312,47 @@ def fixed_rounds(s0: float, s1: float, variance: float, alpha: float = ALPHA, be
 
     z = norm.ppf(1 - alpha) + norm.ppf(1 - beta)
     return math.ceil(variance * (z / (s1 - s0)) ** 2)
+
+
+class MatchStop:
+    """A match's sequential tests, told its games as a run plays them (runner.run's
+    ``decide``): the run stops at the end of the round where every test has decided.
+
+    ``tests`` are (s0, s1, flipped): flipped tests are fed the other side's round score,
+    ``n^2 - k`` (two seats: the field's player), so that one match answers "does A beat B"
+    and "does B beat A" on the same rounds.  Games arrive in pieces of any size; a round
+    cut by a piece's end waits for the rest.  The stop is a function of the games alone:
+    the same whatever the chunk size, the threads or where a run was resumed."""
+
+    def __init__(self, n_seats: int, tests: list[tuple[float, float, bool]], alpha: float = ALPHA,
+                 beta: float = BETA):
+        if not tests:
+            raise ValueError("a match stop needs at least one test")
+        self.n = int(n_seats)
+        self.tests = [SequentialTest(self.n * self.n + 1, s0, s1, alpha, beta, interval=False) for s0, s1, _f in tests]
+        self.flipped = [bool(f) for _s0, _s1, f in tests]
+        self.pending = np.zeros(0, np.float64)  # scores of the unfinished round
+        self.next_game = 0
+        self.min_piece = 4 * self.n  # the run's pieces start this small: a decision is seen within a few rounds
+
+    @property
+    def decided(self) -> bool:
+        return all(t.decided for t in self.tests)
+
+    def __call__(self, start: int, out_games: np.ndarray) -> int | None:
+        if start != self.next_game:
+            raise ValueError(f"games must arrive in order: expected game {self.next_game}, got {start}")
+        winner = np.asarray(out_games[:, 0], np.int64)
+        self.next_game = start + winner.size
+        scores = np.concatenate([self.pending, focal_scores(winner, np.arange(start, self.next_game), self.n)])
+        k = round_scores(scores, self.n)
+        cut = k.size * self.n
+        self.pending = scores[cut:]
+        used = 0
+        for t, flip in zip(self.tests, self.flipped):
+            if not t.decided:
+                t.feed(self.n * self.n - k if flip else k)
+            used = max(used, t.used)
+        if not self.decided:
+            return None
+        return used * self.n - start  # the games of this piece up to the end of the deciding round

@@ -42,9 +42,40 @@ def budgets(base_budget: int, steps: int) -> list[int]:
 
 def settings(base_budget: int = BASE_BUDGET, steps: int = STEPS, games: int = GAMES, place_games: int = PLACE_GAMES,
              place: list[str] | None = None, beat: float = mstats.BEAT_TWO_SEATS,
-             bootstrap: int = mstats.BOOTSTRAP) -> dict:
+             bootstrap: int = mstats.BOOTSTRAP, sequential: bool = True) -> dict:
+    """``sequential`` (the default): every match stops once its sequential test decides
+    (``games`` and ``place_games`` are then caps) and the ladder stops climbing at the
+    first step decided not to beat its weaker level; False plays every game of every step."""
     return {"base_budget": int(base_budget), "steps": int(steps), "games": int(games), "place_games": int(place_games),
-            "place": place, "beat": float(beat), "bootstrap": int(bootstrap)}
+            "place": place, "beat": float(beat), "bootstrap": int(bootstrap), "sequential": bool(sequential)}
+
+
+def step_test(n_seats: int, beat: float) -> list:
+    """A step's test: the strong seat scores its fair share (s0) or the beat threshold (s1)."""
+    return [[1.0 / n_seats, mstats.beat_threshold(n_seats, beat), False]]
+
+
+def place_test(n_seats: int, beat: float) -> list:
+    """A placement's test: the scripted seat scores as far below its fair share (s0) as the
+    beat threshold lies above it, or the threshold (s1): is it above or below this level?"""
+    fair, thr = 1.0 / n_seats, mstats.beat_threshold(n_seats, beat)
+    return [[max(fair - (thr - fair), 0.5 / n_seats ** 2), thr, False]]
+
+
+def skip(meta: dict, rec: dict) -> str | None:
+    """The climbing ladder (sequential settings): a step after one decided not to beat its
+    weaker level is not played, nor are placements at the levels above it."""
+    if not meta["settings"].get("sequential"):
+        return None
+    stopped = [m for m in meta["matches"] if m["role"] == "step" and m.get("decision") == "accepted s0"]
+    if not stopped:
+        return None
+    top = min(m["info"]["step"] for m in stopped)
+    if rec["role"] == "step" and rec["info"]["step"] > top:
+        return f"the ladder stopped climbing: step {top} was decided not to beat its weaker level"
+    if rec["role"] == "place" and rec["info"]["level"] > top:
+        return f"level {rec['info']['level']} is above the ladder's top (step {top} did not beat its weaker level)"
+    return None
 
 
 def build(base: Scenario, st: dict) -> tuple[list[Match], dict]:
@@ -67,12 +98,14 @@ def build(base: Scenario, st: dict) -> tuple[list[Match], dict]:
     for i in range(1, st["steps"] + 1):
         strong, weak = plan.seat_of(base, SEARCH, budget=b[i]), plan.seat_of(base, SEARCH, budget=b[i - 1])
         matches.append(Match(f"step-{i:02d}", "step", f"search {b[i]} vs {b[i - 1]}", [strong] + [weak] * (n - 1),
-                             round_up(st["games"], n), {"step": i, "strong": b[i], "weak": b[i - 1]}))
+                             round_up(st["games"], n), {"step": i, "strong": b[i], "weak": b[i - 1]},
+                             step_test(n, st["beat"]) if st.get("sequential") else None))
     for name in place:
         for j, bj in enumerate(b):
             matches.append(Match(f"place-{name}-{j:02d}", "place", f"{name} vs search {bj}",
                                  [plan.seat_of(base, name)] + [plan.seat_of(base, SEARCH, budget=bj)] * (n - 1),
-                                 round_up(st["place_games"], n), {"strategy": name, "level": j, "budget": bj}))
+                                 round_up(st["place_games"], n), {"strategy": name, "level": j, "budget": bj},
+                                 place_test(n, st["beat"]) if st.get("sequential") else None))
     return matches, st
 
 
@@ -203,14 +236,19 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
     st = meta["settings"]
     fair = 1.0 / n
     thr = mstats.beat_threshold(n, st["beat"])
-    steps = sorted((m for m in meta["matches"] if m["role"] == "step"), key=lambda m: m["info"]["step"])
-    scores = np.stack([mstats.focal_scores(outcomes[m["id"]].winner, outcomes[m["id"]].game, n) for m in steps])
-    g = scores.shape[1]
-    ests = [mstats.win_rate(s, confidence) for s in scores]
-    rates = scores.mean(axis=1)
+    seq = bool(st.get("sequential"))
+    steps = sorted((m for m in meta["matches"] if m["role"] == "step" and m["id"] in outcomes),
+                   key=lambda m: m["info"]["step"])
+    scores = [mstats.focal_scores(outcomes[m["id"]].winner, outcomes[m["id"]].game, n) for m in steps]
+    lengths = [sc.size for sc in scores]
+    g = min(lengths)
+    # does the stronger level beat the weaker one?  A sequential test per step, decided or not
+    tests = [sequential.sprt(sc, n, fair, thr, confidence=confidence) for sc in scores]
+    # after a sequential stop only a confidence sequence keeps its coverage (the test's own interval)
+    ests = [t.score for t in tests] if seq else [mstats.win_rate(sc, confidence) for sc in scores]
+    rates = np.array([sc.mean() for sc in scores])
     util = mstats.utility(rates, n)
-    w = mstats.bootstrap_counts(g, st["bootstrap"], int(meta["seed"]) % 2**32)
-    rates_b = w @ scores.T / g  # [replicates, steps]
+    rates_b = mstats.bootstrap_means(scores, st["bootstrap"], int(meta["seed"]))  # [replicates, steps]
     trace_b = np.array([mstats.skill_trace(mstats.utility(r, n)) for r in rates_b])
     depth_b = (rates_b >= thr).sum(axis=1)
     trace = mstats.percentile_ci(trace_b, mstats.skill_trace(util), confidence, g, "bootstrap percentile")
@@ -218,23 +256,27 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
     depth = mstats.percentile_ci(depth_b, depth_point, confidence, g, "bootstrap percentile")
     certain = int(sum(e.lo >= thr for e in ests))
     possible = int(sum(e.hi >= thr for e in ests))
-    # does the stronger level beat the weaker one?  A sequential test per step, decided or not
-    tests = [sequential.sprt(sc, n, fair, thr) for sc in scores]
     out_steps = [{"step": m["info"]["step"], "strong_budget": m["info"]["strong"], "weak_budget": m["info"]["weak"],
-                  "games": int(g), "win_rate": e.as_dict(), "utility": float(u),
+                  "games": int(gi), "cap": int(m["games"]), "win_rate": e.as_dict(), "utility": float(u),
                   # a step "beats" only where its whole interval clears the line, "may beat" where it reaches it
                   "beats": bool(e.lo >= thr), "may_beat": bool(e.hi >= thr),
                   "test": t.as_dict(), "decided": t.outcome}
-                 for m, e, u, t in zip(steps, ests, util, tests)]
+                 for m, e, u, t, gi in zip(steps, ests, util, tests, lengths)]
     places = []
-    levels = budgets(st["base_budget"], st["steps"])
     for name in st["place"]:
-        ms = sorted((m for m in meta["matches"] if m["role"] == "place" and m["info"]["strategy"] == name),
-                    key=lambda m: m["info"]["level"])
-        pe = [mstats.win_rate(mstats.focal_scores(outcomes[m["id"]].winner, outcomes[m["id"]].game, n), confidence)
-              for m in ms]
-        places.append({"strategy": name, "levels": levels, "win_rates": [e.as_dict() for e in pe],
-                       **placement(levels, pe, fair)})
+        ms = sorted((m for m in meta["matches"] if m["role"] == "place" and m["info"]["strategy"] == name
+                     and m["id"] in outcomes), key=lambda m: m["info"]["level"])
+        if not ms:
+            continue
+        psc = [mstats.focal_scores(outcomes[m["id"]].winner, outcomes[m["id"]].game, n) for m in ms]
+        if seq:
+            lo_s, hi_s = place_test(n, st["beat"])[0][:2]
+            pe = [sequential.sprt(sc, n, lo_s, hi_s, confidence=confidence).score for sc in psc]
+        else:
+            pe = [mstats.win_rate(sc, confidence) for sc in psc]
+        lv = [m["info"]["budget"] for m in ms]
+        places.append({"strategy": name, "levels": lv, "win_rates": [e.as_dict() for e in pe],
+                       "games": [int(sc.size) for sc in psc], **placement(lv, pe, fair)})
     yes = [st for st, t in zip(out_steps, tests) if t.outcome == "accepted s1"]
     open_steps = [st for st, t in zip(out_steps, tests) if not t.decided]
     if not yes and not open_steps:
@@ -254,8 +296,16 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
                    f"{trace.value:.2f} [{trace.lo:.2f}, {trace.hi:.2f}]; sequential tests: {len(yes)} "
                    f"step{'s' if len(yes) != 1 else ''} decided to beat"
                    + (f", {len(open_steps)} undecided" if open_steps else ""))
+    planned = int(st["steps"])
+    skipped = [m for m in meta["matches"] if m["role"] == "step" and m.get("skipped")]
+    climb = {"planned_steps": planned, "played_steps": len(steps), "stopped": bool(skipped),
+             "reason": skipped[0]["skipped"] if skipped else ""}
+    if skipped:
+        verdict += (f"; the ladder climbed {len(steps)} of {planned} steps and stopped: step {len(steps)} was "
+                    f"decided not to beat its weaker level")
     return {
         "kind": "skill", "game": meta["game"], "n_seats": n, "fair_share": fair, "beat_threshold": thr,
+        "climb": climb, "games_played": int(sum(lengths)),
         "confidence": confidence, "settings": st, "steps": out_steps,
         "skill_trace": trace.as_dict(), "skill_depth": {**depth.as_dict(), "certain": certain, "possible": possible,
                                                         "decided": len(yes), "undecided": len(open_steps)},

@@ -84,6 +84,22 @@ def bootstrap_counts(n: int, replicates: int, seed: int) -> np.ndarray:
     return out
 
 
+def bootstrap_means(scores: list, replicates: int, seed: int) -> np.ndarray:
+    """``[replicates, matches]`` bootstrap means of each match's per-game scores.  Matches
+    of one length share their resampling rows (common random numbers: game k resampled in
+    all at once); matches a sequential test stopped at different lengths are resampled
+    each on its own (seed + match index), which drops that pairing: wider, not narrower."""
+    lengths = {len(sc) for sc in scores}
+    if len(lengths) <= 1:
+        g = max(lengths, default=0)
+        if g == 0:
+            return np.zeros((replicates, len(scores)))
+        w = bootstrap_counts(g, replicates, seed % 2**32)
+        return w @ np.stack(scores).T / g
+    return np.stack([bootstrap_counts(len(sc), replicates, (seed + k) % 2**32) @ sc / len(sc)
+                     for k, sc in enumerate(scores)], axis=1)
+
+
 def percentile_ci(values: np.ndarray, point: float, confidence: float = stats.CONFIDENCE, n: int = 0,
                   method: str = "bootstrap percentile") -> Estimate:
     v = np.asarray(values, np.float64)

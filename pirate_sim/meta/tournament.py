@@ -24,8 +24,19 @@ from .plan import Match, MetaError
 from .skill import GAMES, TIME_LIMIT, duration, half_width, round_up
 
 
-def settings(strategies: list[str] | None = None, games: int = GAMES, bootstrap: int = mstats.BOOTSTRAP) -> dict:
-    return {"strategies": strategies, "games": int(games), "bootstrap": int(bootstrap)}
+def settings(strategies: list[str] | None = None, games: int = GAMES, bootstrap: int = mstats.BOOTSTRAP,
+             sequential: bool = True) -> dict:
+    """``sequential`` (the default): a pair's match stops once its dominance tests have
+    decided (``games`` is then a cap; mirrors play every game); False plays every game."""
+    return {"strategies": strategies, "games": int(games), "bootstrap": int(bootstrap),
+            "sequential": bool(sequential)}
+
+
+def pair_test(n_seats: int, flipped_too: bool) -> list:
+    """A pair's dominance tests: the focal strategy scores its fair share (s0) or the beat
+    threshold (s1); for two seats also the other side of the same games (flipped)."""
+    fair, beat = 1.0 / n_seats, mstats.beat_threshold(n_seats)
+    return [[fair, beat, False]] + ([[fair, beat, True]] if flipped_too else [])
 
 
 def build(base: Scenario, st: dict) -> tuple[list[Match], dict]:
@@ -51,7 +62,8 @@ def build(base: Scenario, st: dict) -> tuple[list[Match], dict]:
                 continue
             label = f"{a} mirror" if i == j else (f"{a} vs {b}" if n == 2 else f"one {a} among {b}")
             matches.append(Match(f"pair-{i:02d}-{j:02d}", "pair", label, [seat[a]] + [seat[b]] * (n - 1), g,
-                                 {"focal": a, "field": b, "i": i, "j": j}))
+                                 {"focal": a, "field": b, "i": i, "j": j},
+                                 pair_test(n, n == 2) if st.get("sequential") and i != j else None))
     return matches, st
 
 
@@ -105,11 +117,14 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
     m = len(names)
     fair = 1.0 / n
     recs = meta["matches"]
-    g = recs[0]["games"]
+    seq = bool(st.get("sequential"))
     oc = [outcomes[r["id"]] for r in recs]
-    scores = np.stack([mstats.focal_scores(o.winner, o.game, n) for o in oc])  # [matches, games]
-    w = mstats.bootstrap_counts(g, st["bootstrap"], int(meta["seed"]) % 2**32)
-    means = np.vstack([scores.mean(axis=1)[None, :], w @ scores.T / g])  # row 0: the estimate, then replicates
+    scores = [mstats.focal_scores(o.winner, o.game, n) for o in oc]  # per match, its games in order
+    lengths = np.array([sc.size for sc in scores])
+    g = int(lengths.min())
+    ws = _resampling(lengths, st["bootstrap"], int(meta["seed"]))
+    means = np.vstack([np.array([sc.mean() for sc in scores])[None, :],
+                       np.stack([wk @ sc / sc.size for wk, sc in zip(ws, scores)], axis=1)])  # row 0: the estimate
 
     def matrix(row: np.ndarray) -> np.ndarray:
         mat = np.full((m, m), fair)
@@ -128,13 +143,19 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
     for idx, r in enumerate(recs):
         i, j = r["info"]["i"], r["info"]["j"]
         if i != j:
-            succ[i, j], cnt[i, j] = scores[idx].sum(), g
+            gi = lengths[idx]
+            succ[i, j], cnt[i, j] = scores[idx].sum(), gi
             if n == 2:
-                succ[j, i], cnt[j, i] = g - scores[idx].sum(), g
+                succ[j, i], cnt[j, i] = gi - scores[idx].sum(), gi
     cells = m * (m - 1) // (2 if n == 2 else 1)
     lo_s, hi_s = mstats.simultaneous_wilson(succ, cnt, cells, confidence)
     cell_ests = [[None if i == j else stats.wilson(succ[i, j], cnt[i, j], confidence).as_dict() for j in range(m)]
                  for i in range(m)]
+    sequential_tests = dominance_tests(recs, scores, names, n, confidence=confidence)
+    if seq:  # after a sequential stop only a confidence sequence keeps its coverage: the tests' own
+        for t in sequential_tests["tests"]:
+            i, j = names.index(t["strategy"]), names.index(t["against"])
+            cell_ests[i][j] = t["score"]
     off = ~np.eye(m, dtype=bool)
     worst = np.array([mats[0][i][off[i]].min() for i in range(m)])
     worst_lo = np.array([lo_s[i][off[i]].min() for i in range(m)])
@@ -142,7 +163,6 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
     best = int(np.argmax(worst))
     max_win = stats.Estimate(worst[best], worst_lo.max(), worst_hi.max(), g, "simultaneous Wilson (Bonferroni)")
     dominant = [names[i] for i in range(m) if worst_lo[i] > fair]
-    sequential_tests = dominance_tests(recs, scores, names, n)
     verdict = sequential_tests["verdict"]
     # equilibrium of the meta-game, and its bootstrap
     mixes = _equilibria(mats, n)
@@ -151,24 +171,27 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
     support_est = mstats.percentile_ci(support[1:], support[0], confidence, g)
     # ratings (Bradley-Terry; Luce's model for more seats)
     comp = np.zeros((len(recs), m))
-    wins_g = np.zeros((len(recs), m, g))
-    dec_g = np.zeros((len(recs), g))
-    for idx, (r, o) in enumerate(zip(recs, oc)):
+    reps = len(ws[0]) if ws else 0
+    wins = np.zeros((1 + reps, len(recs), m))
+    dec = np.zeros((1 + reps, len(recs)))
+    for idx, (r, o, wk) in enumerate(zip(recs, oc, ws)):
         i, j = r["info"]["i"], r["info"]["j"]
         comp[idx, i] += 1
         comp[idx, j] += n - 1
         focal_seat = o.game % n
-        wins_g[idx, i] += o.winner == focal_seat
-        wins_g[idx, j] += (o.winner >= 0) & (o.winner != focal_seat)
-        dec_g[idx] = o.winner >= 0
-    wins = np.concatenate([wins_g.sum(axis=2)[None], np.einsum("bg,msg->bms", w, wins_g)])
-    dec = np.concatenate([dec_g.sum(axis=1)[None], w @ dec_g.T])
+        wg = np.zeros((m, o.game.size))
+        wg[i] += o.winner == focal_seat
+        wg[j] += (o.winner >= 0) & (o.winner != focal_seat)
+        dg = (o.winner >= 0) * 1.0
+        wins[0, idx], dec[0, idx] = wg.sum(axis=1), dg.sum()
+        wins[1:, idx], dec[1:, idx] = wk @ wg.T, wk @ dg
     elo = mstats.luce_ratings(comp, wins, dec)
     elo_est = [mstats.percentile_ci(elo[1:, k], elo[0, k], confidence, g) for k in range(m)]
-    balance = _balance(meta, oc, n, mixes, w, g, confidence)
+    balance = _balance(meta, oc, n, mixes, ws, g, confidence)
     return {
         "kind": "tournament", "game": meta["game"], "n_seats": n, "fair_share": fair, "confidence": confidence,
-        "settings": st, "strategies": names, "games_per_match": g,
+        "settings": st, "strategies": names, "games_per_match": int(recs[0]["games"]),  # with sequential tests: the cap
+        "games": {r["id"]: int(k) for r, k in zip(recs, lengths)}, "games_played": int(lengths.sum()),
         "design": "pairs and mirrors, seats rotating" if n == 2 else
         "one strategy among a field of another (every ordered pair) and mirrors, seats rotating",
         "matrix": mats[0].tolist(), "matrix_ci": cell_ests,
@@ -193,8 +216,9 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
     }
 
 
-def dominance_tests(recs: list[dict], scores: np.ndarray, names: list[str], n: int,
-                    alpha: float = sequential.ALPHA, beta: float = sequential.BETA) -> dict:
+def dominance_tests(recs: list[dict], scores: list, names: list[str], n: int,
+                    alpha: float = sequential.ALPHA, beta: float = sequential.BETA,
+                    confidence: float = stats.CONFIDENCE) -> dict:
     """Does each strategy beat every other?  A sequential test per ordered pair on the
     match's rounds (meta.sequential.sprt): "scores the fair share" against "scores the beat
     threshold" (meta.stats.beat_threshold).  A strategy dominates when all its tests accept
@@ -209,11 +233,11 @@ def dominance_tests(recs: list[dict], scores: np.ndarray, names: list[str], n: i
         i, j = r["info"]["i"], r["info"]["j"]
         if i == j:
             continue
-        spg = r.get("seconds", 0.0) / max(r["games"], 1)
-        tests[i, j] = sequential.sprt(scores[idx], n, fair, beat, alpha, beta)
+        spg = r.get("seconds", 0.0) / max(r.get("played", r["games"]), 1)
+        tests[i, j] = sequential.sprt(scores[idx], n, fair, beat, alpha, beta, confidence)
         per_game[i, j] = spg
         if n == 2:  # the same games from the other side
-            tests[j, i] = sequential.sprt(1.0 - scores[idx], n, fair, beat, alpha, beta)
+            tests[j, i] = sequential.sprt(1.0 - scores[idx], n, fair, beat, alpha, beta, confidence)
             per_game[j, i] = spg
     status = []
     for i in range(m):
@@ -256,17 +280,27 @@ def dominance_tests(recs: list[dict], scores: np.ndarray, names: list[str], n: i
     }
 
 
-def _balance(meta: dict, oc: list, n: int, mixes: np.ndarray, w: np.ndarray, g: int, confidence: float) -> dict:
+def _resampling(lengths: np.ndarray, replicates: int, seed: int) -> list:
+    """Each match's bootstrap resampling counts: one shared set of rows when the matches are
+    of one length (common random numbers, as meta.stats.bootstrap_means), else one per match."""
+    if len(set(lengths.tolist())) <= 1:
+        w = mstats.bootstrap_counts(int(lengths[0]), replicates, seed % 2**32)
+        return [w] * len(lengths)
+    return [mstats.bootstrap_counts(int(k), replicates, (seed + idx) % 2**32) for idx, k in enumerate(lengths)]
+
+
+def _balance(meta: dict, oc: list, n: int, mixes: np.ndarray, ws: list, g: int, confidence: float) -> dict:
     """First-player advantage and seat balance when every seat plays the equilibrium mix:
     each seating weighed by the mix's chance of it (exact for two seats; for more, the
     one-among-a-field matches weighed by x_focal * x_field: an approximation)."""
-    reps = np.vstack([np.ones((1, g)), w])  # row 0: every game once
-    seat_rate = np.zeros((reps.shape[0], n))
-    fp_num = np.zeros(reps.shape[0])
-    fp_den = np.zeros(reps.shape[0])
+    rows = 1 + len(ws[0])
+    seat_rate = np.zeros((rows, n))
+    fp_num = np.zeros(rows)
+    fp_den = np.zeros(rows)
     for p, q, idx, which in _cells(meta, mixes.shape[1], n):
         o = oc[idx]
-        mask = np.ones(g) if which == "all" else ((o.game % 2 == 0) if which == "even" else (o.game % 2 == 1)) * 1.0
+        reps = np.vstack([np.ones((1, o.game.size)), ws[idx]])  # row 0: every game once
+        mask = np.ones(o.game.size) if which == "all" else ((o.game % 2 == 0) if which == "even" else (o.game % 2 == 1)) * 1.0
         rw = reps * mask[None, :]
         tot = np.maximum(rw.sum(axis=1), 1e-12)
         weight = mixes[:, p] * mixes[:, q]
