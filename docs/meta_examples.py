@@ -80,8 +80,12 @@ def timing(seconds: float, play: float, est: float) -> str:
 def tournament_md(s: dict, seconds: float, play: float, est: float, cmd: str) -> list[str]:
     names = s["strategies"]
     two = s["n_seats"] == 2
-    out = [f"**Tournament** (`{cmd}`): {s['design']}, {s['games_per_match']:,} games per match; "
-           f"{timing(seconds, play, est)}.", "",
+    seq = s["settings"].get("sequential")
+    games = (f"up to {s['games_per_match']:,} games a match, each pair's match stopped once its sequential tests "
+             f"decided (mirrors play every game): {s['games_played']:,} games played in all, against "
+             f"{s['games_per_match'] * len(s['games']):,} at a fixed {s['games_per_match']:,} a match"
+             if seq else f"{s['games_per_match']:,} games per match")
+    out = [f"**Tournament** (`{cmd}`): {s['design']}, {games}; {timing(seconds, play, est)}.", "",
            f"Verdict: **{s['verdict']}**.", "",
            ("Win rate of the row strategy against the column one:" if two else
             f"Win rate of one row strategy among a field of the column one (fair share "
@@ -91,6 +95,16 @@ def tournament_md(s: dict, seconds: float, play: float, est: float, cmd: str) ->
         cells = ["mirror" if e is None else f"{100 * e['value']:.0f}% [{100 * e['lo']:.0f}, {100 * e['hi']:.0f}]"
                  for e in s["matrix_ci"][i]]
         out.append(f"| {a} | " + " | ".join(cells) + " |")
+    if seq:
+        out += ["", "Sequential dominance tests (does the row strategy score the beat threshold "
+                f"{100 * s['dominance_tests']['s1']:.0f}% rather than the fair share "
+                f"{100 * s['dominance_tests']['s0']:.0f}%?), cells: the decision and the games it took:", "",
+                "| | " + " | ".join(names) + " | status |", "|---" * (len(names) + 2) + "|"]
+        dec = {(t["strategy"], t["against"]): t for t in s["dominance_tests"]["tests"]}
+        short = {"accepted s1": "beats", "accepted s0": "does not", "undecided": "undecided"}
+        for a in names:
+            cells = ["" if a == b else f"{short[dec[a, b]['outcome']]} ({dec[a, b]['games']:,})" for b in names]
+            out.append(f"| {a} | " + " | ".join(cells) + f" | {s['dominance_tests']['status'][a]} |")
     eq = s["equilibrium"]
     out += ["", f"Equilibrium ({eq['method']}): " + ", ".join(
         f"{n} {pct(e)}" for n, e in zip(names, eq["mix"]) if e["hi"] > 0.005) +
@@ -108,25 +122,41 @@ def tournament_md(s: dict, seconds: float, play: float, est: float, cmd: str) ->
 def skill_md(s: dict, seconds: float, play: float, est: float, cmd: str) -> list[str]:
     fair = s["fair_share"]
     tr, dp = s["skill_trace"], s["skill_depth"]
+    seq = s["settings"].get("sequential")
+    short = {"accepted s1": "beats", "accepted s0": "does not beat", "undecided": "undecided"}
     out = [f"**Skill ladder** (`{cmd}`): {timing(seconds, play, est)}.", "",
-           f"Verdict: **{s['verdict']}**.", "",
-           f"| step | budgets | games | win rate of the stronger [95% CI] | fair share | beats (>= "
-           f"{100 * s['beat_threshold']:.0f}%) |", "|---|---|---|---|---|---|"]
+           f"Verdict: **{s['verdict']}**.", ""]
+    if seq:
+        c = s["climb"]
+        out += [f"Each step stopped once its sequential test decided (cap {s['settings']['games']:,} games); the "
+                f"ladder climbed {c['played_steps']} of {c['planned_steps']} steps"
+                + (f" ({c['reason']})" if c["stopped"] else "") + f"; {s['games_played']:,} games played on the "
+                "steps. Intervals: betting confidence sequences (they keep their coverage at a sequential stop).",
+                ""]
+    out += [f"| step | budgets | games | win rate of the stronger [95% CI] | fair share | beats (>= "
+            f"{100 * s['beat_threshold']:.0f}%) |" + (" sequential test |" if seq else ""),
+            "|---|---|---|---|---|---|" + ("---|" if seq else "")]
     for x in s["steps"]:
         out.append(f"| {x['step']} | {x['strong_budget']} vs {x['weak_budget']} | {x['games']:,} | "
-                   f"{pct(x['win_rate'])} | {100 * fair:.0f}% | {'yes' if x['beats'] else 'no'} |")
+                   f"{pct(x['win_rate'])} | {100 * fair:.0f}% | {'yes' if x['beats'] else 'no'} |"
+                   + (f" {short[x['decided']]} |" if seq else ""))
     out += ["", f"Skill trace (Ludii) {tr['value']:.3f} [{tr['lo']:.3f}, {tr['hi']:.3f}]; skill depth "
             f"{dp['value']:.0f} [{dp['lo']:.0f}, {dp['hi']:.0f}] of {len(s['steps'])} steps (certain {dp['certain']}, "
             f"possible {dp['possible']}; intervals: bootstrap over games).", ""]
     if s["placements"]:
         levels = s["placements"][0]["levels"]
+        per = (f"up to {s['settings']['place_games']:,} games a level, stopped once a sequential test decided "
+               "whether it scores above or below its fair share" if seq else
+               f"{s['settings']['place_games']:,} games a level")
         out += ["The scripted strategies on the ladder (one seat of the strategy among `search` at each budget, "
-                f"{s['settings']['place_games']:,} games a level; its win rate, fair share {100 * fair:.0f}%):", "",
+                f"{per}; its win rate, fair share {100 * fair:.0f}%):", "",
                 "| strategy | worth | " + " | ".join(f"vs {b}" for b in levels) + " |",
                 "|---|---|" + "---|" * len(levels)]
         for p in s["placements"]:
             out.append(f"| {p['strategy']} | {p['text'].removeprefix('worth ')} | " + " | ".join(
-                f"{100 * e['value']:.0f}% [{100 * e['lo']:.0f}, {100 * e['hi']:.0f}]" for e in p["win_rates"]) + " |")
+                f"{100 * e['value']:.0f}% [{100 * e['lo']:.0f}, {100 * e['hi']:.0f}]"
+                + (f" ({n:,})" if seq else "") for e, n in zip(p["win_rates"], p.get("games", p["levels"])))
+                + " |")
         out.append("")
     return out
 

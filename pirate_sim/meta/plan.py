@@ -352,8 +352,10 @@ def execute(out: Path, kind: str, base: Scenario, matches: list[Match], settings
     outcomes)``; returns the summary.  A match with a ``test`` stops when its sequential
     tests have decided (its record's ``played`` says after how many games); ``skip(meta,
     record)``, asked before each match, may leave one out (the reason is recorded, and the
-    match has no outcomes: the ladder stops climbing)."""
+    match has no outcomes); a skill ladder's default is meta.skill.skip (it stops climbing)."""
     out = Path(out)
+    if skip is None and kind == "skill":  # the ladder climbs whoever calls it
+        from .skill import skip
     scenarios = [match_scenario(base, m) for m in matches]
     for s in scenarios:
         s.compile()  # every scenario problem surfaces before anything is written
