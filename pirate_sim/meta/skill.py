@@ -27,6 +27,12 @@ SEARCH = "search"
 TIME_LIMIT = 15 * 60  # seconds: issue 21's target for a whole default ladder on a 2-core machine
 
 
+# what an estimate of a sequential plan times: every match to its cap
+CAP_NOTE = ("these are the times at the caps: each match stops once its sequential test decides (near either "
+            "hypothesis about half the games of a fixed sample, docs/metrics.md), and the ladder stops climbing at "
+            "the first step decided not to beat, so it usually takes less")
+
+
 def round_up(games: int, n_seats: int) -> int:
     """Games rounded up to a multiple of the seats: every player in every seat equally often."""
     return int(math.ceil(games / n_seats) * n_seats)
@@ -164,6 +170,8 @@ def explain(est: plan.Estimate, matches: list[Match], st: dict, limit: float = T
                      f"{max(m.info['budget'] for m in places)} {plan.per_game_text(max(per_top))}/game")
     if est.basis:
         lines.append(est.basis)
+    if st.get("sequential"):
+        lines.append(CAP_NOTE)
     if est.seconds <= limit:
         return lines
     fits = []

@@ -21,7 +21,7 @@ from ..scenario import Scenario
 from . import plan, sequential
 from . import stats as mstats
 from .plan import Match, MetaError
-from .skill import GAMES, TIME_LIMIT, duration, half_width, round_up
+from .skill import CAP_NOTE, GAMES, TIME_LIMIT, duration, half_width, round_up
 
 
 def settings(strategies: list[str] | None = None, games: int = GAMES, bootstrap: int = mstats.BOOTSTRAP,
@@ -80,6 +80,9 @@ def explain(est: plan.Estimate, matches: list[Match], st: dict, limit: float = T
                  f"{m.label} {plan.per_game_text(c / m.games)} ({100 * c / est.seconds:.0f}%)" for m, c in order[:3])]
     if est.basis:
         lines.append(est.basis)
+    if st.get("sequential"):
+        lines.append(CAP_NOTE.replace(", and the ladder stops climbing at the first step decided not to beat", "")
+                     .replace("its sequential test decides", "its sequential tests decide (mirrors play every game)"))
     if est.seconds > limit:
         n = int(g * limit / est.seconds)
         lines.append(f"over {limit / 60:.0f} minutes on this machine ({duration(est.seconds)}); "

@@ -57,7 +57,7 @@ def _header(meta: dict) -> list[str]:
             f"Overrides: {', '.join(meta.get('overrides') or []) or 'none'}",
             f"Seed {meta['seed']}   seats {meta['n_seats']}   rules version {meta['rules_version']}   "
             f"pirate-sim {v.get('pirate_sim', '?')}",
-            f"{len(meta['matches'])} matches, {sum(m['games'] for m in meta['matches']):,} games, "
+            f"{len(meta['matches'])} matches, {_played(meta):,} games, "
             f"{meta.get('timings', {}).get('play_seconds', 0):.0f} s of play; common random numbers: game k of every "
             "match plays the same dice stream",
             f"Generated {_dt.datetime.now().strftime('%Y-%m-%d %H:%M')}", ""]
@@ -109,13 +109,32 @@ def _skill_cover(meta, s):
         e = _est(st["win_rate"])
         said = ("beats" if e.lo >= s["beat_threshold"] else "may beat" if e.hi >= s["beat_threshold"]
                 else "does not beat")
+        test = {"accepted s1": "test: beats", "accepted s0": "test: does not beat"}.get(st.get("decided"),
+                                                                                       "test: undecided")
         lines.append(f"  step {st['step']}: {st['strong_budget']:>6} vs {st['weak_budget']:<6} "
-                     f"{100 * e.value:5.1f}%  [{100 * e.lo:.1f}, {100 * e.hi:.1f}]  {st['games']:,} games  {said}")
+                     f"{100 * e.value:5.1f}%  [{100 * e.lo:.1f}, {100 * e.hi:.1f}]  {st['games']:,} games  {said}; "
+                     f"{test}")
+    climb = s.get("climb", {})
+    if climb.get("stopped"):
+        lines.append(f"  the ladder climbed {climb['played_steps']} of {climb['planned_steps']} steps: "
+                     f"{climb['reason']}")
     if s["placements"]:
         lines += ["", "Scripted strategies on the ladder (the search budget each one is worth):"]
         lines += [f"  {p['strategy']}: {placement_claim(p, s['fair_share'])}" for p in s["placements"]]
     lines += ["", "How to read this report: docs/meta.md; definitions: docs/metrics.md."]
     return _text_page(f"{meta['title']}: skill ladder", lines)
+
+
+def _played(meta: dict) -> int:
+    """Games the plan played: each match's own count where a sequential test stopped it (none where skipped)."""
+    return sum(m.get("played", m["games"]) for m in meta["matches"])
+
+
+def _per_match(s: dict) -> str:
+    if not s["settings"].get("sequential"):
+        return f"{s['games_per_match']:,} games per match"
+    return (f"up to {s['games_per_match']:,} games per match, each pair stopped once its sequential tests decided "
+            f"({s['games_played']:,} played; mirrors play every game)")
 
 
 def _ladder(meta, s):
@@ -185,7 +204,7 @@ def _tournament_cover(meta, s):
     names = s["strategies"]
     eq, b = s["equilibrium"], s["balance"]
     lines = _header(meta) + ["Verdict: " + s["verdict"], "", f"Design: {s['design']}; "
-                             f"{s['games_per_match']:,} games per match.", *_search_budget(meta), "",
+                             f"{_per_match(s)}.", *_search_budget(meta), "",
                              f"Equilibrium ({eq['method']}), 95% bootstrap intervals:"]
     for n, e in zip(names, eq["mix"]):
         lines.append(f"  {n:<20s} {100 * e['value']:5.1f}%  [{100 * e['lo']:.1f}, {100 * e['hi']:.1f}]")
@@ -241,7 +260,7 @@ def _heatmap(meta, s):
     bar.set_label(f"win rate (%); white: the fair share {fair:.0f}%")
     bar.set_ticks(sorted({0, 20, 40, 60, 80, 100, round(fair)}))
     fig.text(0.06, 0.25, textwrap.fill("Verdict: " + s["verdict"], 100), fontsize=9)
-    footnote(fig, f"{s['games_per_match']:,} games per match, seats rotating, every match on the same games' dice. "
+    footnote(fig, f"{_per_match(s)}, seats rotating, every match on the same games' dice. "
                   "The diagonal is the mirror match (fair share by symmetry).")
     return fig
 
