@@ -110,6 +110,24 @@ def test_skill_command_and_report(tmp_path):
         assert page_problems(fig) == [], name
 
 
+def test_skill_climbs_until_a_step_does_not_beat_and_every_game_plays_them_all(tmp_path):
+    s = write(tmp_path, "luck", ["random", "random"])
+    r = cli("skill", s, "-o", tmp_path / "seq", "-b", "2", "-k", "3", "-n", "2000", "--place", "none",
+            "--bootstrap", "50", "-q")
+    assert r.exit_code == 0, r.output
+    assert "the ladder climbed 1 of 3 steps" in r.output and "does not beat (" in r.output
+    summary = json.loads((tmp_path / "seq" / plan.SUMMARY).read_text())
+    assert len(summary["steps"]) == 1 and summary["steps"][0]["games"] < 2000
+    r = cli("skill", s, "-o", tmp_path / "all", "-b", "2", "-k", "3", "-n", "200", "--place", "none",
+            "--bootstrap", "50", "-q", "--every-game")
+    assert r.exit_code == 0, r.output
+    summary = json.loads((tmp_path / "all" / plan.SUMMARY).read_text())
+    assert [x["games"] for x in summary["steps"]] == [200, 200, 200] and "climbed" not in r.output
+    r = cli("tournament", write(tmp_path, "rps", ["rock", "paper"]), "-o", tmp_path / "t", "-n", "3000",
+            "--bootstrap", "50", "-q")
+    assert r.exit_code == 0 and "games played in all" in r.output, r.output
+
+
 def _plan(tmp_path, name, games=400):
     b = scen.from_dict({"game": "best_move", "run": {"seed": 3}, "seats": [{"strategy": "random"}] * 2})
     matches, st = tournament.build(b, tournament.settings(["random", "first", "search"], games, 50))
@@ -150,7 +168,8 @@ def test_resume_of_another_plan_is_refused_and_the_lock_holds(tmp_path):
 @pytest.mark.slow
 def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
     s = write(tmp_path, "luck", ["random", "random"])
-    args = ["skill", str(s), "-b", "4096", "-k", "3", "-n", "600", "--place", "none", "--bootstrap", "50", "-q"]
+    args = ["skill", str(s), "-b", "4096", "-k", "3", "-n", "600", "--place", "none", "--bootstrap", "50", "-q",
+            "--every-game"]  # every step to its end: the kill lands inside the last one
     code = ("import sys; sys.path.insert(0, %r); import toy_meta; from pirate_sim.cli import main; main()"
             % str(ROOT / "tests"))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_NUM_THREADS": "1"}
