@@ -126,7 +126,7 @@ def prepare_output(out_dir: Path, s: Scenario, games: int, resume: bool, force: 
                     raise RunError(f"{out_dir}: cannot resume: {changed[0]}; use another -o DIR or --force")
                 raise RunError(f"{out_dir}: holds results of a different scenario or seed "
                                f"(hash {man['scenario_hash']} vs {s.hash()}); use another -o DIR or --force")
-            stopped_at = man.get("options", {}).get("planned_games") == games and man.get("complete")
+            stopped_at = man.get("planned_games") == games and man.get("complete")
             if (man["games"] != games and not stopped_at) or man["chunk_size"] != s.run["chunk_size"]:
                 raise RunError(f"{out_dir}: was started with {man['games']:,} games in chunks of "
                                f"{man['chunk_size']:,}; resume without --games (--resume takes both from the run)")
@@ -226,6 +226,7 @@ def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, forc
     acc = Accumulator(s.game, compiled.strategy_names, rotate)
     done, damaged = 0, []
     decided = False  # the decision rule stopped the run inside the chunks already done
+    planned = None  # a run stopped early: the games it was started with (kept in its manifest)
     parts: list = []
     timings = {"play_seconds": 0.0, "write_seconds": 0.0}
     moved: list = []
@@ -233,7 +234,8 @@ def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, forc
         done, damaged = prepare_output(out_dir, s, games, resume, force, moved)
         if done:
             old = results.read_manifest(out_dir)
-            if old.get("complete") and old.get("options", {}).get("planned_games") == games:
+            if old.get("complete") and old.get("planned_games") == games:
+                planned = games
                 games = int(old["games"])  # a run its rule stopped early: complete at that size
                 total_chunks = n_chunks(games, size)
             timings = old.get("timings", timings)
@@ -253,8 +255,10 @@ def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, forc
         played_to = start = chunk_span(done - 1, games, size)[0] + int(parts[done - 1]["games"]["rows"])
 
     def save_manifest(chunks_done: int) -> None:
-        results.atomic_write_json(out_dir / MANIFEST, _manifest(s, games, chunks_done, total_chunks, timings,
-                                                                 used_threads, parts, options))
+        man = _manifest(s, games, chunks_done, total_chunks, timings, used_threads, parts, options)
+        if planned is not None:
+            man["planned_games"] = planned
+        results.atomic_write_json(out_dir / MANIFEST, man)
 
     def new_part(c: int) -> results.PartWriter:
         a, b = chunk_span(c, games, size)
@@ -338,7 +342,7 @@ def _run_locked(s, compiled, out_dir, games, threads, used_threads, resume, forc
         man = results.read_manifest(out_dir)
         if played_to < games:  # stopped early by a precision target or a decision: complete at this size
             man.update(games=played_to, chunks_total=man["chunks_done"], complete=True)
-            man["options"] = {**man.get("options", {}), "planned_games": games}  # --resume then finds it complete
+            man["planned_games"] = games  # --resume with the same games then finds it complete
         results.atomic_write_json(out_dir / MANIFEST, man)
         results.atomic_write_json(out_dir / SUMMARY, summary_dict(acc))
     return RunResult(out_dir, acc, played_to, elapsed, resumed_from=start, replayed=len(damaged),

@@ -341,6 +341,22 @@ def prepare(out: Path, kind: str, base: Scenario, matches: list[Match], scenario
     return fresh
 
 
+def ladder_skip(meta: dict, rec: dict) -> str | None:
+    """The climbing skill ladder (sequential settings): a step after one decided not to beat
+    its weaker level is not played, nor are placements at the levels above it."""
+    if not meta["settings"].get("sequential"):
+        return None
+    stopped = [m for m in meta["matches"] if m["role"] == "step" and m.get("decision") == "accepted s0"]
+    if not stopped:
+        return None
+    top = min(m["info"]["step"] for m in stopped)
+    if rec["role"] == "step" and rec["info"]["step"] > top:
+        return f"the ladder stopped climbing: step {top} was decided not to beat its weaker level"
+    if rec["role"] == "place" and rec["info"]["level"] > top:
+        return f"level {rec['info']['level']} is above the ladder's top (step {top} did not beat its weaker level)"
+    return None
+
+
 def execute(out: Path, kind: str, base: Scenario, matches: list[Match], settings: dict, analyse: Callable,
             threads: int | None = None, resume: bool = False, force: bool = False, cluster=None,
             progress: Callable[[int, int, str], None] | None = None,
@@ -355,7 +371,7 @@ def execute(out: Path, kind: str, base: Scenario, matches: list[Match], settings
     match has no outcomes); a skill ladder's default is meta.skill.skip (it stops climbing)."""
     out = Path(out)
     if skip is None and kind == "skill":  # the ladder climbs whoever calls it
-        from .skill import skip
+        skip = ladder_skip
     scenarios = [match_scenario(base, m) for m in matches]
     for s in scenarios:
         s.compile()  # every scenario problem surfaces before anything is written

@@ -68,20 +68,7 @@ def place_test(n_seats: int, beat: float) -> list:
     return [[max(fair - (thr - fair), 0.5 / n_seats ** 2), thr, False]]
 
 
-def skip(meta: dict, rec: dict) -> str | None:
-    """The climbing ladder (sequential settings): a step after one decided not to beat its
-    weaker level is not played, nor are placements at the levels above it."""
-    if not meta["settings"].get("sequential"):
-        return None
-    stopped = [m for m in meta["matches"] if m["role"] == "step" and m.get("decision") == "accepted s0"]
-    if not stopped:
-        return None
-    top = min(m["info"]["step"] for m in stopped)
-    if rec["role"] == "step" and rec["info"]["step"] > top:
-        return f"the ladder stopped climbing: step {top} was decided not to beat its weaker level"
-    if rec["role"] == "place" and rec["info"]["level"] > top:
-        return f"level {rec['info']['level']} is above the ladder's top (step {top} did not beat its weaker level)"
-    return None
+skip = plan.ladder_skip  # the climb (plan.execute's default for a skill plan)
 
 
 def build(base: Scenario, st: dict) -> tuple[list[Match], dict]:
