@@ -76,6 +76,9 @@ def estimate_md(kind: str, cmd: str, est: plan.Estimate) -> list[str]:
 
 
 def timing(seconds: float, play: float, est: float) -> str:
+    if est != est:  # NaN: reused from an earlier run (--reuse)
+        return (f"{dur(play)} playing the games, in an earlier run into the same results directory (`--resume`; "
+                "its wall-clock and estimate are not in this run)")
     return (f"{dur(seconds)} wall-clock: {dur(play)} playing the games, the rest compiling and timing a few games of "
             f"each match first (the estimate, which said {dur(est)})")
 
@@ -147,7 +150,7 @@ def skill_md(s: dict, seconds: float, play: float, est: float, cmd: str) -> list
             f"{dp['value']:.0f} [{dp['lo']:.0f}, {dp['hi']:.0f}] of {len(s['steps'])} steps (certain {dp['certain']}, "
             f"possible {dp['possible']}; intervals: bootstrap over games).", ""]
     if s["placements"]:
-        levels = s["placements"][0]["levels"]
+        levels = sorted({b for p in s["placements"] for b in p["levels"]})  # not placed above a level it lost to
         per = (f"up to {s['settings']['place_games']:,} games a level, stopped once a sequential test decided "
                "whether it scores above or below its fair share" if seq else
                f"{s['settings']['place_games']:,} games a level")
@@ -156,16 +159,32 @@ def skill_md(s: dict, seconds: float, play: float, est: float, cmd: str) -> list
                 "| strategy | worth | " + " | ".join(f"vs {b}" for b in levels) + " |",
                 "|---|---|" + "---|" * len(levels)]
         for p in s["placements"]:
-            out.append(f"| {p['strategy']} | {p['text'].removeprefix('worth ')} | " + " | ".join(
-                f"{100 * e['value']:.0f}% [{100 * e['lo']:.0f}, {100 * e['hi']:.0f}]"
-                + (f" ({n:,})" if seq else "") for e, n in zip(p["win_rates"], p.get("games", p["levels"])))
-                + " |")
+            cell = {b: f"{100 * e['value']:.0f}% [{100 * e['lo']:.0f}, {100 * e['hi']:.0f}]" + (f" ({n:,})" if seq else "")
+                    for b, e, n in zip(p["levels"], p["win_rates"], p.get("games", p["levels"]))}
+            out.append(f"| {p['strategy']} | {p['text'].removeprefix('worth ')} | "
+                       + " | ".join(cell.get(b, "lost below" if b > max(p["levels"]) else "") for b in levels) + " |")
+        if any(len(p["levels"]) < len(levels) for p in s["placements"]):
+            out += ["", "(lost below: decided to lose to a lower level, so not placed at this one.)"]
         out.append("")
     return out
 
 
 def _play_seconds(out: Path) -> float:
     return float(plan.read_meta(out)["timings"]["play_seconds"])
+
+
+def _again(args, out: Path) -> bool:
+    """--reuse and a plan already in ``out``: finish it (plan.execute refuses another plan)."""
+    return bool(args.reuse) and plan.is_meta_dir(out)
+
+
+def _wall(out: Path, t0: float, seen: list, again: bool) -> tuple:
+    """(wall-clock, playing, estimate) of a plan just executed; a reused one was played in an
+    earlier run: its wall-clock is its playing time (NaN for the estimate: not printed again)."""
+    play = _play_seconds(out)
+    if again:
+        return play, play, float("nan")
+    return time.perf_counter() - t0, play, seen[0].seconds
 
 
 def _search_budget(base, budget):
@@ -237,6 +256,9 @@ def main(argv=None) -> int:
                     help="a section for GAME saying why it was not played (with --only of the others)")
     ap.add_argument("--keep-others", action="store_true",
                     help="keep the sections of the games not run from the existing page (a page built game by game)")
+    ap.add_argument("--reuse", action="store_true",
+                    help="finish, rather than replay, a tournament or ladder already in --results with the same plan "
+                         "(its playing time then comes from its meta.json; wall-clock is not measured again)")
     ap.add_argument("--doc", default=str(ROOT / "docs" / "meta_examples.md"), help="the Markdown file to write")
     args = ap.parse_args(argv)
     res_root = Path(args.results or tempfile.mkdtemp(prefix="meta-examples-"))
@@ -293,10 +315,10 @@ def main(argv=None) -> int:
                            for x in m.seats]
         seen = []
         t0 = time.perf_counter()
-        s = plan.execute(res_root / f"{g}-tournament", "tournament", base, ms, st, tournament.analyse, force=True,
+        out, again = res_root / f"{g}-tournament", _again(args, res_root / f"{g}-tournament")
+        s = plan.execute(out, "tournament", base, ms, st, tournament.analyse, force=not again, resume=again,
                          on_estimate=seen.append)
-        lines += tournament_md(s, time.perf_counter() - t0, _play_seconds(res_root / f"{g}-tournament"),
-                               seen[0].seconds, cmd)
+        lines += tournament_md(s, *_wall(out, t0, seen, again), cmd)
         if has_search:
             lines += [f"(`search` plays at budget {_search_budget(base, cfg['search_budget'])} in this tournament"
                       + (f", not its default, to fit the machine: `--set seats.N.budget={cfg['search_budget']}` on a "
@@ -311,10 +333,10 @@ def main(argv=None) -> int:
                    f"--place-games {cfg['place_games']}")
             seen = []
             t0 = time.perf_counter()
-            s = plan.execute(res_root / f"{g}-skill", "skill", base, ms, st, skill.analyse, force=True,
+            out, again = res_root / f"{g}-skill", _again(args, res_root / f"{g}-skill")
+            s = plan.execute(out, "skill", base, ms, st, skill.analyse, force=not again, resume=again,
                              on_estimate=seen.append, explain=skill.explain)
-            lines += skill_md(s, time.perf_counter() - t0, _play_seconds(res_root / f"{g}-skill"), seen[0].seconds,
-                              cmd)
+            lines += skill_md(s, *_wall(out, t0, seen, again), cmd)
             print(f"{g}: skill {time.perf_counter() - t0:.1f} s: {s['verdict']}", flush=True)
             if args.also_every_game:
                 lines += _every_game("skill", res_root / f"{g}-skill-every", base, ms, st, skill, s)

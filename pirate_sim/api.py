@@ -1302,7 +1302,8 @@ def skill(scenario: Scenario | PathLike, out: PathLike | None = None, *, base_bu
     ``progress``: a bar, False, or ``f(done, total, match_label)``; ``on_estimate(est)`` is
     called before the first game.  ``sequential`` (the default): each step and placement
     stops once its sequential test decides (``games`` and ``place_games`` are caps) and the
-    ladder stops climbing at the first step decided not to beat its weaker level; False
+    ladder stops climbing at the first step decided not to beat its weaker level whose
+    strong level no scripted strategy was decided to beat (plan.ladder_skip); False
     plays every game of every step (docs/metrics.md, "Sequential tests").
 
     Example:

@@ -101,8 +101,8 @@ def test_skill_command_and_report(tmp_path):
     assert r.exit_code == 0, r.output
     assert "skill trace (Ludii)" in r.output and "first: worth" in r.output
     meta = plan.read_meta(out)
-    assert [m["id"] for m in meta["matches"]] == ["step-01", "step-02", "step-03"] + [
-        f"place-first-{j:02d}" for j in range(4)]
+    assert [m["id"] for m in meta["matches"]] == [  # level by level: a level's placements, then the step above
+        "place-first-00", "step-01", "place-first-01", "step-02", "place-first-02", "step-03", "place-first-03"]
     assert cli("report", out).exit_code == 0
     from pirate_sim.report.meta import report_pages
 

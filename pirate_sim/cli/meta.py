@@ -128,7 +128,8 @@ def _play(kind, scenario_path, out_dir, base, matches, st, threads, resume, forc
               help="Two-seat win rate that counts as the stronger level beating the weaker (default 0.6).")
 @click.option("--every-game", is_flag=True,
               help="Play every game of every step (-n, --place-games); by default a match stops once its "
-                   "sequential test decides, and the ladder stops climbing at the first step decided not to beat.")
+                   "sequential test decides, and the ladder stops climbing at the first step decided not to beat "
+                   "that no scripted strategy beats (flat steps below the scripts do not stop it).")
 def skill_cmd(scenario_path, out_dir, seed, overrides, bootstrap, resume, force, estimate_only, threads, quiet,
               cluster_address, base_budget, steps, games, place_games, place, beat, every_game):
     """The skill ladder: does playing better win more, or is the game a dice-fest?
@@ -206,6 +207,9 @@ def print_skill(summary: dict, out_dir) -> None:
     if summary.get("climb", {}).get("stopped"):
         c = summary["climb"]
         con.print(f"the ladder climbed {c['played_steps']} of {c['planned_steps']} steps: {esc(c['reason'])}")
+    past = summary.get("climb", {}).get("flat_below_scripted")
+    if past:
+        con.print(f"flat steps below the scripted players (the climb went past them): {', '.join(map(str, past))}")
     for p in summary["placements"]:
         con.print(f"{esc(p['strategy'])}: {esc(p['text'])}")
     con.print(f"verdict: {esc(summary['verdict'])}")

@@ -342,19 +342,43 @@ def prepare(out: Path, kind: str, base: Scenario, matches: list[Match], scenario
 
 
 def ladder_skip(meta: dict, rec: dict) -> str | None:
-    """The climbing skill ladder (sequential settings): a step after one decided not to beat
-    its weaker level is not played, nor are placements at the levels above it."""
+    """The climbing skill ladder (sequential settings).  A step decided not to beat its
+    weaker level stops the climb only once the ladder has reached the strongest scripted
+    player: at that step's strong level no placed scripted strategy was decided to beat
+    ``search`` (with no placements, at once).  Below that, a flat step is the bottom of the
+    ladder, not its top, and the climb goes on.  Not played after the stop: the steps above
+    it and the placements at levels above it.  A scripted strategy decided to lose to one
+    level is not placed at the levels above it (search at more budget is taken to be no
+    weaker).  The skill plan orders its matches level by level (skill.build) so that each
+    level's placements are decided before the step above it is asked."""
     if not meta["settings"].get("sequential"):
         return None
-    stopped = [m for m in meta["matches"] if m["role"] == "step" and m.get("decision") == "accepted s0"]
-    if not stopped:
+    recs = meta["matches"]
+    if rec["role"] == "place":
+        name, level = rec["info"]["strategy"], rec["info"]["level"]
+        below = [m["info"]["level"] for m in recs if m["role"] == "place" and m["info"]["strategy"] == name
+                 and m["info"]["level"] < level and m.get("decision") == "accepted s0"]
+        if below:
+            return (f"{name} was decided to lose to search at level {min(below)}; it is not placed at the "
+                    f"levels above")
+    top = climb_top(meta)
+    if top is None:
         return None
-    top = min(m["info"]["step"] for m in stopped)
     if rec["role"] == "step" and rec["info"]["step"] > top:
         return f"the ladder stopped climbing: step {top} was decided not to beat its weaker level"
     if rec["role"] == "place" and rec["info"]["level"] > top:
         return f"level {rec['info']['level']} is above the ladder's top (step {top} did not beat its weaker level)"
     return None
+
+
+def climb_top(meta: dict) -> int | None:
+    """The step the climbing ladder stopped at (None: it has not stopped): the first step
+    decided not to beat its weaker level whose strong level no scripted strategy was
+    decided to beat (skill.analyse and ladder_skip read the same rule)."""
+    recs = meta["matches"]
+    above = {m["info"]["level"] for m in recs if m["role"] == "place" and m.get("decision") == "accepted s1"}
+    flat = sorted(m["info"]["step"] for m in recs if m["role"] == "step" and m.get("decision") == "accepted s0")
+    return next((i for i in flat if i not in above), None)
 
 
 def execute(out: Path, kind: str, base: Scenario, matches: list[Match], settings: dict, analyse: Callable,
@@ -368,7 +392,7 @@ def execute(out: Path, kind: str, base: Scenario, matches: list[Match], settings
     outcomes)``; returns the summary.  A match with a ``test`` stops when its sequential
     tests have decided (its record's ``played`` says after how many games); ``skip(meta,
     record)``, asked before each match, may leave one out (the reason is recorded, and the
-    match has no outcomes); a skill ladder's default is meta.skill.skip (it stops climbing)."""
+    match has no outcomes); a skill ladder's default is ladder_skip (it climbs)."""
     out = Path(out)
     if skip is None and kind == "skill":  # the ladder climbs whoever calls it
         skip = ladder_skip

@@ -2,9 +2,12 @@
 
 Each step is one match (plan.Match): the strong player in entry 0, the weak one in every
 other seat (one strong seat among weak ones in games of three or more), seats rotating,
-every step on the same games' dice.  Then each scripted strategy plays one seat among
+every step on the same games' dice.  Each scripted strategy plays one seat among
 ``search`` at every level B*2^j, j = 0..K, which places it on the ladder: the budget at
-which it wins exactly its fair share.  Definitions: docs/metrics.md ("Skill ladder").
+which it wins exactly its fair share.  The plan runs level by level (a level's placements,
+then the step above it), so a sequential ladder knows, before each step, whether it has
+reached the strongest scripted player (plan.ladder_skip).  Definitions: docs/metrics.md
+("Skill ladder").
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ TIME_LIMIT = 15 * 60  # seconds: issue 21's target for a whole default ladder on
 # what an estimate of a sequential plan times: every match to its cap
 CAP_NOTE = ("these are the times at the caps: each match stops once its sequential test decides (near either "
             "hypothesis about half the games of a fixed sample, docs/metrics.md), and the ladder stops climbing at "
-            "the first step decided not to beat, so it usually takes less")
+            "the first step decided not to beat above the scripted players, so it usually takes less")
 
 
 def round_up(games: int, n_seats: int) -> int:
@@ -51,7 +54,8 @@ def settings(base_budget: int = BASE_BUDGET, steps: int = STEPS, games: int = GA
              bootstrap: int = mstats.BOOTSTRAP, sequential: bool = True) -> dict:
     """``sequential`` (the default): every match stops once its sequential test decides
     (``games`` and ``place_games`` are then caps) and the ladder stops climbing at the
-    first step decided not to beat its weaker level; False plays every game of every step."""
+    first step decided not to beat its weaker level at or above the strongest scripted
+    player (plan.ladder_skip); False plays every game of every step."""
     return {"base_budget": int(base_budget), "steps": int(steps), "games": int(games), "place_games": int(place_games),
             "place": place, "beat": float(beat), "bootstrap": int(bootstrap), "sequential": bool(sequential)}
 
@@ -69,6 +73,7 @@ def place_test(n_seats: int, beat: float) -> list:
 
 
 skip = plan.ladder_skip  # the climb (plan.execute's default for a skill plan)
+climb_top = plan.climb_top
 
 
 def build(base: Scenario, st: dict) -> tuple[list[Match], dict]:
@@ -87,18 +92,20 @@ def build(base: Scenario, st: dict) -> tuple[list[Match], dict]:
     check_budgets(base, st["base_budget"], st["steps"])
     n = base.n_seats
     b = budgets(st["base_budget"], st["steps"])
-    matches = []
+    steps, places = {}, {}
     for i in range(1, st["steps"] + 1):
         strong, weak = plan.seat_of(base, SEARCH, budget=b[i]), plan.seat_of(base, SEARCH, budget=b[i - 1])
-        matches.append(Match(f"step-{i:02d}", "step", f"search {b[i]} vs {b[i - 1]}", [strong] + [weak] * (n - 1),
-                             round_up(st["games"], n), {"step": i, "strong": b[i], "weak": b[i - 1]},
-                             step_test(n, st["beat"]) if st.get("sequential") else None))
-    for name in place:
-        for j, bj in enumerate(b):
-            matches.append(Match(f"place-{name}-{j:02d}", "place", f"{name} vs search {bj}",
-                                 [plan.seat_of(base, name)] + [plan.seat_of(base, SEARCH, budget=bj)] * (n - 1),
-                                 round_up(st["place_games"], n), {"strategy": name, "level": j, "budget": bj},
-                                 place_test(n, st["beat"]) if st.get("sequential") else None))
+        steps[i] = Match(f"step-{i:02d}", "step", f"search {b[i]} vs {b[i - 1]}", [strong] + [weak] * (n - 1),
+                         round_up(st["games"], n), {"step": i, "strong": b[i], "weak": b[i - 1]},
+                         step_test(n, st["beat"]) if st.get("sequential") else None)
+    for j, bj in enumerate(b):
+        places[j] = [Match(f"place-{name}-{j:02d}", "place", f"{name} vs search {bj}",
+                           [plan.seat_of(base, name)] + [plan.seat_of(base, SEARCH, budget=bj)] * (n - 1),
+                           round_up(st["place_games"], n), {"strategy": name, "level": j, "budget": bj},
+                           place_test(n, st["beat"]) if st.get("sequential") else None) for name in place]
+    # level by level: a level's placements are decided before the step above it is asked
+    # whether the climb goes on (plan.ladder_skip)
+    matches = [m for j in range(len(b)) for m in places[j] + ([steps[j + 1]] if j + 1 in steps else [])]
     return matches, st
 
 
@@ -293,11 +300,19 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
                    + (f", {len(open_steps)} undecided" if open_steps else ""))
     planned = int(st["steps"])
     skipped = [m for m in meta["matches"] if m["role"] == "step" and m.get("skipped")]
+    # flat steps the climb went past: a scripted strategy was decided to beat their strong level
+    beaten = sorted({m["info"]["level"] for m in meta["matches"]
+                     if m["role"] == "place" and m.get("decision") == "accepted s1"})
+    past = [x["step"] for x in out_steps if x["decided"] == "accepted s0" and x["step"] in beaten]
     climb = {"planned_steps": planned, "played_steps": len(steps), "stopped": bool(skipped),
-             "reason": skipped[0]["skipped"] if skipped else ""}
+             "reason": skipped[0]["skipped"] if skipped else "", "flat_below_scripted": past,
+             "levels_beaten_by_scripted": beaten}
     if skipped:
         verdict += (f"; the ladder climbed {len(steps)} of {planned} steps and stopped: step {len(steps)} was "
                     f"decided not to beat its weaker level")
+    if past:
+        verdict += (f" (it climbed past the flat step{'s' if len(past) != 1 else ''} "
+                    f"{', '.join(map(str, past))}: a scripted strategy was decided to beat search there)")
     return {
         "kind": "skill", "game": meta["game"], "n_seats": n, "fair_share": fair, "beat_threshold": thr,
         "climb": climb, "games_played": int(sum(lengths)),

@@ -81,7 +81,8 @@ def explain(est: plan.Estimate, matches: list[Match], st: dict, limit: float = T
     if est.basis:
         lines.append(est.basis)
     if st.get("sequential"):
-        lines.append(CAP_NOTE.replace(", and the ladder stops climbing at the first step decided not to beat", "")
+        lines.append(CAP_NOTE.replace(", and the ladder stops climbing at the first step decided not to beat above the scripted "
+                                      "players", "")
                      .replace("its sequential test decides", "its sequential tests decide (mirrors play every game)"))
     if est.seconds > limit:
         n = int(g * limit / est.seconds)

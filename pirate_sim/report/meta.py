@@ -164,7 +164,7 @@ def _ladder(meta, s):
             ax2.errorbar(lx, pv, yerr=perr, fmt="o-", capsize=3, color=COLOURS[(k + 1) % len(COLOURS)],
                          label=f"{p['strategy']}: {placement_claim(p, s['fair_share'])}")
         ax2.axhline(100 * s["fair_share"], color="black", lw=1, label=f"fair share {100 * s['fair_share']:.0f}%")
-        lv = places[0]["levels"]
+        lv = sorted({b for p in places for b in p["levels"]})  # a strategy lost at one level is not placed above
         ax2.set_xticks(np.log2(np.array(lv, float)), [str(b) for b in lv])
         ax2.set_ylim(0, 100)
         ax2.set_xlabel("search budget of the other seats (rollouts per decision, log scale)")
