@@ -217,13 +217,14 @@ def _merged(old_text: str, new_lines: list[str], sources: list[str]) -> list[str
     return head + [x for k in keys for x in secs[k]]
 
 
-def _every_game(kind: str, out: Path, base, ms, st: dict, mod, seq: dict) -> list[str]:
+def _every_game(kind: str, out: Path, base, ms, st: dict, mod, seq: dict, reuse: bool = False) -> list[str]:
     """The same plan with every game: its wall-clock time and games beside the sequential one's."""
     every = [plan.Match(m.id, m.role, m.label, m.seats, m.games, m.info, None) for m in ms]
     st = {**st, "sequential": False}
     t0 = time.perf_counter()
-    s = plan.execute(out, kind, base, every, st, mod.analyse, force=True)
-    wall = time.perf_counter() - t0
+    again = reuse and plan.is_meta_dir(out)
+    s = plan.execute(out, kind, base, every, st, mod.analyse, force=not again, resume=again)
+    wall = _play_seconds(out) if again else time.perf_counter() - t0
     played_seq = seq["games_played"] if kind == "tournament" else sum(x["games"] for x in seq["steps"]) + sum(
         sum(p["games"]) for p in seq["placements"])
     played = sum(m.games for m in every)
@@ -325,7 +326,8 @@ def main(argv=None) -> int:
                          "search seat gives the same" if cfg["search_budget"] else "") + ".)", ""]
         print(f"{g}: tournament {time.perf_counter() - t0:.1f} s: {s['verdict']}", flush=True)
         if args.also_every_game:
-            lines += _every_game("tournament", res_root / f"{g}-tournament-every", base, ms, st, tournament, s)
+            lines += _every_game("tournament", res_root / f"{g}-tournament-every", base, ms, st, tournament, s,
+                                 args.reuse)
         if has_search:
             ms, st = skill.build(base, skill.settings(cfg["base_budget"], cfg["steps"], cfg["skill_games"],
                                                       cfg["place_games"], None, bootstrap=args.bootstrap))
@@ -339,7 +341,7 @@ def main(argv=None) -> int:
             lines += skill_md(s, *_wall(out, t0, seen, again), cmd)
             print(f"{g}: skill {time.perf_counter() - t0:.1f} s: {s['verdict']}", flush=True)
             if args.also_every_game:
-                lines += _every_game("skill", res_root / f"{g}-skill-every", base, ms, st, skill, s)
+                lines += _every_game("skill", res_root / f"{g}-skill-every", base, ms, st, skill, s, args.reuse)
         else:
             lines += [f"**Skill ladder**: {base.game.title} has no `search` strategy registered; this script "
                       "runs it as soon as one is.", ""]

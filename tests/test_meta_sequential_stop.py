@@ -201,3 +201,15 @@ def test_a_sequential_tournament_decides_dominance_in_fewer_games_than_the_full_
     assert s["games_played"] < full["games_played"]
     mix = dict(zip(s["strategies"], s["equilibrium"]["mix"]))
     assert mix["rock"]["value"] == pytest.approx(1.0)
+
+
+def test_a_real_sequential_tournament_gives_random_no_weight_in_pirates_peak(tmp_path):
+    """Pirate's Peak's own kernel: random, treasure_digger and expert, each pair's match
+    stopped once decided; random, beaten by both, gets under 5% of the equilibrium mix."""
+    b = scen.load(PEAK)
+    matches, st = tournament.build(b, tournament.settings(["random", "treasure_digger", "expert"], games=600,
+                                                          bootstrap=100))
+    s = plan.execute(tmp_path / "cup", "tournament", b, matches, st, tournament.analyse)
+    mix = dict(zip(s["strategies"], s["equilibrium"]["mix"]))
+    assert mix["random"]["value"] < 0.05 and mix["random"]["hi"] < 0.05, mix
+    assert s["games_played"] < 600 * len(matches)  # the pairs stopped early (mirrors play every game)
