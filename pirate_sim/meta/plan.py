@@ -375,10 +375,16 @@ def climb_top(meta: dict) -> int | None:
     """The step the climbing ladder stopped at (None: it has not stopped): the first step
     decided not to beat its weaker level whose strong level no scripted strategy was
     decided to beat (skill.analyse and ladder_skip read the same rule)."""
-    recs = meta["matches"]
-    above = {m["info"]["level"] for m in recs if m["role"] == "place" and m.get("decision") == "accepted s1"}
-    flat = sorted(m["info"]["step"] for m in recs if m["role"] == "step" and m.get("decision") == "accepted s0")
+    above = levels_beaten_by_scripted(meta)
+    flat = sorted(m["info"]["step"] for m in meta["matches"]
+                  if m["role"] == "step" and m.get("decision") == "accepted s0")
     return next((i for i in flat if i not in above), None)
+
+
+def levels_beaten_by_scripted(meta: dict) -> list[int]:
+    """The ladder's levels some placed scripted strategy was decided to beat (placement accepted s1)."""
+    return sorted({m["info"]["level"] for m in meta["matches"]
+                   if m["role"] == "place" and m.get("decision") == "accepted s1"})
 
 
 def execute(out: Path, kind: str, base: Scenario, matches: list[Match], settings: dict, analyse: Callable,

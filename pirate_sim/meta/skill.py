@@ -30,10 +30,12 @@ SEARCH = "search"
 TIME_LIMIT = 15 * 60  # seconds: issue 21's target for a whole default ladder on a 2-core machine
 
 
-# what an estimate of a sequential plan times: every match to its cap
-CAP_NOTE = ("these are the times at the caps: each match stops once its sequential test decides (near either "
-            "hypothesis about half the games of a fixed sample, docs/metrics.md), and the ladder stops climbing at "
-            "the first step decided not to beat above the scripted players, so it usually takes less")
+# what an estimate of a sequential plan times: every match to its cap (MATCH_CAP_NOTE: any plan's
+# matches; CAP_NOTE: the ladder's, which also stops climbing)
+MATCH_CAP_NOTE = ("these are the times at the caps: each match stops once its sequential test decides (near either "
+                  "hypothesis about half the games of a fixed sample, docs/metrics.md)")
+CAP_NOTE = (MATCH_CAP_NOTE + ", and the ladder stops climbing at the first step decided not to beat above the "
+            "scripted players, so it usually takes less")
 
 
 def round_up(games: int, n_seats: int) -> int:
@@ -73,7 +75,6 @@ def place_test(n_seats: int, beat: float) -> list:
 
 
 skip = plan.ladder_skip  # the climb (plan.execute's default for a skill plan)
-climb_top = plan.climb_top
 
 
 def build(base: Scenario, st: dict) -> tuple[list[Match], dict]:
@@ -301,8 +302,7 @@ def analyse(meta: dict, outcomes: dict, confidence: float = stats.CONFIDENCE) ->
     planned = int(st["steps"])
     skipped = [m for m in meta["matches"] if m["role"] == "step" and m.get("skipped")]
     # flat steps the climb went past: a scripted strategy was decided to beat their strong level
-    beaten = sorted({m["info"]["level"] for m in meta["matches"]
-                     if m["role"] == "place" and m.get("decision") == "accepted s1"})
+    beaten = plan.levels_beaten_by_scripted(meta)
     past = [x["step"] for x in out_steps if x["decided"] == "accepted s0" and x["step"] in beaten]
     climb = {"planned_steps": planned, "played_steps": len(steps), "stopped": bool(skipped),
              "reason": skipped[0]["skipped"] if skipped else "", "flat_below_scripted": past,

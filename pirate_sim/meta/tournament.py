@@ -21,7 +21,7 @@ from ..scenario import Scenario
 from . import plan, sequential
 from . import stats as mstats
 from .plan import Match, MetaError
-from .skill import CAP_NOTE, GAMES, TIME_LIMIT, duration, half_width, round_up
+from .skill import GAMES, MATCH_CAP_NOTE, TIME_LIMIT, duration, half_width, round_up
 
 
 def settings(strategies: list[str] | None = None, games: int = GAMES, bootstrap: int = mstats.BOOTSTRAP,
@@ -81,9 +81,9 @@ def explain(est: plan.Estimate, matches: list[Match], st: dict, limit: float = T
     if est.basis:
         lines.append(est.basis)
     if st.get("sequential"):
-        lines.append(CAP_NOTE.replace(", and the ladder stops climbing at the first step decided not to beat above the scripted "
-                                      "players", "")
-                     .replace("its sequential test decides", "its sequential tests decide (mirrors play every game)"))
+        lines.append(MATCH_CAP_NOTE.replace("its sequential test decides",
+                                            "its sequential tests decide (mirrors play every game)")
+                     + ", so it usually takes less")
     if est.seconds > limit:
         n = int(g * limit / est.seconds)
         lines.append(f"over {limit / 60:.0f} minutes on this machine ({duration(est.seconds)}); "
