@@ -29,7 +29,7 @@ demo: $(STAMP)
 
 # PIRATE_SIM_TEST_WARM: compile every kernel in $(JOBS) processes first (tests/conftest.py)
 test: lint
-	PIRATE_SIM_TEST_WARM=$(JOBS) $(BIN)/python -m pytest --no-header -n $(JOBS) -m "slow or not slow"
+	PIRATE_SIM_TEST_WARM=$(JOBS) $(BIN)/python -m pytest --no-header -n $(JOBS) -m "slow or not slow" --durations=25
 
 test-fast: $(STAMP)
 	PIRATE_SIM_TEST_WARM=$(JOBS) $(BIN)/python -m pytest --no-header -n $(JOBS)
