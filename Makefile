@@ -40,16 +40,17 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check pirate_sim tests docs
 
-# numba's cache: one folder per digest of the sources under the user cache (pirate_sim/_cache.py),
-# so an edit never runs stale machine code and nothing needs wiping; clean-cache frees the disk.
+# numba's cache: one folder per digest of the sources under the user cache (pirate_sim/_cache.py;
+# the package's kernels: one per digest of what each kernel module imports, under kernels/), so an
+# edit never runs stale machine code and nothing needs wiping; clean-cache frees the disk.
 # It also removes cache files an older layout left beside the sources (-delete would turn on
 # -depth, which GNU find refuses to combine with -prune, so rm does the deleting).
 NUMBA_CACHE = find . -path ./$(VENV) -prune -o -type f \( -name '*.nbi' -o -name '*.nbc' \)
 
 clean-cache:
 	@n=$$($(NUMBA_CACHE) -print | wc -l) && $(NUMBA_CACHE) -exec rm -f {} + && echo "removed $$n numba cache files"
-	@if [ -x $(BIN)/python ]; then d=$$($(BIN)/python -c "from pirate_sim import _cache; print(_cache.root() / 'numba')"); \
-	  rm -rf "$$d" && echo "removed $$d"; fi
+	@if [ -x $(BIN)/python ]; then for d in $$($(BIN)/python -c "from pirate_sim import _cache; print(_cache.root() / 'numba', _cache.kernels_dir())"); do \
+	  rm -rf "$$d" && echo "removed $$d"; done; fi
 
 clean: clean-cache
 	rm -rf $(VENV) .pytest_cache .hypothesis

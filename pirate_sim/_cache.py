@@ -7,12 +7,24 @@ cache after any edit to be safe).  Pointing ``NUMBA_CACHE_DIR`` at a folder name
 SHA-256 of every source file of the package instead makes an unchanged package load its
 kernels at once and a changed one compile afresh, never run stale code.
 
+The package's own kernels go one step further (:func:`module_digest`,
+``pirate_sim/_numba_locator.py``): a kernel module's machine code is kept in a folder named by
+the digest of the sources it can depend on, the module and every package module it imports at
+its top level, transitively (ast-read).  So an edit to the CLI, a report, the meta-game or
+another game compiles nothing, an edit to a game recompiles that game only, and a second copy
+of the same sources (a fresh clone, CI) loads what the first compiled: the folder is named by
+content, not by the file's path and modification time as in numba's own cache.  Everything
+else numba caches (the tests' toys, the modules generated for strategy files) stays under the
+whole-package digest above.
+
 This module imports nothing heavy: ``pirate_sim/__init__`` calls :func:`configure` before any
-kernel module (and numba) is imported.  A ``NUMBA_CACHE_DIR`` the user set is left alone.
+kernel module (and numba) is imported.  A ``NUMBA_CACHE_DIR`` the user set is left alone, and
+then numba's own locators place everything.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import os
@@ -24,6 +36,10 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 ENV_CACHE = "PIRATE_SIM_CACHE"
+# numba (0.62+) reads its cache locators from this variable: ours first, then numba's own, in
+# numba's default order (names without a module are looked up in numba.core.caching)
+LOCATORS = ("pirate_sim._numba_locator.KernelLocator,UserProvidedCacheLocator,InTreeCacheLocator,"
+            "UserWideCacheLocator,IPythonCacheLocator,ZipCacheLocator")
 # digest folders not used for this long are removed (each holds a full set of kernels, 10-60 MB)
 KEEP_UNUSED_DAYS = 30
 _USES_NUMBA = re.compile(rb"^\s*(?:import numba|from numba)", re.M)
@@ -56,6 +72,87 @@ def source_digest(*extra: Path) -> str:
     return h.hexdigest()[:16]
 
 
+def _top_level(body):
+    """The statements a module runs when imported: not function or class bodies, not
+    ``if TYPE_CHECKING:`` blocks (a kernel freezes only what exists at import time)."""
+    for n in body:
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.dump(n.test):
+            continue
+        yield n
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            sub = getattr(n, field, None)
+            if isinstance(sub, list):
+                yield from _top_level(sub)
+
+
+def _module_file(dotted: str) -> Path | None:
+    p = PACKAGE.parent.joinpath(*dotted.split("."))
+    if (p / "__init__.py").is_file():
+        return p / "__init__.py"
+    return p.with_suffix(".py") if p.with_suffix(".py").is_file() else None
+
+
+@functools.lru_cache(maxsize=None)
+def _imports(path: Path) -> frozenset[Path]:
+    """Package files ``path`` imports at its top level, with the packages' ``__init__`` files
+    those imports run."""
+    rel = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    here = list(rel[:-1])  # the package a relative import starts from (for a.b.c and a/b/__init__: a.b)
+    names = set()
+    for node in _top_level(ast.parse(path.read_bytes(), str(path)).body):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[: len(here) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            names.add(target)
+            names.update(f"{target}.{a.name}" for a in node.names)  # `from . import kernel`
+    out = set()
+    for name in names:
+        if name.split(".")[0] != PACKAGE.name:
+            continue
+        parts = name.split(".")
+        for i in range(1, len(parts) + 1):
+            f = _module_file(".".join(parts[:i]))
+            if f is not None:
+                out.add(f)
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=64)
+def module_digest(path: Path) -> str:
+    """SHA-256 (16 hex digits) of a package module's import closure inside the package (see the
+    module docstring) and of the package's data files (a board read at import time)."""
+    seen, todo = {path}, [path]
+    while todo:
+        for f in _imports(todo.pop()):
+            if f not in seen:
+                seen.add(f)
+                todo.append(f)
+    data = [f for f in PACKAGE.rglob("*") if f.is_file() and f.suffix not in (".py", ".pyc", ".nbi", ".nbc")
+            and "__pycache__" not in f.parts]
+    h = hashlib.sha256()
+    for f in sorted(seen | set(data)):
+        h.update(str(f.relative_to(PACKAGE)).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def kernels_dir() -> Path:
+    """Where the package's kernels are kept: one folder per :func:`module_digest`."""
+    return root() / "kernels"
+
+
+def keyed_kernels() -> bool:
+    """Does pirate-sim place the package's kernels (numba's cache folder is the one it set)?"""
+    return _configured is not None and os.environ.get("NUMBA_CACHE_DIR") == _configured
+
+
 def numba_dir(*extra: Path) -> Path:
     return root() / "numba" / source_digest(*extra)
 
@@ -74,9 +171,12 @@ def configure(*extra: Path) -> str | None:
     if not _usable(path):
         return None  # numba falls back to __pycache__ beside the sources
     os.environ["NUMBA_CACHE_DIR"] = _configured = str(path)
+    locators = os.environ.setdefault("NUMBA_CACHE_LOCATOR_CLASSES", LOCATORS)
     config = sys.modules.get("numba.core.config")
     if config is not None:
         config.CACHE_DIR = str(path)
+        if hasattr(config, "CACHE_LOCATOR_CLASSES"):
+            config.CACHE_LOCATOR_CLASSES = locators
     _prune(path)
     return str(path)
 
@@ -90,7 +190,8 @@ def _usable(path: Path) -> bool:
 
 
 def _prune(keep: Path) -> None:
-    """Mark ``keep`` as used now and remove digest folders unused for KEEP_UNUSED_DAYS."""
+    """Mark ``keep`` as used now and remove its sibling digest folders unused for KEEP_UNUSED_DAYS
+    (kernels_dir's digest folders are marked and pruned the same way, by the locator)."""
     try:
         os.utime(keep)
         cutoff = time.time() - KEEP_UNUSED_DAYS * 86400
