@@ -36,6 +36,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 ENV_CACHE = "PIRATE_SIM_CACHE"
+ENV_SET = "PIRATE_SIM_NUMBA_CACHE_DIR"  # the NUMBA_CACHE_DIR pirate-sim set, so that child processes know it
 # numba (0.62+) reads its cache locators from this variable: ours first, then numba's own, in
 # numba's default order (names without a module are looked up in numba.core.caching)
 LOCATORS = ("pirate_sim._numba_locator.KernelLocator,UserProvidedCacheLocator,InTreeCacheLocator,"
@@ -165,12 +166,15 @@ def configure(*extra: Path) -> str | None:
     takes effect for kernels defined from then on."""
     global _configured
     current = os.environ.get("NUMBA_CACHE_DIR")
-    if current and current != _configured:
+    inherited = bool(current) and current == os.environ.get(ENV_SET)  # set by pirate-sim in a parent process
+    if current and current != _configured and not inherited:
         return current  # the user's choice
-    path = numba_dir(*extra)
+    # a child process (warm-up, test worker, Dask worker) keeps its parent's folder unless told
+    # otherwise: the parent may have keyed it by more sources (the tests' toys)
+    path = Path(current) if inherited and not extra and _configured is None else numba_dir(*extra)
     if not _usable(path):
         return None  # numba falls back to __pycache__ beside the sources
-    os.environ["NUMBA_CACHE_DIR"] = _configured = str(path)
+    os.environ["NUMBA_CACHE_DIR"] = os.environ[ENV_SET] = _configured = str(path)
     locators = os.environ.setdefault("NUMBA_CACHE_LOCATOR_CLASSES", LOCATORS)
     config = sys.modules.get("numba.core.config")
     if config is not None:

@@ -87,3 +87,20 @@ def test_a_user_numba_cache_dir_places_the_kernels_itself(tmp_path):
     code = "import pirate_sim; from pirate_sim import _cache; print(_cache.keyed_kernels())"
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert res.stdout.strip() == "False", res.stderr
+
+
+def test_a_child_process_keeps_the_content_keyed_kernels(tmp_path):
+    """The warm-up's, the test workers' and Dask's processes inherit the NUMBA_CACHE_DIR their
+    parent set: that is still pirate-sim's folder, not a user's, so their kernels are keyed by
+    content too (they once fell back to numba's path-keyed cache and every clone recompiled)."""
+    code = ("import os, subprocess, sys; import pirate_sim; from pirate_sim import _cache; "
+            "child = subprocess.run([sys.executable, '-c', 'import pirate_sim; from pirate_sim import _cache; "
+            "print(_cache.keyed_kernels(), __import__(\"os\").environ[\"NUMBA_CACHE_DIR\"])'], "
+            "capture_output=True, text=True, env=dict(os.environ)); "
+            "print(_cache.keyed_kernels(), os.environ['NUMBA_CACHE_DIR']); print(child.stdout.strip(), child.stderr)")
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", _cache.ENV_SET)}
+    env["PIRATE_SIM_CACHE"] = str(tmp_path / "c")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert res.returncode == 0, res.stderr
+    parent, child = res.stdout.strip().splitlines()[:2]
+    assert parent.startswith("True ") and child == parent, res.stdout
