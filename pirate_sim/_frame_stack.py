@@ -110,11 +110,14 @@ def install() -> bool:
     """Switch to the caching arena allocator (once per process); True when it is in use."""
     if "new" in _state:
         return True
-    if not applies() or _state.get("building"):
+    if not applies() or _state.get("building") or _state.get("failed"):
         return False
     _state["building"] = True  # building compiles two cfuncs: a compile listener may call back
     try:
         slot, alloc, free, munmap = _build()
+    except Exception:  # noqa: BLE001 - an optimisation only: no libc mmap, a numba that refuses, ...
+        _state["failed"] = True
+        return False
     finally:
         _state["building"] = False
     api = ctypes.pythonapi
