@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -95,14 +96,11 @@ def _module_file(dotted: str) -> Path | None:
     return p.with_suffix(".py") if p.with_suffix(".py").is_file() else None
 
 
-@functools.lru_cache(maxsize=None)
-def _imports(path: Path) -> frozenset[Path]:
-    """Package files ``path`` imports at its top level, with the packages' ``__init__`` files
-    those imports run."""
-    rel = path.relative_to(PACKAGE.parent).with_suffix("").parts
-    here = list(rel[:-1])  # the package a relative import starts from (for a.b.c and a/b/__init__: a.b)
+def _imported_names(source: bytes, here: list[str]) -> list[str]:
+    """Dotted names a module's top-level imports reach (``from . import kernel`` gives both the
+    package and ``package.kernel``), relative imports resolved from the package ``here``."""
     names = set()
-    for node in _top_level(ast.parse(path.read_bytes(), str(path)).body):
+    for node in _top_level(ast.parse(source).body):
         if isinstance(node, ast.Import):
             names.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -112,11 +110,39 @@ def _imports(path: Path) -> frozenset[Path]:
             else:
                 target = node.module or ""
             names.add(target)
-            names.update(f"{target}.{a.name}" for a in node.names)  # `from . import kernel`
+            names.update(f"{target}.{a.name}" for a in node.names)
+    return sorted(n for n in names if n.split(".")[0] == PACKAGE.name)
+
+
+_NAMES_FILE = "imports.json"  # source SHA-256 -> its imported names: parsing 50 modules costs 0.3 s a start
+
+
+@functools.lru_cache(maxsize=1)
+def _known_names() -> dict:
+    try:
+        return json.loads((root() / _NAMES_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+@functools.lru_cache(maxsize=None)
+def _source(path: Path) -> bytes:
+    return path.read_bytes()  # a process's sources do not change under it
+
+
+@functools.lru_cache(maxsize=None)
+def _imports(path: Path) -> frozenset[Path]:
+    """Package files ``path`` imports at its top level, with the packages' ``__init__`` files
+    those imports run (the names read from the user cache when this very source was parsed before)."""
+    source = _source(path)
+    key = hashlib.sha256(source).hexdigest()
+    known = _known_names()
+    if key not in known:
+        here = list(path.relative_to(PACKAGE.parent).parts[:-1])  # a.b for a/b/c.py and a/b/__init__.py
+        known[key] = _imported_names(source, here)
+        _save_names(known)
     out = set()
-    for name in names:
-        if name.split(".")[0] != PACKAGE.name:
-            continue
+    for name in known[key]:
         parts = name.split(".")
         for i in range(1, len(parts) + 1):
             f = _module_file(".".join(parts[:i]))
@@ -125,22 +151,42 @@ def _imports(path: Path) -> frozenset[Path]:
     return frozenset(out)
 
 
-@functools.lru_cache(maxsize=64)
-def module_digest(path: Path) -> str:
-    """SHA-256 (16 hex digits) of a package module's import closure inside the package (see the
-    module docstring) and of the package's data files (a board read at import time)."""
+def _save_names(known: dict) -> None:
+    path = root() / _NAMES_FILE
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(known), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:  # an unwritable cache: the next process parses again
+        pass
+
+
+def import_closure(path: Path) -> frozenset[Path]:
+    """``path`` and every package file it imports at its top level, transitively."""
     seen, todo = {path}, [path]
     while todo:
         for f in _imports(todo.pop()):
             if f not in seen:
                 seen.add(f)
                 todo.append(f)
-    data = [f for f in PACKAGE.rglob("*") if f.is_file() and f.suffix not in (".py", ".pyc", ".nbi", ".nbc")
-            and "__pycache__" not in f.parts]
+    return frozenset(seen)
+
+
+@functools.lru_cache(maxsize=1)
+def _data_files() -> tuple[Path, ...]:
+    return tuple(f for f in PACKAGE.rglob("*") if f.is_file() and f.suffix not in (".py", ".pyc", ".nbi", ".nbc")
+                 and "__pycache__" not in f.parts)
+
+
+@functools.lru_cache(maxsize=64)
+def module_digest(path: Path) -> str:
+    """SHA-256 (16 hex digits) of a package module's import closure inside the package (see the
+    module docstring) and of the package's data files (a board read at import time)."""
     h = hashlib.sha256()
-    for f in sorted(seen | set(data)):
+    for f in sorted(import_closure(path) | set(_data_files())):
         h.update(str(f.relative_to(PACKAGE)).encode())
-        h.update(f.read_bytes())
+        h.update(_source(f))
     return h.hexdigest()[:16]
 
 

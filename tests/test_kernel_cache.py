@@ -66,14 +66,7 @@ def test_an_edit_outside_a_kernels_imports_compiles_nothing_and_one_inside_compi
 
 
 def test_a_kernels_digest_covers_every_package_module_it_imports():
-    kernel = PACKAGE / "games/pirates_peak/kernel.py"
-    seen, todo = {kernel}, [kernel]
-    while todo:
-        for f in _cache._imports(todo.pop()):
-            if f not in seen:
-                seen.add(f)
-                todo.append(f)
-    names = {str(f.relative_to(PACKAGE)) for f in seen}
+    names = {str(f.relative_to(PACKAGE)) for f in _cache.import_closure(PACKAGE / "games/pirates_peak/kernel.py")}
     # what the kernel inlines and the constants it freezes
     assert {"rng.py", "search.py", "seating.py", "games/pirates_peak/rules.py", "games/pirates_peak/board.py",
             "games/pirates_peak/strategies.py"} <= names
