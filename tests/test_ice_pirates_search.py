@@ -34,10 +34,11 @@ def test_search_is_registered_with_the_shared_parameters():
     assert {p.key for p in s.params} == {"budget", "rollout", "top_k", "reward", "horizon"}
     c = compile_game(budget=16)
     strat, sp = c.arrays[6], c.arrays[7]
-    # the searching entry plays the rollout strategy (upgrader, the default) for what it does not search
-    assert strat[0] == K.ST_UPGRADER and sp[0, K.SP_SEARCH] == 1 and sp[0, K.SP_BUDGET] == 16
+    # the searching entry plays the rollout strategy (the expert, the default) for what it does not search
+    assert s.params[[p.key for p in s.params].index("rollout")].default == "expert"
+    assert strat[0] == K.ST_EXPERT and sp[0, K.SP_SEARCH] == 1 and sp[0, K.SP_BUDGET] == 16
     assert sp[1, K.SP_SEARCH] == 0 and list(strat[2:]) == [0, 1, 2, 3, K.ST_EXPERT]
-    np.testing.assert_array_equal(sp[0, :K.SP_SEARCH], sp[2 + K.ST_UPGRADER, :K.SP_SEARCH])
+    np.testing.assert_array_equal(sp[0, :K.SP_SEARCH], sp[2 + 4, :K.SP_SEARCH])  # the expert's default row
 
 
 def _pauses(c, n_wanted, seed=5):
@@ -56,23 +57,59 @@ def _pauses(c, n_wanted, seed=5):
     return out
 
 
-def test_the_search_never_cheats():
+def _turn_pauses(c, seat, n_wanted, seed=5):
+    """Every searched choice of ``seat``'s turns met in play of games 0.., in turn order:
+    (truth, st0, rng0, nf), the turn's choice number ``nf`` paused with the first ``nf``
+    forced to what the search chose, as search_game_nb replays a turn."""
+    out = []
+    k = 0
+    while len(out) < n_wanted and k < 50:
+        st, ev, rng = new_state(c, seed, k, events=0)
+        while st[R.G_END] < 0 and len(out) < n_wanted and st[R.G_TURN] < 80:
+            if st[R.G_SEAT] == seat:
+                st0 = st.copy()
+                for nf in range(K.MAX_FORCED - 1):
+                    truth, _, rng0 = pause_for_search(c, st0, rng, nf=nf)
+                    if truth[R.T_PEND] == 0:
+                        break
+                    out.append((truth, st0.copy(), rng0, nf))
+                    st0[R.T_FORCED + nf] = search_choice(c, truth.copy(), st0.copy(), rng0.copy(), nf)[0]
+            step(c, st, ev, rng)  # the policy plays on (the search's choices are not needed here)
+        k += 1
+    return out
+
+
+@pytest.mark.parametrize("seat", range(4))
+def test_the_search_never_cheats(seat):
     """Scrambling everything outside the seat's information set (where each face-down Bay
-    card lies and its iceberg sides) never changes its choice, given its own stream."""
-    c = compile_game(budget=24, top_k=0)
-    gen = np.random.default_rng(3)
-    pauses = _pauses(c, 12)
-    assert len(pauses) == 12
-    several = 0
-    for truth, st0, rng0 in pauses:
-        opt, rollouts = search_choice(c, truth.copy(), st0.copy(), rng0.copy())
-        several += rollouts > 0
-        for _ in range(3):
+    card lies and its iceberg sides) changes neither its choice nor any option's rollout
+    sum, given its own stream: at every searched choice of its turns (a turn's later
+    directions, fights and raids included), with the searching seat in each of 4 seats."""
+    names = ["expert"] * 4
+    names[seat] = "search"
+    c = compile_game(tuple(names), budget=12, top_k=0)
+    gen = np.random.default_rng(3 + seat)
+    pauses = _turn_pauses(c, seat, 24)
+    assert len(pauses) >= 24  # (a turn's choices are all kept)
+    later = kinds = 0
+    searched = set()
+    for truth, st0, rng0, nf in pauses:
+        sums = np.zeros(K.MAX_OPTIONS)
+        opt, rollouts = search_choice(c, truth.copy(), st0.copy(), rng0.copy(), nf, sums)
+        later += nf > 0
+        if rollouts > 0:
+            searched.add(int(truth[R.T_PEND]))
+        for _ in range(2):
             t2, s2 = truth.copy(), st0.copy()
-            assert scramble_hidden(c, [t2, s2], gen) > 0
+            if scramble_hidden(c, [t2, s2], gen) == 0:
+                continue  # every Bay card face up: nothing hidden
             assert not np.array_equal(t2, truth) or not np.array_equal(s2, st0)
-            assert search_choice(c, t2, s2, rng0.copy()) == (opt, rollouts)
-    assert several >= 6  # choices with more than one option were searched
+            sums2 = np.zeros(K.MAX_OPTIONS)
+            assert search_choice(c, t2, s2, rng0.copy(), nf, sums2) == (opt, rollouts)
+            np.testing.assert_array_equal(sums2, sums)
+            kinds += 1
+    assert later >= 4 and kinds >= 30  # later choices of a turn, and real scrambles, were met
+    assert R.PEND_DIR in searched  # and searched with more than one option
 
 
 def test_the_rollouts_do_see_the_dice():

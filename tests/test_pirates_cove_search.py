@@ -12,6 +12,7 @@ from pirate_sim.games.pirates_cove import GAME
 from pirate_sim.games.pirates_cove import kernel as K
 from pirate_sim.games.pirates_cove import rules as R
 from pirate_sim.games.pirates_cove import search_player as SP
+from pirate_sim.games.pirates_cove.strategies import SLOTS
 from pirate_sim.games.pirates_cove.testing import empty_hands, new_state, no_black, set_ship, tavern_total
 from pirate_sim.rng import RNG_WORDS
 
@@ -25,9 +26,10 @@ def seat(name, **kw):
     return d
 
 
-def table(budget=8, **rules):
-    return GAME.compile(GAME.full_rules(rules), [seat("search", budget=budget), seat("fighter"),
-                                                 seat("crowd_avoider"), seat("treasure_hunter")])
+def table(budget=8, pos=0, **rules):
+    """Four seats, ``search`` in seat ``pos`` among a fighter, a crowd avoider and a treasure hunter."""
+    others = [seat("fighter"), seat("crowd_avoider"), seat("treasure_hunter")]
+    return GAME.compile(GAME.full_rules(rules), others[:pos] + [seat("search", budget=budget)] + others[pos:])
 
 
 def collect(c, n=600, seed=3):
@@ -103,25 +105,39 @@ def scramble(st, s, n, ncards, g):
 def test_search_is_a_registered_strategy():
     s = GAME.strategy("search")
     assert s.code == 4 and {p.key for p in s.params} >= {"budget", "rollout", "top_k", "reward", "horizon"}
-    c = table()
+    # stored as its rollout strategy (the expert by default: the fighter's code with the expert's
+    # parameters), searching
+    cols = [SLOTS[p.key] for p in GAME.strategy("expert").params]
+    c = GAME.compile(GAME.full_rules({}), [seat("search"), seat("fighter"), seat("expert"),
+                                           seat("search", rollout="fighter")])
     strat, sp = c.arrays[5], c.arrays[6]
-    assert strat[0] == 2 and sp[0, 9] == 1.0  # stored as its rollout strategy (fighter), searching
-    assert sp[0, 1] == GAME.strategy("fighter").params[0].default  # the fighter's flee_below
+    assert list(strat) == [2, 2, 2, 2] and sp[0, 9] == sp[3, 9] == 1.0 and sp[1, 9] == sp[2, 9] == 0.0
+    assert np.array_equal(sp[0, cols], sp[2, cols]) and not np.array_equal(sp[0, cols], sp[1, cols])
+    assert np.array_equal(sp[3, cols], sp[1, cols])  # rolling out as the fighter
 
 
-def test_the_search_never_cheats():
-    c = table(budget=8)
+@pytest.mark.parametrize("pos", range(4))
+def test_the_search_never_cheats(pos):
+    """Scrambling what seat ``pos`` cannot know (the Tavern pile, the others' non-Parrot
+    hands, the unrevealed Treasure order, the others' secret island choices already made
+    this round) changes neither its choice nor any option's rollout sum: every kind of
+    searched decision, the searching seat in each of the four seats (so that at its island
+    choice the seats before it have chosen)."""
+    c = table(budget=8, pos=pos)
     n = c.n_seats
     ncards = c.arrays[2]
     states, rngs = collect(c)
     g = np.random.default_rng(5)
     kinds = {}
-    changed = 0
+    changed = chosen = 0
     for d in range(len(states)):
         st, rng = states[d], rngs[d]
         if kinds.get(int(st[R.G_DEC]), 0) >= 20:  # up to 20 decisions of each kind
             continue
         s = int(st[R.G_DEC_SEAT])
+        assert s == pos
+        if st[R.G_DEC] == R.DEC_ISLAND and s > 0:
+            chosen += int((st[R.G_PEND:R.G_PEND + s] > 0).all())  # the seats before it have chosen
         a, sums = decide(c, st, rng)
         sc = scramble(st, s, n, ncards, g)
         changed += int(not np.array_equal(sc, st))
@@ -131,6 +147,7 @@ def test_the_search_never_cheats():
         kinds[int(st[R.G_DEC])] = kinds.get(int(st[R.G_DEC]), 0) + 1
     assert changed > 40  # the scramble did change the hidden words
     assert set(kinds) >= {R.DEC_ISLAND, R.DEC_FLEE, R.DEC_UPGRADE, R.DEC_BUY, R.DEC_TI}, kinds
+    assert pos == 0 or chosen >= 10  # island choices made after others' secret choices
 
 
 def test_resampling_keeps_what_the_seat_knows():

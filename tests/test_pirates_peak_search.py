@@ -78,10 +78,13 @@ def _decide(sd, w, rng, info, n_rec=4096):
 
 def test_search_never_reads_the_order_of_the_unflipped_sea_cards():
     """Scramble the unflipped cards (outside the seat's information set): the decision and
-    every rollout (option, index, reward) stay exactly the same.  Changing which cards are
-    unflipped (information the seat has) does change the rollouts: the check can fail."""
+    every rollout (option, index, reward) stay exactly the same, at every kind of searched
+    decision, the searching entry in either seat (the default rules rotate the entries over the
+    seats).  Changing which cards are unflipped (information the seat has) does change the
+    rollouts: the check can fail."""
     c = compile_seats({"strategy": "search", "budget": 24}, "expert")
-    sd, (snap_w, snap_rng, snap_i, _) = _snapshots(c, 80)
+    sd, (snap_w, snap_rng, snap_i, _) = _snapshots(c, 200)
+    kinds, seats = set(), set()
     gen = np.random.default_rng(1)
     n_deck = c.params.n_journey + 1
     tested = changed = 0
@@ -95,6 +98,8 @@ def test_search_never_reads_the_order_of_the_unflipped_sea_cards():
         w2[r.ROW_DECK, ptr:n_deck] = gen.permutation(w2[r.ROW_DECK, ptr:n_deck])
         choice2, rec2 = _decide(sd, w2, rng, snap_i[i])
         assert choice2 == choice and np.array_equal(rec, rec2)
+        seats.add(int(snap_i[i, 0]))
+        kinds.add(int(snap_i[i, 1]))
         tested += 1
         if ptr >= 2:  # the last flipped card for an unflipped one: the cards left change
             w3 = w.copy()
@@ -102,6 +107,7 @@ def test_search_never_reads_the_order_of_the_unflipped_sea_cards():
             _, rec3 = _decide(sd, w3, rng, snap_i[i])
             changed += not np.array_equal(rec, rec3)
     assert tested >= 20 and changed >= 1
+    assert seats == {0, 1} and kinds == {r.PEND_DECLARE, r.PEND_STOP}  # (a Peak pick comes after the Peak is laid: no cards hidden)
 
 
 def test_a_decision_leaves_the_game_and_its_stream_alone():

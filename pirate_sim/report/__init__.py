@@ -636,6 +636,12 @@ def report_pages(ctx: ReportContext, progress=None):
     from .players import players_page
 
     yield "08_players_strength", players_page(ctx, say)
+    from .strength import strength_page
+
+    fig = strength_page(ctx)
+    if fig is not None:  # a game whose search strength was measured (docs/search_strength.py)
+        say("how strong is search")
+        yield "09_search_strength", fig
     say(f"{ctx.game.title} pages")
     yield from ((f"10_{n}", f) for n, f in ctx.game.report_figures(ctx))
 

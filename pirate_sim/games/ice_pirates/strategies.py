@@ -130,11 +130,12 @@ STRATEGIES = STRATEGIES + (
 # is read from that row: the expert's is 5, after search's 4)
 SCRIPTED = tuple(s.name for s in STRATEGIES)
 assert [s.code for s in STRATEGIES] == [0, 1, 2, 3, ST_EXPERT]
-# the strongest original player in 2 players (63% against raider, 73% against map_hunter); kept
-# after the expert: rolling out with the expert beats the expert (70.5% against 43.5%, 200 games)
-# but loses ground against the other three (docs/rules/ice_pirates.md, "The search player")
-SEARCH_DEFAULT_ROLLOUT = "upgrader"
-SEARCH_DEFAULT_BUDGET = 64
+# the expert: rolling out with it beats the expert (2 players, budget 64: 0.680 [0.633, 0.724] against
+# 0.407 [0.360, 0.456] rolling out with the upgrader, 400 games, seed 30,000,001), and budget 128 keeps
+# search ahead of the upgrader too (0.570 [0.521, 0.618]; at 64 it was 0.480: the rollouts model the
+# other seats as experts); docs/search_strength.py, docs/search.md "Strength"
+SEARCH_DEFAULT_ROLLOUT = "expert"
+SEARCH_DEFAULT_BUDGET = 128
 STRATEGIES = STRATEGIES + (
     Strategy("search", ST_SEARCH,
              "Flat Monte Carlo search (pirate_sim/search.py): at each choice of a move's direction "

@@ -142,15 +142,16 @@ def kinds(st, ev) -> list[int]:
     return [e[2] for e in events(st, ev)]
 
 
-def pause_for_search(c: Compiled, st, rng, fs=None):
-    """Play the turn of the seat to move (a ``search`` seat) up to its first searched choice,
-    as search_game_nb's replay does: returns (truth, st0, rng0): the paused state, the turn's
-    start and the game's stream there; truth[T_PEND] == 0 if the turn had no choice to search."""
+def pause_for_search(c: Compiled, st, rng, fs=None, nf: int = 0):
+    """Play the turn of the seat to move (a ``search`` seat) up to its searched choice number
+    ``nf`` (the first ``nf`` forced from st[T_FORCED:]), as search_game_nb's replay does:
+    returns (truth, st0, rng0): the paused state, the turn's start and the game's stream
+    there; truth[T_PEND] == 0 if the turn had no such choice to search."""
     geo, rel, cum_w, costs, deck, port_upg, strat, sp = c.arrays
     st0, rng0 = st.copy(), rng.copy()
     truth = st.copy()
     truth[R.T_FSEAT] = truth[R.G_SEAT]
-    truth[R.T_NF] = 0
+    truth[R.T_NF] = nf
     truth[R.T_FPOS] = 0
     truth[R.T_PAUSE] = 1
     truth[R.T_PEND] = 0
@@ -161,8 +162,9 @@ def pause_for_search(c: Compiled, st, rng, fs=None):
     return truth, st0, rng0
 
 
-def search_choice(c: Compiled, truth, st0, rng0) -> tuple[int, int]:
-    """(option chosen, rollouts played) by the kernel's search at the pause in ``truth``."""
+def search_choice(c: Compiled, truth, st0, rng0, nf: int = 0, sums_out=None) -> tuple[int, int]:
+    """(option chosen, rollouts played) by the kernel's search at the pause in ``truth``
+    (the turn's searched choice number ``nf``); ``sums_out`` receives each option's reward sum."""
     geo, rel, cum_w, costs, deck, port_upg, strat, sp = c.arrays
     n = c.n_seats
     s = int(truth[R.G_SEAT])
@@ -175,8 +177,10 @@ def search_choice(c: Compiled, truth, st0, rng0) -> tuple[int, int]:
     opts, idx = np.zeros(K.MAX_OPTIONS, np.int64), np.zeros(K.MAX_OPTIONS, np.int64)
     scores, sums, counts = (np.zeros(K.MAX_OPTIONS) for _ in range(3))
     tally = np.zeros(2, np.int64)
-    opt = K.search_choice_nb(truth, st0, rng0, c.params, geo, rel, cum_w, costs, strat, sp, rstrat, rsp, s, 0,
+    opt = K.search_choice_nb(truth, st0, rng0, c.params, geo, rel, cum_w, costs, strat, sp, rstrat, rsp, s, nf,
                              *scratch, opts, scores, idx, sums, counts, tally)
+    if sums_out is not None:
+        sums_out[:] = sums
     return int(opt), int(tally[0])
 
 

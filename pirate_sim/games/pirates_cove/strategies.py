@@ -159,18 +159,6 @@ STRATEGIES = (
 )
 SCRIPTED_NAMES = tuple(s.name for s in sorted(STRATEGIES, key=lambda s: s.code))
 assert len(SCRIPTED_NAMES) == N_SCRIPTED
-DEFAULT_BUDGET = 64
-SEARCH = Strategy(
-    "search", ST_SEARCH,
-    "Searches its secret island choice, attack or flee at each of its turns in a fight, the Tavern cards it "
-    "buys, the levels it buys alone on islands 2-5 and its Treasure Island upgrade: for each option kept "
-    "(top_k by the rollout strategy's own choice first) it plays rollouts to the end of the game from a "
-    "copy of the state whose hidden cards are re-dealt (the Tavern draw pile, the other seats' hands, the "
-    "unrevealed Treasure cards), every seat playing the rollout strategy, with sequential halving over "
-    "budget rollouts; the others' island choices in a rollout come from the rollout strategy on public "
-    "information.  Every other choice (set-up spending, burying, Pirate's Cove, cards, targets) is the "
-    "rollout strategy's.",
-    search_params(SCRIPTED_NAMES, "fighter", DEFAULT_BUDGET))
 # The expert's parameters, found by docs/pirates_cove_expert_search.py (random search and successive
 # halving over the fighter's parameters on common random numbers; its held-out table is in
 # docs/rules/pirates_cove.md).
@@ -191,6 +179,24 @@ EXPERT_STRATEGY = Strategy(
     "search and successive halving over its parameters on common random numbers, against the scripted "
     "players in the default mix and head-to-head; held-out seeds for its table).  Plays every decision "
     "exactly as the fighter would with these parameters.", _expert_params())
+# the strategies a search may roll out with: the scripted ones in code order (the choice index is
+# the code), then the expert (index N_SCRIPTED, stored as the fighter with the expert's parameters)
+ROLLOUT_NAMES = SCRIPTED_NAMES + ("expert",)
+# the expert: one search seat among three experts wins 0.338 [0.293, 0.385] rolling out with it, 0.240
+# [0.201, 0.284] with the fighter (400 games, seed 30,000,001; docs/search_strength.py)
+DEFAULT_ROLLOUT = "expert"
+DEFAULT_BUDGET = 64
+SEARCH = Strategy(
+    "search", ST_SEARCH,
+    "Searches its secret island choice, attack or flee at each of its turns in a fight, the Tavern cards it "
+    "buys, the levels it buys alone on islands 2-5 and its Treasure Island upgrade: for each option kept "
+    "(top_k by the rollout strategy's own choice first) it plays rollouts to the end of the game from a "
+    "copy of the state whose hidden cards are re-dealt (the Tavern draw pile, the other seats' hands, the "
+    "unrevealed Treasure cards), every seat playing the rollout strategy, with sequential halving over "
+    "budget rollouts; the others' island choices in a rollout come from the rollout strategy on public "
+    "information.  Every other choice (set-up spending, burying, Pirate's Cove, cards, targets) is the "
+    "rollout strategy's.",
+    search_params(ROLLOUT_NAMES, DEFAULT_ROLLOUT, DEFAULT_BUDGET))
 STRATEGIES = STRATEGIES + (SEARCH, EXPERT_STRATEGY)
 STRATEGY_BY_NAME = {s.name: s for s in STRATEGIES}
 
@@ -206,11 +212,10 @@ def seat_tables(seats: list[dict]) -> tuple[np.ndarray, np.ndarray]:
     for i, seat in enumerate(seats):
         if seat["strategy"] != "search":
             continue
-        code = int(sp[i, SP_ROLLOUT])
-        roll = STRATEGY_BY_NAME[SCRIPTED_NAMES[code]]
+        roll = STRATEGY_BY_NAME[ROLLOUT_NAMES[int(sp[i, SP_ROLLOUT])]]
         for p in roll.params:
             sp[i, SLOTS[p.key]] = float(p.choices.index(p.default) if p.kind == "choice" else p.default)
-        codes[i] = code
+        codes[i] = roll.code
         sp[i, SP_SEARCH] = 1.0
     codes[codes == ST_EXPERT] = ST_FIGHTER  # the expert is the fighter's policy with its own parameters
     return codes, sp
