@@ -1,10 +1,11 @@
 """What every game's ``search`` player shares: its parameters, its random streams, and the
 allocation of rollouts over a decision's options.
 
-The search itself lives in each game's kernel module (numba cannot reliably cache a kernel
-that takes a jitted function as an argument, so there is no generic search loop calling a
-game's step function).  Each game follows the same contract, so that a designer reads one
-description on every rules page:
+The search loop is written once here as an iterator (:func:`halving_start_nb`,
+:func:`halving_next_nb`, :func:`halving_best_nb`): each game's kernel wraps its own rollout
+in the same few lines (numba cannot reliably cache a kernel that takes a jitted function as
+an argument, so there is no generic loop calling a game's rollout).  Each game follows the
+same contract, so that a designer reads one description on every rules page:
 
 * at a searched decision the player lists the legal options with the same code its scripted
   players use, keeps the ``top_k`` best by the rollout strategy's own score (the prior: a
@@ -144,6 +145,78 @@ def halve_nb(alive, n_alive, sums, counts):
                 alive[j] = alive[j - 1]
             alive[i] = t
     return keep
+
+
+# -- the search loop, written once --------------------------------------------------------
+# Sequential halving as an iterator over (option, rollout index) pairs, so that every game's
+# search is the same few lines around its own rollout (numba cannot cache a loop that takes
+# the game's rollout function as an argument):
+#
+#     halving_start_nb(h, m, budget)                 # alive[:m]: the options kept, best first
+#     while halving_next_nb(h, alive, sums, counts):
+#         o, j = h[H_OPT], h[H_INDEX]                # option o's rollout j (j: the stream's index)
+#         sums[o] += <the game's rollout of option o on stream j>
+#         counts[o] += 1
+#     best = halving_best_nb(h, alive, sums, counts)
+#
+# Order: round by round; within a round option by option (alive's order), each option's
+# rollouts j0 .. j0 + per - 1, the same indices for every option (common random numbers).
+H_ALIVE = 0  # options still alive (alive[:n])
+H_ROUNDS = 1  # ceil(log2 m) rounds in all
+H_PER = 2  # rollouts each live option gets this round
+H_POS = 3  # the current option's position in alive (-1: not started)
+H_K = 4  # the current rollout's number within this round's share of the option (0 .. per - 1)
+H_J0 = 5  # the first rollout index of this round
+H_BUDGET = 6
+H_OPT = 7  # out: the option to roll out now
+H_INDEX = 8  # out: its rollout index (derive_stream_nb's ``rollout``)
+H_SIZE = 9
+
+
+@njit(cache=True)
+def halving_start_nb(h, m, budget):
+    """Begin sequential halving over ``alive[:m]`` with ``budget`` rollouts (see above)."""
+    h[H_ALIVE] = m
+    h[H_ROUNDS] = halving_rounds_nb(m)
+    h[H_PER] = per_round_rollouts_nb(budget, m, h[H_ROUNDS]) if m > 1 else 0
+    h[H_POS] = -1
+    h[H_K] = 0
+    h[H_J0] = 0
+    h[H_BUDGET] = budget
+    h[H_OPT] = -1
+    h[H_INDEX] = -1
+
+
+@njit(cache=True)
+def halving_next_nb(h, alive, sums, counts):
+    """The next rollout to play into ``h[H_OPT]``, ``h[H_INDEX]``; False once one option is left
+    (a round ends by keeping the better half of ``alive`` by ``sums / counts``: halve_nb)."""
+    if h[H_ALIVE] <= 1:
+        return False
+    if h[H_POS] < 0:
+        h[H_POS] = 0
+        h[H_K] = 0
+    else:
+        h[H_K] += 1
+        if h[H_K] == h[H_PER]:
+            h[H_K] = 0
+            h[H_POS] += 1
+            if h[H_POS] == h[H_ALIVE]:  # the round is over
+                h[H_J0] += h[H_PER]
+                h[H_ALIVE] = halve_nb(alive, h[H_ALIVE], sums, counts)
+                if h[H_ALIVE] <= 1:
+                    return False
+                h[H_PER] = per_round_rollouts_nb(h[H_BUDGET], h[H_ALIVE], h[H_ROUNDS])
+                h[H_POS] = 0
+    h[H_OPT] = alive[h[H_POS]]
+    h[H_INDEX] = h[H_J0] + h[H_K]
+    return True
+
+
+@njit(cache=True)
+def halving_best_nb(h, alive, sums, counts):
+    """The option halving settled on: the best mean of those alive (alive[0] once one is left)."""
+    return best_mean_nb(alive, h[H_ALIVE], sums, counts)
 
 
 @njit(cache=True)

@@ -132,10 +132,20 @@ def warm(games: list[str] | None = None, jobs: int | None = None, on_done=None) 
 
 
 def _main() -> None:  # pragma: no cover - python -m pirate_sim.warm, for the Makefile
-    import sys
+    import argparse
 
+    from .games import available_games
+
+    ap = argparse.ArgumentParser(prog="python -m pirate_sim.warm", description="Compile (or load) every kernel of "
+                                 "the games named (default: all) into numba's cache, one process per core.")
+    ap.add_argument("games", nargs="*", metavar="GAME", help="a game: " + ", ".join(available_games()))
+    ap.add_argument("--jobs", type=int, default=None, help="processes (default: the cores)")
+    a = ap.parse_args()
+    for g in a.games:
+        if g not in available_games():
+            ap.error(f"unknown game {g!r}; the games are {', '.join(available_games())}")
     t = time.perf_counter()
-    for w in warm(sys.argv[1:] or None):
+    for w in warm(a.games or None, a.jobs):
         print(f"warm: {w.game} {w.what}: {w.seconds:.1f} s" + (f" FAILED {w.error}" if w.error else ""), flush=True)
     print(f"warm: every kernel compiled or loaded in {time.perf_counter() - t:.0f} s", flush=True)
 

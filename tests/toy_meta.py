@@ -122,20 +122,16 @@ def best_move_search_nb(rng, decision, quality, n_opt, budget, top_k, sums, coun
         counts[o] = 0.0
         prior[o] = 0.0  # no scripted prior: every option looks alike before search
     m = search.top_k_nb(prior, n_opt, top_k, alive)
-    rounds = search.halving_rounds_nb(m)
-    j = 0
-    n_alive = m
-    while n_alive > 1:
-        r = search.per_round_rollouts_nb(budget, n_alive, rounds)
-        for a in range(n_alive):
-            o = alive[a]
-            for _ in range(r):
-                search.derive_stream_nb(scratch, rng, decision, j)
-                j += 1
-                sums[o] += 1.0 if rand_float_nb(scratch) < quality[o] else 0.0
-                counts[o] += 1.0
-        n_alive = search.halve_nb(alive, n_alive, sums, counts)
-    return search.best_mean_nb(alive, 1, sums, counts), j
+    h = np.empty(search.H_SIZE, np.int64)  # the shared search loop
+    search.halving_start_nb(h, m, budget)
+    j = 0  # every rollout its own stream here (no common random numbers: options are independent coins)
+    while search.halving_next_nb(h, alive, sums, counts):
+        o = h[search.H_OPT]
+        search.derive_stream_nb(scratch, rng, decision, j)
+        j += 1
+        sums[o] += 1.0 if rand_float_nb(scratch) < quality[o] else 0.0
+        counts[o] += 1.0
+    return search.halving_best_nb(h, alive, sums, counts), j
 
 
 @njit(cache=True, parallel=True, nogil=True)

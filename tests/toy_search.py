@@ -25,12 +25,14 @@ from numba import njit
 
 from pirate_sim.rng import RNG_WORDS, roll_die_nb, seed_game_nb
 from pirate_sim.search import (
+    H_INDEX,
+    H_OPT,
+    H_SIZE,
     REWARD_MARGIN,
-    best_mean_nb,
     derive_stream_nb,
-    halve_nb,
-    halving_rounds_nb,
-    per_round_rollouts_nb,
+    halving_best_nb,
+    halving_next_nb,
+    halving_start_nb,
     top_k_nb,
 )
 
@@ -74,29 +76,21 @@ def search_nb(st, rng, n_opts, budget, top_k, mode, kind, cheat, st2, rng2, scor
     m = top_k_nb(scores, n_opts, top_k, alive)
     if m <= 1:
         return alive[0]
-    rounds = halving_rounds_nb(m)
-    j0 = 0
-    n_alive = m
-    for _ in range(rounds):
-        if n_alive <= 1:
-            break
-        per = per_round_rollouts_nb(budget, n_alive, rounds)
-        for jj in range(per):
-            for a in range(n_alive):
-                o = alive[a]
-                st2[:] = st
-                if cheat:  # the game's own stream: the future dice
-                    rng2[:] = rng[:RNG_WORDS]
-                else:
-                    derive_stream_nb(rng2, rng, st[ST_DEC], j0 + jj)
-                apply_nb(st2, rng2, o, mode)
-                while st2[ST_TURN] < 2 * TURNS:
-                    apply_nb(st2, rng2, 0, mode)
-                sums[o] += reward_nb(st2, s, kind)
-                counts[o] += 1.0
-        j0 += per
-        n_alive = halve_nb(alive, n_alive, sums, counts)
-    return best_mean_nb(alive, n_alive, sums, counts)
+    h = np.empty(H_SIZE, np.int64)  # the shared search loop (pirate_sim.search: halving_*)
+    halving_start_nb(h, m, budget)
+    while halving_next_nb(h, alive, sums, counts):
+        o = h[H_OPT]
+        st2[:] = st
+        if cheat:  # the game's own stream: the future dice
+            rng2[:] = rng[:RNG_WORDS]
+        else:
+            derive_stream_nb(rng2, rng, st[ST_DEC], h[H_INDEX])
+        apply_nb(st2, rng2, o, mode)
+        while st2[ST_TURN] < 2 * TURNS:
+            apply_nb(st2, rng2, 0, mode)
+        sums[o] += reward_nb(st2, s, kind)
+        counts[o] += 1.0
+    return halving_best_nb(h, alive, sums, counts)
 
 
 @njit(cache=True)

@@ -32,8 +32,8 @@ from numba import njit, prange, types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from ...search import (REWARD_MARGIN, REWARD_RANK, REWARD_WIN, best_mean_nb, derive_stream_nb, halve_nb,
-                       halving_rounds_nb, per_round_rollouts_nb, top_k_nb)
+from ...search import (H_INDEX, H_OPT, H_SIZE, REWARD_MARGIN, REWARD_RANK, REWARD_WIN, derive_stream_nb,
+                       halving_best_nb, halving_next_nb, halving_start_nb, top_k_nb)
 from ...seating import entry_of_seat_nb, first_seat_nb
 from ...rng import (RNG_WORDS, dice_rolled_nb, rand_below_nb, rand_float_nb, roll_die_nb,
                     seed_game_nb, shuffle_nb, weighted_choice_nb)
@@ -1740,31 +1740,22 @@ def search_choice_nb(truth, st0, rng0, P, geo, rel, cum_w, costs, strat, sp, rst
     m = top_k_nb(scores, n, np.int64(sp[e, SP_TOP_K]), idx)
     if m == 1:
         return opts[idx[0]]
-    budget = np.int64(sp[e, SP_BUDGET])
     horizon = np.int64(sp[e, SP_HORIZON])
     reward = np.int64(sp[e, SP_REWARD])
     decision = np.int64(st0[G_TURN]) * MAX_FORCED + nf
     for i in range(n):
         sums[i] = 0.0
         counts[i] = 0.0
-    rounds = halving_rounds_nb(m)
-    alive = m
-    j0 = 0
-    for _ in range(rounds):
-        if alive <= 1:
-            break
-        per = per_round_rollouts_nb(budget, alive, rounds)
-        for a in range(alive):
-            o = idx[a]
-            for j in range(per):
-                sums[o] += rollout_nb(st0, truth, rng0, P, geo, rel, cum_w, costs, rstrat, rsp, s, nf, opts[o],
-                                      decision, j0 + j, horizon, reward, rs, rrng, rfs, ev0, cards)
-                counts[o] += 1.0
-        tally[0] += per * alive
-        j0 += per
-        alive = halve_nb(idx, alive, sums, counts)
+    h = np.empty(H_SIZE, np.int64)  # the search loop (pirate_sim.search: halving_*)
+    halving_start_nb(h, m, np.int64(sp[e, SP_BUDGET]))
+    while halving_next_nb(h, idx, sums, counts):
+        o = h[H_OPT]
+        sums[o] += rollout_nb(st0, truth, rng0, P, geo, rel, cum_w, costs, rstrat, rsp, s, nf, opts[o],
+                              decision, h[H_INDEX], horizon, reward, rs, rrng, rfs, ev0, cards)
+        counts[o] += 1.0
+        tally[0] += 1
     tally[1] += 1
-    return opts[best_mean_nb(idx, alive, sums, counts)]
+    return opts[halving_best_nb(h, idx, sums, counts)]
 
 
 @njit(cache=True)

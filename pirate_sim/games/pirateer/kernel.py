@@ -28,8 +28,8 @@ import numpy as np
 from numba import njit, prange
 
 from ...rng import RNG_WORDS, rand_below_nb, roll_die_nb, seed_game_nb
-from ...search import (REWARD_RANK, REWARD_WIN, derive_stream_nb, halve_nb, halving_rounds_nb,
-                       per_round_rollouts_nb, top_k_nb)
+from ...search import (H_INDEX, H_OPT, H_SIZE, REWARD_RANK, REWARD_WIN, derive_stream_nb, halving_best_nb,
+                       halving_next_nb, halving_start_nb, top_k_nb)
 from ...seating import FP_RULE, entry_of_seat_nb, first_seat_nb
 from .rules import (DIE_SIDES, END_CAPTURE, END_HOME, END_TRUNCATED, EV_CAPTURE, EV_EXTRA, EV_FIRST,
                     EV_MOVE, EV_PASS, EV_ROLL, EV_TAKE, EV_TRUNC, EV_WIN, G_CHANGES, G_DICE, G_END,
@@ -835,26 +835,20 @@ def search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, 
     alive, sums, counts = ss[9], ss[10], ss[11]
     limit = search_limit_nb(st, P, w)
     decision = st[G_TURN]
-    rounds = halving_rounds_nb(m)
-    n_alive = m
-    done = 0
     total = 0
     turns = 0
     st2 = ss[1]
-    while n_alive > 1:
-        r = per_round_rollouts_nb(budget, n_alive, rounds)
-        for a in range(n_alive):
-            o = alive[a]
-            play = plays[search_play_of_nb(ss, o)]
-            for j in range(done, done + r):
-                sums[o] += rollout_nb(st, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
-                                      seat, play, decision, j, rcode, rw, reward, limit, reach, union, hits, ss)
-                turns += st2[G_TURN] - decision
-            counts[o] += r
-            total += r
-        done += r
-        n_alive = halve_nb(alive, n_alive, sums, counts)
-    return search_play_of_nb(ss, alive[0]), total, turns
+    h = np.empty(H_SIZE, np.int64)  # the search loop (pirate_sim.search: halving_*)
+    halving_start_nb(h, m, budget)
+    while halving_next_nb(h, alive, sums, counts):
+        o = h[H_OPT]
+        sums[o] += rollout_nb(st, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, seat,
+                              plays[search_play_of_nb(ss, o)], decision, h[H_INDEX], rcode, rw, reward, limit, reach,
+                              union, hits, ss)
+        turns += st2[G_TURN] - decision
+        counts[o] += 1
+        total += 1
+    return search_play_of_nb(ss, halving_best_nb(h, alive, sums, counts)), total, turns
 
 
 @njit(cache=True, error_model="numpy")

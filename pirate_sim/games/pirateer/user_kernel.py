@@ -26,7 +26,7 @@ from pirate_sim.games.pirateer.rules import END_TRUNCATED, EV_TRUNC, G_END, G_EV
 from pirate_sim.games.pirateer.user_view import USER_STREAM, VIEW_LEN, fill_view_nb
 from pirate_sim.rng import RNG_WORDS, seed_game_nb
 from pirate_sim.user_abi import call_user_nb
-from pirate_sim.search import derive_stream_nb, halve_nb, halving_rounds_nb, per_round_rollouts_nb
+from pirate_sim.search import H_INDEX, H_OPT, H_SIZE, derive_stream_nb, halving_best_nb, halving_next_nb, halving_start_nb
 from pirate_sim.user_strategy import ROLLOUT_ERR
 
 @njit(cache=True)
@@ -104,27 +104,20 @@ def user_search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_isl
     alive, sums, counts, st2 = ss[9], ss[10], ss[11], ss[1]
     limit = K.search_limit_nb(st, P, w)
     decision = st[G_TURN]
-    rounds = halving_rounds_nb(m)
-    n_alive = m
-    done = 0
     total = 0
     turns = 0
-    while n_alive > 1:
-        r = per_round_rollouts_nb(budget, n_alive, rounds)
-        for a in range(n_alive):
-            o = alive[a]
-            play = plays[K.search_play_of_nb(ss, o)]
-            for j in range(done, done + r):
-                sums[o] += user_rollout_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, seat, play, decision, j, f,
-                                           params, reward, limit, ss, calls, view, opts, urng, err)
-                if err[0] != 0:
-                    return -1, total, turns
-                turns += st2[G_TURN] - decision
-            counts[o] += r
-            total += r
-        done += r
-        n_alive = halve_nb(alive, n_alive, sums, counts)
-    return K.search_play_of_nb(ss, alive[0]), total, turns
+    h = np.empty(H_SIZE, np.int64)  # the search loop (pirate_sim.search: halving_*)
+    halving_start_nb(h, m, budget)
+    while halving_next_nb(h, alive, sums, counts):
+        o = h[H_OPT]
+        sums[o] += user_rollout_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, seat, plays[K.search_play_of_nb(ss, o)],
+                                   decision, h[H_INDEX], f, params, reward, limit, ss, calls, view, opts, urng, err)
+        if err[0] != 0:
+            return -1, total, turns
+        turns += st2[G_TURN] - decision
+        counts[o] += 1
+        total += 1
+    return K.search_play_of_nb(ss, halving_best_nb(h, alive, sums, counts)), total, turns
 
 
 @njit(cache=True, error_model="numpy")

@@ -27,8 +27,8 @@ import numpy as np
 from numba import njit, prange
 
 from ...rng import RNG_WORDS, seed_game_nb, shuffle_nb
-from ...search import (REWARD_MARGIN, REWARD_RANK, best_mean_nb, derive_stream_nb, halve_nb, halving_rounds_nb,
-                       per_round_rollouts_nb, top_k_nb)
+from ...search import (H_INDEX, H_OPT, H_SIZE, REWARD_MARGIN, REWARD_RANK, derive_stream_nb, halving_best_nb,
+                       halving_next_nb, halving_start_nb, top_k_nb)
 from .kernel import WK_SIZE, advance_nb, log_nb, setup_nb, write_outputs_nb
 from .policies import (FS_READY, FS_SIZE, SP_BUDGET, SP_HORIZON, SP_REWARD, SP_SEARCH, SP_TOP_K,
                        choose_island_nb, decide_flee_nb, tavern_buys_nb, treasure_upgrade_nb, upgrade_levels_nb)
@@ -319,26 +319,18 @@ def search_decide_nb(st, ev, rng, P, tr, cards, ncards, legends, strat, sp, rsp,
     if m == 1:
         best = idx[0]
     else:
-        budget = int(sp[e, SP_BUDGET])
         reward = int(sp[e, SP_REWARD])
-        h = int(sp[e, SP_HORIZON])
-        stop = P.rounds + 1 if h <= 0 or st[G_ROUND] + h >= P.rounds else st[G_ROUND] + h
-        rounds = halving_rounds_nb(m)
-        alive = m
-        for _ in range(rounds):
-            if alive == 1:
-                break
-            per = per_round_rollouts_nb(budget, alive, rounds)
-            for a in range(alive):
-                o = idx[a]
-                for _ in range(per):
-                    v = rollout_nb(st, rng, P, tr, cards, ncards, legends, strat, rsp, kind, s, opts[o], decision,
-                                   counts[o], stop, reward, rst, rrng, rfs, rwk, ev0, pool)
-                    sums[o] += v
-                    counts[o] += 1
-                    played += 1
-            alive = halve_nb(idx, alive, sums, counts)
-        best = best_mean_nb(idx, alive, sums, counts)
+        hz = int(sp[e, SP_HORIZON])
+        stop = P.rounds + 1 if hz <= 0 or st[G_ROUND] + hz >= P.rounds else st[G_ROUND] + hz
+        h = np.empty(H_SIZE, np.int64)  # the search loop (pirate_sim.search: halving_*)
+        halving_start_nb(h, m, int(sp[e, SP_BUDGET]))
+        while halving_next_nb(h, idx, sums, counts):
+            o = h[H_OPT]
+            sums[o] += rollout_nb(st, rng, P, tr, cards, ncards, legends, strat, rsp, kind, s, opts[o], decision,
+                                  h[H_INDEX], stop, reward, rst, rrng, rfs, rwk, ev0, pool)
+            counts[o] += 1
+            played += 1
+        best = halving_best_nb(h, idx, sums, counts)
     st[G_FORCED] = opts[best] + FORCED_BIAS
     st[G_DECISIONS] = decision + 1
     log_nb(st, ev, s, EV_SEARCH, kind, opts[best], played)

@@ -27,12 +27,14 @@ from numba import njit, prange
 
 from ...rng import RNG_WORDS, dice_rolled_nb, rand_below_nb, roll_die_nb, seed_game_nb
 from ...search import (
+    H_INDEX,
+    H_OPT,
+    H_SIZE,
     REWARD_MARGIN,
-    best_mean_nb,
     derive_stream_nb,
-    halve_nb,
-    halving_rounds_nb,
-    per_round_rollouts_nb,
+    halving_best_nb,
+    halving_next_nb,
+    halving_start_nb,
     top_k_nb,
 )
 from ...seating import FP_RULE, entry_of_seat_nb, first_seat_nb
@@ -1383,6 +1385,7 @@ PRIOR_STREAM = 0x7FFFFFFF
 # gold, (lead / (total + 1)): at most 0.1, a tie-breaker between options that win as often
 MARGIN_WEIGHT = 0.1
 MAX_OPTIONS = 8  # scratch length of a decision's options (at most 3 in Pirate's Peak)
+CNT_HALVING = 3  # cnt[:3]: rollouts recorded, played, snapshots; cnt[3:]: the search loop's state
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -1508,7 +1511,8 @@ def search_decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sum
     rollouts by sequential halving on common random numbers (rollout j of every option
     draws from the same derived stream).  Reads ``w`` and ``rng``, changes neither.
     ``rec`` (rollouts: option, index, reward; no row: not recorded) and ``cnt`` ([0]
-    rollouts recorded, [1] rollouts played) are the benchmark's.  Returns an index in opts."""
+    rollouts recorded, [1] rollouts played) are the benchmark's; ``cnt[CNT_HALVING:]`` holds
+    the search loop (no allocation here).  Returns an index in opts."""
     rollout_table_nb(sd, sd_roll, s)
     dec = w[ROW_ST, G_N_DEC]
     derive_stream_nb(rng2, rng, dec, PRIOR_STREAM)
@@ -1520,33 +1524,24 @@ def search_decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sum
     m = top_k_nb(scores, n, sd[SD_SP + s, SP_TOP_K], alive)
     if m <= 1:
         return alive[0]
-    budget = sd[SD_SP + s, SP_BUDGET]
     horizon = sd[SD_SP + s, SP_HORIZON]
     reward = sd[SD_SP + s, SP_REWARD]
-    rounds = halving_rounds_nb(m)
-    j0 = 0
-    n_alive = m
-    for _ in range(rounds):
-        if n_alive <= 1:
-            break
-        per = per_round_rollouts_nb(budget, n_alive, rounds)
-        for jj in range(per):
-            for a in range(n_alive):
-                o = alive[a]
-                rollout_prepare_nb(sd, rng, w, dec, j0 + jj, w2, rng2)
-                v = rollout_play_nb(sd_roll, rng2, w2, s, kind, opts[o], horizon, reward)
-                sums[o] += v
-                counts[o] += 1.0
-                k = cnt[0]
-                if k < rec.shape[0]:
-                    rec[k, 0] = o
-                    rec[k, 1] = j0 + jj
-                    rec[k, 2] = v
-                    cnt[0] = k + 1
-                cnt[1] += 1
-        j0 += per
-        n_alive = halve_nb(alive, n_alive, sums, counts)
-    return best_mean_nb(alive, n_alive, sums, counts)
+    h = cnt[CNT_HALVING:]  # the search loop's state (pirate_sim.search: halving_*)
+    halving_start_nb(h, m, sd[SD_SP + s, SP_BUDGET])
+    while halving_next_nb(h, alive, sums, counts):
+        o = h[H_OPT]
+        rollout_prepare_nb(sd, rng, w, dec, h[H_INDEX], w2, rng2)
+        v = rollout_play_nb(sd_roll, rng2, w2, s, kind, opts[o], horizon, reward)
+        sums[o] += v
+        counts[o] += 1.0
+        k = cnt[0]
+        if k < rec.shape[0]:
+            rec[k, 0] = o
+            rec[k, 1] = h[H_INDEX]
+            rec[k, 2] = v
+            cnt[0] = k + 1
+        cnt[1] += 1
+    return halving_best_nb(h, alive, sums, counts)
 
 
 @njit(cache=True, _nrt=False)
@@ -1658,7 +1653,7 @@ def search_collect_nb(sd, seed, n_snap, max_games):
     counts = np.zeros(MAX_OPTIONS)
     scores = np.zeros(MAX_OPTIONS)
     rec = np.zeros((0, 3))
-    cnt = np.zeros(3, dtype=np.int64)
+    cnt = np.zeros(CNT_HALVING + H_SIZE, dtype=np.int64)
     snap_w = np.zeros((n_snap, ROW_EV, width), dtype=np.int32)
     snap_rng = np.zeros((n_snap, RNG_WORDS), dtype=np.uint64)
     snap_i = np.zeros((n_snap, 3 + MAX_OPTIONS), dtype=np.int32)
@@ -1689,7 +1684,7 @@ def decide_all_nb(sd, snap_w, snap_rng, snap_i, n_rec):
     scores = np.zeros(MAX_OPTIONS)
     rec = np.zeros((n_rec, 3))
     rec_snap = np.zeros(n_rec, dtype=np.int64)
-    cnt = np.zeros(3, dtype=np.int64)
+    cnt = np.zeros(CNT_HALVING + H_SIZE, dtype=np.int64)
     chosen = np.zeros(m, dtype=np.int64)
     for i in range(m):
         n = np.int64(snap_i[i, 2])
@@ -1739,7 +1734,7 @@ def new_scratch(sd, width, n_rec=0, n_snap=0):
     snap_i): the arrays :func:`play_search_game_nb` works in after its first eight."""
     return (sd.copy(), np.zeros((ROW_EV, width), np.int32), np.zeros(RNG_WORDS, np.uint64),
             np.zeros(MAX_OPTIONS, np.int64), np.zeros(MAX_OPTIONS, np.int64), np.zeros(MAX_OPTIONS),
-            np.zeros(MAX_OPTIONS), np.zeros(MAX_OPTIONS), np.zeros((n_rec, 3)), np.zeros(3, np.int64),
+            np.zeros(MAX_OPTIONS), np.zeros(MAX_OPTIONS), np.zeros((n_rec, 3)), np.zeros(CNT_HALVING + H_SIZE, np.int64),
             np.zeros((n_snap, ROW_EV, width), np.int32), np.zeros((n_snap, RNG_WORDS), np.uint64),
             np.zeros((n_snap, 3 + MAX_OPTIONS), np.int32))
 
@@ -1790,7 +1785,7 @@ def play_search_chunk_nb(sd, seed, first_game, out_games, out_seats):
         counts = np.zeros(MAX_OPTIONS)
         scores = np.zeros(MAX_OPTIONS)
         rec = np.zeros((0, 3))
-        cnt = np.zeros(3, dtype=np.int64)
+        cnt = np.zeros(CNT_HALVING + H_SIZE, dtype=np.int64)
         snap_w = np.zeros((0, ROW_EV, 1), dtype=np.int32)
         snap_rng = np.zeros((0, RNG_WORDS), dtype=np.uint64)
         snap_i = np.zeros((0, 3 + MAX_OPTIONS), dtype=np.int32)
