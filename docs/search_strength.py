@@ -140,21 +140,38 @@ def markdown(t: dict) -> str:
     """One table of ``measure``'s result."""
     n = t["seats"]
     p = t["search"]
-    head = (f"**{t['game']}**, {n} players, search (budget {p['budget']}, rollout `{p['rollout']}`, top_k "
-            f"{p['top_k']}) alone among {n - 1} of each, seed {t['seed']}, rules {t['version']}; fair share "
-            f"{1 / n:.3f}\n\n")
+    from pirate_sim.games import get_game
+
+    counts = {r["search"]["games"] for r in t["rows"]}
+    games = f"{counts.pop():,} games a row" if len(counts) == 1 else "games as the table says"
+    head = (f"**{get_game(t['game']).title}, {n} players**: `search` (budget {p['budget']}, rollout "
+            f"`{p['rollout']}`, top_k {p['top_k']}) alone among {n - 1} of each, {games}, seed {t['seed']:,}, "
+            f"rules {t['version']}; fair share {1 / n:.3f}\n\n")
     cols = ("| opponent | search's share [95%] | games | CPU s/game | `expert` in that seat [95%] | "
             "search's edge over it, paired [95%] |")
     lines = [cols, "|" + "---|" * (cols.count("|") - 1)]
     for r in t["rows"]:
         s = r["search"]
         line = (f"| {r['opponent']} | {s['share']:.3f} [{s['lo']:.3f}, {s['hi']:.3f}] | {s['games']:,} | "
-                f"{s['cpu_s_per_game']:.4f} |")
+                f"{s['cpu_s_per_game']:.3g} |")
         b, d = r.get("expert"), r.get("edge")
         line += (f" {b['share']:.3f} [{b['lo']:.3f}, {b['hi']:.3f}] | {d['diff']:+.3f} [{d['lo']:+.3f}, "
                  f"{d['hi']:+.3f}] |" if b else " | |")
         lines.append(line)
     return head + "\n".join(lines) + "\n"
+
+
+DOCS = (ROOT / "README.md", ROOT / "docs" / "search.md")  # each holds the tables between these markers
+BEGIN, END = "<!-- search-strength: begin (docs/search_strength.py --docs) -->", "<!-- search-strength: end -->"
+
+
+def write_docs(tables: list[dict], paths=DOCS) -> None:
+    """Put every game's tables (``tables``, in order) between the markers of each file."""
+    block = "\n".join(markdown(t) for t in tables)
+    for path in paths:
+        text = path.read_text()
+        i, j = text.index(BEGIN) + len(BEGIN), text.index(END)
+        path.write_text(text[:i] + "\n" + block + text[j:])
 
 
 def _value(v: str):
@@ -180,6 +197,7 @@ def main(argv=None) -> int:
                     "(pirate_sim/report/strength_tables.py); with --from, the tables of that JSON")
     ap.add_argument("--from", dest="source", type=Path, default=None, help="a --json file: print (and --write) "
                     "its tables, playing nothing")
+    ap.add_argument("--docs", action="store_true", help="with --from: the tables into README.md and docs/search.md")
     a = ap.parse_args(argv)
     if a.source:
         tables = json.loads(a.source.read_text())
@@ -187,6 +205,8 @@ def main(argv=None) -> int:
             print(markdown(t))
         if a.write:
             write_tables(tables)
+        if a.docs:
+            write_docs(tables)
         return 0
     over = {k: _value(v) for k, v in (x.split("=", 1) for x in a.set)}
     for g in a.game:

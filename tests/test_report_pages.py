@@ -18,6 +18,7 @@ from pirate_sim import runner, scenario
 from pirate_sim.games import GAME_MODULES, get_game
 from pirate_sim.report import PAGE, report_context, report_pages
 from pirate_sim.report.checks import EXACT_Z_LIMIT, comparisons, page_problems
+from pirate_sim.report.strength import measured
 
 GAMES = 2000  # small runs: the exact comparisons' intervals widen to match
 OTHER_GAMES = 1000  # the other bundled scenarios: only their exact comparisons are checked
@@ -83,6 +84,7 @@ def test_every_page_of_the_default_scenario_passes(game, tmp_path):
 
     problems, _ = check_pages(pages(), tmp_path / "report.pdf")
     assert names and names[0] == "00_cover" and "08_players_strength" in names
+    assert ("09_search_strength" in names) == bool(measured(game))  # the measured table, where there is one
     assert not problems, "\n".join(problems)
 
 

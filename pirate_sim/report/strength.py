@@ -54,56 +54,64 @@ def strength_page(ctx):
 
 
 def draw_strength(tables: list[dict], diffs: list[str]):
-    """One panel per measured seat count: search's share against each scripted player."""
+    """One row of panels per measured seat count: search's share (and the expert's in that seat)
+    against each scripted player on the left, the figures on the right."""
     import matplotlib.pyplot as plt
 
     from .style import PAGE, footnote
 
-    fig, axes = plt.subplots(len(tables), 1, figsize=PAGE, squeeze=False)
-    for ax, table in zip(axes[:, 0], tables):
-        _panel(ax, table)
-    fig.suptitle("How strong is search: measured, not played for this report", fontsize=11)
+    fig, axes = plt.subplots(len(tables), 2, figsize=PAGE, squeeze=False, gridspec_kw={"width_ratios": [1, 1.1]})
+    for (ax, tx), table in zip(axes, tables):
+        _panel(ax, tx, table)
+    p = tables[0]["search"]
+    fig.suptitle(f"How strong is search (budget {p['budget']}, rollout {p['rollout']}, top_k {p['top_k']}): "
+                 "measured, not played for this report", fontsize=11)
     t = tables[0]
     note = [f"Measured by docs/search_strength.py on the default scenario's rules (version {t['version']}), "
-            f"held-out seed {t['seed']:,}, search in each seat in turn on the same seeds.  Edge over expert: "
-            "the same games with expert in search's seat, paired (mean difference, normal 95%).",
+            f"held-out seed {t['seed']:,}, search in each seat in turn on the same seeds.  Edge: the same games with "
+            "expert in search's seat, paired (mean difference, normal 95%).  CPU s: a game, 2-core machine.",
             ("Differs from this run: " + "; ".join(diffs) + ".  The players page has this run's own search cells."
              if diffs else "Measured on this run's rules and search's current defaults.")]
     footnote(fig, "\n".join(note))
-    fig.tight_layout(rect=(0, 0.05, 1, 0.95))
+    fig.tight_layout(rect=(0, 0.06, 1, 0.95))
     return fig
 
 
-def _panel(ax, table: dict) -> None:
+def _panel(ax, tx, table: dict) -> None:
     from .style import COLOURS
 
     n = table["seats"]
     rows = table["rows"]
-    y = range(len(rows))
     for i, r in enumerate(rows):
-        s = r["search"]
-        ax.errorbar([100 * s["share"]], [i], xerr=[[100 * (s["share"] - s["lo"])], [100 * (s["hi"] - s["share"])]],
-                    fmt="o", color=COLOURS[0], capsize=4, ms=6, label="search" if i == 0 else None)
-        b = r.get("expert")
-        if b is not None and r["opponent"] != "expert":
-            ax.errorbar([100 * b["share"]], [i + 0.2], xerr=[[100 * (b["share"] - b["lo"])],
-                                                            [100 * (b["hi"] - b["share"])]],
-                        fmt="s", color=COLOURS[1], capsize=3, ms=4, label="expert in that seat" if i == 0 else None)
-        edge = r.get("edge")
-        text = (f" {100 * s['share']:.1f}% [{100 * s['lo']:.1f}, {100 * s['hi']:.1f}], {s['games']:,} games, "
-                f"{s['cpu_s_per_game']:.3g} CPU s/game"
-                + (f"; edge over expert {100 * edge['diff']:+.1f} [{100 * edge['lo']:+.1f}, {100 * edge['hi']:+.1f}]"
-                   if edge else ""))
-        ax.text(100 * s["hi"] + 1, i, text, va="center", fontsize=8)
+        for k, (key, mark, dy) in enumerate((("search", "o", 0.0), ("expert", "s", 0.22))):
+            e = r.get(key)
+            if e is None or (key == "expert" and r["opponent"] == "expert"):
+                continue  # against expert, expert in that seat is a mirror: 1/n by construction
+            ax.errorbar([100 * e["share"]], [i + dy], xerr=[[100 * (e["share"] - e["lo"])], [100 * (e["hi"] - e["share"])]],
+                        fmt=mark, color=COLOURS[k], capsize=3, ms=5 if k == 0 else 4,
+                        label=("search" if k == 0 else "expert in that seat") if i == 0 else None)
     fair = 100 / n
     ax.axvline(fair, color="grey", ls="--", lw=1)
-    ax.set_yticks(list(y), [f"against {r['opponent']}" for r in rows])
-    ax.invert_yaxis()
+    ax.set_yticks(range(len(rows)), [r["opponent"] for r in rows])
+    ax.set_ylim(len(rows) - 0.5, -0.7)
     ax.set_xlim(0, 100)
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8)
-    p = table["search"]
-    ax.set(xlabel=f"share of the points (a win 1, no winner 1/{n}; %, Wilson 95%); dashed: fair share {fair:.0f}%",
-           title=f"{n} seats: search (budget {p['budget']}, rollout {p['rollout']}, top_k {p['top_k']}) alone "
-                 f"among {n - 1} of each scripted player, {table['games_per_seating']:,} games per seating")
+    ax.legend(loc="lower left", fontsize=7.5, framealpha=0.9)
+    ax.set(xlabel=f"share of the points (%, Wilson 95%; a win 1, no winner 1/{n}); dashed: fair {fair:.0f}%",
+           ylabel=f"the other {n - 1} seat{'s' if n > 2 else ''} play",
+           title=f"{n} seats: search alone among {n - 1} of each scripted player")
     ax.title.set_fontsize(9.5)
+    tx.axis("off")
+    tx.set_ylim(len(rows) - 0.5, -0.7)
+    tx.set_xlim(0, 1)
+    cols = ((0.0, "search [95%]"), (0.34, "expert there"), (0.54, "edge [95%]"), (0.83, "games, CPU s"))
+    for x, head in cols:
+        tx.text(x, -0.55, head, fontsize=8, weight="bold", va="center")
+    for i, r in enumerate(rows):
+        s, b, d = r["search"], r.get("expert"), r.get("edge")
+        cells = (f"{100 * s['share']:.1f} [{100 * s['lo']:.1f}, {100 * s['hi']:.1f}]",
+                 f"{100 * b['share']:.1f}" if b else "",
+                 f"{100 * d['diff']:+.1f} [{100 * d['lo']:+.1f}, {100 * d['hi']:+.1f}]" if d else "",
+                 f"{s['games']:,}, {s['cpu_s_per_game']:.2g}")
+        for (x, _), text in zip(cols, cells):
+            tx.text(x, i, text, fontsize=8, va="center")
