@@ -144,8 +144,9 @@ def markdown(t: dict) -> str:
 
     counts = {r["search"]["games"] for r in t["rows"]}
     games = f"{counts.pop():,} games a row" if len(counts) == 1 else "games as the table says"
+    opp = f", opponents `{p['opponents']}`" if "opponents" in p else ""
     head = (f"**{get_game(t['game']).title}, {n} players**: `search` (budget {p['budget']}, rollout "
-            f"`{p['rollout']}`, top_k {p['top_k']}) alone among {n - 1} of each, {games}, seed {t['seed']:,}, "
+            f"`{p['rollout']}`, top_k {p['top_k']}{opp}) alone among {n - 1} of each, {games}, seed {t['seed']:,}, "
             f"rules {t['version']}; fair share {1 / n:.3f}\n\n")
     cols = ("| opponent | search's share [95%] | games | CPU s/game | `expert` in that seat [95%] | "
             "search's edge over it, paired [95%] |")

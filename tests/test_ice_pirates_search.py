@@ -31,14 +31,19 @@ def test_search_is_registered_with_the_shared_parameters():
     # search took the next free code after the four scripted players; the expert came after it
     assert s.code == K.ST_SEARCH == max(x.code for x in GAME.strategies if x.name not in ("search", "expert")) + 1
     assert GAME.strategy("expert").code == K.ST_EXPERT == K.ST_SEARCH + 1
-    assert {p.key for p in s.params} == {"budget", "rollout", "top_k", "reward", "horizon"}
+    assert {p.key for p in s.params} == {"budget", "rollout", "top_k", "reward", "horizon", "opponents"}
     c = compile_game(budget=16)
     strat, sp = c.arrays[6], c.arrays[7]
     # the searching entry plays the rollout strategy (the expert, the default) for what it does not search
     assert s.params[[p.key for p in s.params].index("rollout")].default == "expert"
     assert strat[0] == K.ST_EXPERT and sp[0, K.SP_SEARCH] == 1 and sp[0, K.SP_BUDGET] == 16
     assert sp[1, K.SP_SEARCH] == 0 and list(strat[2:]) == [0, 1, 2, 3, K.ST_EXPERT]
-    np.testing.assert_array_equal(sp[0, :K.SP_SEARCH], sp[2 + 4, :K.SP_SEARCH])  # the expert's default row
+    # every slot but the search's own is the expert's default row (the expert's chase and
+    # cannon_first slots lie after the search slots: they were once left at the table defaults)
+    own = [K.SP_SEARCH, K.SP_BUDGET, K.SP_ROLLOUT, K.SP_TOP_K, K.SP_REWARD, K.SP_HORIZON, K.SP_OPPONENTS]
+    scripted = [c for c in range(K.N_SP) if c not in own]
+    assert K.SP_CHASE in scripted and sp[2 + 4, K.SP_CHASE] == 1
+    np.testing.assert_array_equal(sp[0, scripted], sp[2 + 4, scripted])  # the expert's default row
 
 
 def _pauses(c, n_wanted, seed=5):

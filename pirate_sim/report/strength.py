@@ -64,7 +64,8 @@ def draw_strength(tables: list[dict], diffs: list[str]):
     for (ax, tx), table in zip(axes, tables):
         _panel(ax, tx, table)
     p = tables[0]["search"]
-    fig.suptitle(f"How strong is search (budget {p['budget']}, rollout {p['rollout']}, top_k {p['top_k']}): "
+    opp = f", opponents {p['opponents']}" if "opponents" in p else ""
+    fig.suptitle(f"How strong is search (budget {p['budget']}, rollout {p['rollout']}, top_k {p['top_k']}{opp}): "
                  "measured, not played for this report", fontsize=11)
     t = tables[0]
     note = [f"Measured by docs/search_strength.py on the default scenario's rules (version {t['version']}), "

@@ -90,7 +90,13 @@ SP_REWARD = 16  # search: search.REWARD_*
 SP_HORIZON = 17  # search: turns a rollout plays (0: to the end)
 SP_CANNON_FIRST = 18  # expert: 1 heads for the Cannon first and pays any cost for it (the raider's rule)
 SP_CHASE = 19  # expert: 1 chases ships rich in maps it lacks (the raider's rule, threshold SP_AGGRESSION)
-N_SP = 20
+SP_OPPONENTS = 20  # search: how rollouts play the other seats (OPP_*)
+N_SP = 21
+OPP_ROLLOUT = 0  # every other seat plays the rollout strategy (as the searching seat does)
+OPP_MIX = 1  # rollout j plays every other seat as the default row OPP_POOL[j mod 4]
+# the opponents a "mix" rollout cycles through: rows among the default rows (strategies.SCRIPTED:
+# map_hunter, raider, upgrader, expert; random left out), so a rollout index has one opponent model
+OPP_POOL = np.array([1, 2, 3, 4], dtype=np.int64)
 NOT_FORCED = -100  # forced_nb: the seat chooses as its policy does
 PAUSED = -101  # forced_nb: a searching seat's choice, the turn pauses for the search
 
@@ -1746,10 +1752,18 @@ def search_choice_nb(truth, st0, rng0, P, geo, rel, cum_w, costs, strat, sp, rst
     for i in range(n):
         sums[i] = 0.0
         counts[i] = 0.0
+    mix = sp[e, SP_OPPONENTS] == OPP_MIX
+    ns = P.n_seats
     h = np.empty(H_SIZE, np.int64)  # the search loop (pirate_sim.search: halving_*)
     halving_start_nb(h, m, np.int64(sp[e, SP_BUDGET]))
     while halving_next_nb(h, idx, sums, counts):
         o = h[H_OPT]
+        if mix:  # this rollout's model of the other seats (the same for every option: its index)
+            row = ns + OPP_POOL[h[H_INDEX] % OPP_POOL.shape[0]]
+            for i in range(ns):
+                if i != s:
+                    rstrat[i] = strat[row]
+                    rsp[i, :] = sp[row, :]
         sums[o] += rollout_nb(st0, truth, rng0, P, geo, rel, cum_w, costs, rstrat, rsp, s, nf, opts[o],
                               decision, h[H_INDEX], horizon, reward, rs, rrng, rfs, ev0, cards)
         counts[o] += 1.0
