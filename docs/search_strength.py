@@ -48,13 +48,14 @@ def default_rules(game) -> tuple[dict, int]:
     return dict(s.rules), len(s.seats)
 
 
-def _rules(game, n: int) -> dict:
+def _rules(game, base: dict, n: int) -> dict:
+    """``base`` (the default scenario's rules) for ``n`` seats, every entry seated by the pairing."""
     from pirate_sim.report.players import seat_count_rules
 
-    rules, n_scenario = default_rules(game)
+    rules = dict(base)
     if "strategy_seating" in rules:
         rules["strategy_seating"] = "fixed"  # the pairing seats every entry itself
-    return seat_count_rules(game, rules, n), n_scenario
+    return seat_count_rules(game, rules, n)
 
 
 def cell(game, rules: dict, n: int, a: dict, b: dict, games: int, seed: int) -> dict:
@@ -74,12 +75,14 @@ def cell(game, rules: dict, n: int, a: dict, b: dict, games: int, seed: int) -> 
 
 def paired(x: list, y: list) -> dict:
     """Mean of ``x - y`` over the same games (same seeds, same seatings) and its normal 95%
-    interval: the search's edge over the opponent's own strategy in the same seat."""
+    interval: the search's edge over another strategy in the same seat."""
     import numpy as np
 
+    from pirate_sim.stats import mean_ci
+
     d = np.asarray(x) - np.asarray(y)
-    half = 1.959964 * d.std(ddof=1) / np.sqrt(len(d))
-    return {"diff": float(d.mean()), "lo": float(d.mean() - half), "hi": float(d.mean() + half)}
+    e = mean_ci(float(d.sum()), float((d * d).sum()), len(d))
+    return {"diff": e.value, "lo": e.lo, "hi": e.hi}
 
 
 def measure(game_name: str, games: int | None = None, seats: int | None = None, opponents=None,
@@ -89,9 +92,9 @@ def measure(game_name: str, games: int | None = None, seats: int | None = None, 
     from pirate_sim.report.players import players_seat_count
 
     game = get_game(game_name)
-    rules, n_scenario = _rules(game, 2)
+    base, n_scenario = default_rules(game)
     n = seats or players_seat_count(game, n_scenario)
-    rules, _ = _rules(game, n)
+    rules = _rules(game, base, n)
     games = games or GAMES[game_name]
     names = [s.name for s in game.strategies if s.name != "search"]
     opponents = list(opponents or names)
@@ -108,10 +111,12 @@ def measure(game_name: str, games: int | None = None, seats: int | None = None, 
             f"{s['games']} games, {s['cpu_s_per_game']:.4f} CPU s/game")
     params = {k: v for k, v in search.items() if k != "strategy"}
     return {"game": game_name, "seats": n, "seed": seed, "games_per_seating": games, "search": params,
-            "version": game.version, "rules": default_rules(game)[0], "rows": rows}
+            "version": game.version, "rules": base, "rows": rows}
 
 
 TABLES_MODULE = ROOT / "pirate_sim" / "report" / "strength_tables.py"
+# what the report's page and its test read of a cell (not the games' scores, wall time or counts of draws)
+KEPT = frozenset({"share", "lo", "hi", "games", "cpu_s_per_game", "diff"})
 
 
 def write_tables(tables: list[dict], path: Path = TABLES_MODULE) -> None:
@@ -125,7 +130,7 @@ def write_tables(tables: list[dict], path: Path = TABLES_MODULE) -> None:
 
     keep = {g: {t["seats"]: t for t in ts} for g, ts in TABLES.items()}
     for t in tables:
-        rows = [{k: ({x: y for x, y in v.items() if x != "scores"} if isinstance(v, dict) else v)
+        rows = [{k: ({x: y for x, y in v.items() if x in KEPT} if isinstance(v, dict) else v)
                  for k, v in r.items()} for r in t["rows"]]
         rules = t.get("rules") or default_rules(get_game(t["game"]))[0]
         keep.setdefault(t["game"], {})[t["seats"]] = {**t, "rules": rules, "rows": rows}

@@ -48,7 +48,7 @@ IGNORED = frozenset({"strategy_seating"})
 def strength_page(ctx):
     """The page for :func:`pirate_sim.report.report_pages`; None where no table was measured."""
     tables = measured(ctx.game.name)
-    if not tables or not any(s.name == "search" for s in ctx.game.strategies):
+    if not tables:
         return None
     return draw_strength(tables, differences(ctx.game, tables[0], ctx.rules))
 
