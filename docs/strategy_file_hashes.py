@@ -7,7 +7,9 @@ each played whole, in uneven chunks and on one thread (which must agree), plus t
 game 3 (and Pirateer's heat map).
 
     python docs/strategy_file_hashes.py record docs/strategy_file_hashes.json
-    python docs/strategy_file_hashes.py check docs/strategy_file_hashes.json
+    python docs/strategy_file_hashes.py check docs/strategy_file_hashes.json [ice cove ...]
+
+(trailing words: play only the cases whose names start with them).
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ def _pirateer(seats, **rules):
 
 CASES = {
     "peak_bold": (lambda: scen.load(ROOT / "examples/strategies/peak_bold.toml"), 3_000),
+    "ice_navigator": (lambda: scen.load(ROOT / "examples/strategies/ice_pirates_navigator.toml"), 600),
+    "cove_planner": (lambda: scen.load(ROOT / "examples/strategies/pirates_cove_planner.toml"), 300),
     "pirateer_raider": (lambda: scen.load(ROOT / "examples/strategies/pirateer_raider.toml"), 2_000),
     "probe_mode0": (lambda: _pirateer([{"strategy": PROBE, "mode": 0.0}, {"strategy": "random"}]), 500),
     "probe_mode2": (lambda: _pirateer([{"strategy": PROBE, "mode": 2.0}, {"strategy": "cautious"}]), 500),
@@ -80,14 +84,15 @@ def case_hashes(name: str) -> dict[str, str]:
 
 def main(argv: list[str]) -> int:
     mode, path = argv[1], Path(argv[2])
-    now = {name: case_hashes(name) for name in CASES}
+    only = argv[3:]  # case-name prefixes to play (all by default): peak, ice, cove, pirateer, probe, ...
+    now = {name: case_hashes(name) for name in CASES if not only or name.startswith(tuple(only))}
     for name, h in now.items():
         print(name, h, flush=True)
     if mode == "record":
         path.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
         return 0
     then = json.loads(path.read_text())
-    bad = [k for k in then if then[k] != now.get(k)]
+    bad = [k for k in now if then.get(k) != now[k]]
     print("identical" if not bad else f"DIFFERENT: {bad}")
     return 1 if bad else 0
 

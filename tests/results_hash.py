@@ -12,6 +12,7 @@ Usage::
 
     python tests/results_hash.py record hashes.json   # hashes of the current code
     python tests/results_hash.py check hashes.json    # same hashes now? (exit 1 if not)
+    python tests/results_hash.py check hashes.json ice_pirates   # only these games' runs
 
 Within one run the hash must not depend on threads or chunk size (checked every time);
 ``check`` compares with a recording made before a change.
@@ -91,11 +92,13 @@ def scenarios() -> list[tuple[str, scenario.Scenario]]:
     return out
 
 
-def compute(log=print) -> tuple[dict, list[str]]:
+def compute(log=print, games: list[str] | None = None) -> tuple[dict, list[str]]:
     """{label: hashes} and the list of thread/chunk disagreements (should be empty)."""
     table, problems = {}, []
     with tempfile.TemporaryDirectory() as tmp:
         for label, s in scenarios():
+            if games and s.game.name not in games:
+                continue
             n = GAMES.get(s.game.name, 2_000)
             seen = None
             for threads, chunk in CONFIGS:
@@ -113,10 +116,10 @@ def compute(log=print) -> tuple[dict, list[str]]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2 or argv[0] not in ("record", "check"):
+    if len(argv) < 2 or argv[0] not in ("record", "check"):
         print(__doc__)
         return 2
-    table, problems = compute()
+    table, problems = compute(games=argv[2:] or None)
     for p in problems:
         print("THREADS/CHUNKS DISAGREE:", p)
     path = Path(argv[1])
@@ -125,7 +128,8 @@ def main(argv: list[str]) -> int:
         print(f"recorded {len(table)} runs x {len(CONFIGS)} configurations in {path}")
         return 1 if problems else 0
     ref = json.loads(path.read_text())
-    diff = [k for k in sorted(set(ref) | set(table)) if ref.get(k) != table.get(k)]
+    keys = set(table) if len(argv) > 2 else set(ref) | set(table)
+    diff = [k for k in sorted(keys) if ref.get(k) != table.get(k)]
     for k in diff:
         print(f"CHANGED {k}: {ref.get(k)} -> {table.get(k)}")
     n = sum(len(v) for v in table.values())

@@ -70,6 +70,28 @@ class Column:
     counter: bool = True  # a non-negative event counter: its per-game rate is a standard metric
 
 
+def column_code(columns, name: str, first: int = 0) -> int:
+    """Where the column ``name`` of ``columns`` (a tuple of :class:`Column`) sits in a kernel's
+    output row: ``first`` + its position.  A kernel writes its outputs through constants made by
+    this (``SC_MAPS = column_code(SEAT_COLUMNS, "maps")``), so a column is declared once and
+    written by name: reordering the declaration moves the writes with it."""
+    names = [c.name for c in columns]
+    if name not in names:
+        raise KeyError(f"no output column {name!r} (declared: {', '.join(names)})")
+    return first + names.index(name)
+
+
+def check_column_codes(namespace: dict, prefix: str, columns, first: int = 0) -> None:
+    """Every column of ``columns`` has exactly one constant ``prefix*`` in ``namespace`` (a kernel
+    module's globals) and every such constant is a column: no column is left unwritten by name,
+    none is written twice.  Called at import by each game, so a missed column fails at once."""
+    codes = sorted(v for k, v in namespace.items() if k.startswith(prefix) and isinstance(v, int))
+    want = list(range(first, first + len(columns)))
+    if codes != want:
+        missing = [columns[i - first].name for i in want if i not in codes]
+        raise AssertionError(f"{prefix}* constants {codes} do not name each column once; missing {missing}")
+
+
 @dataclass(frozen=True)
 class Ratio:
     """A rate a designer asks about: total of one seat column over the total of another.

@@ -1,0 +1,40 @@
+"""The numba side of the game contract (``games/base.py`` is the Python side).
+
+What every game kernel does the same way is written here once and called by each game:
+
+* the event log: :func:`append_event_nb` writes one row of a game's trace;
+* the chunk drivers' split of a chunk into parallel blocks: :func:`block_nb`
+  (results never depend on it: each game seeds its own stream from ``(seed, game index)``).
+
+May import numba only; every game's kernel modules import it, so an edit here recompiles
+every game (``pirate_sim/_cache.py`` keys each kernel by what it imports).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def append_event_nb(ev, row, c0, c1, c2, c3, c4, c5):
+    """Write event row ``row`` of ``ev`` = (c0, ..., c5) when the log has room; True if written.
+
+    Bulk runs pass a log with no rows, so logging costs one comparison there; a traced game
+    passes a log with room and its game counts the rows this returns True for.
+    """
+    if row < ev.shape[0]:
+        ev[row, 0] = c0
+        ev[row, 1] = c1
+        ev[row, 2] = c2
+        ev[row, 3] = c3
+        ev[row, 4] = c4
+        ev[row, 5] = c5
+        return True
+    return False
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def block_nb(n, n_blocks, b):
+    """Games ``lo .. hi - 1`` of block ``b`` when ``n`` games are split into ``n_blocks``
+    parallel blocks of near-equal size (each block allocates its scratch once)."""
+    return (n * b) // n_blocks, (n * (b + 1)) // n_blocks
