@@ -81,11 +81,19 @@ def column_code(columns, name: str, first: int = 0) -> int:
     return first + names.index(name)
 
 
-def check_column_codes(namespace: dict, prefix: str, columns, first: int = 0) -> None:
-    """Every column of ``columns`` has exactly one constant ``prefix*`` in ``namespace`` (a kernel
-    module's globals) and every such constant is a column: no column is left unwritten by name,
-    none is written twice.  Called at import by each game, so a missed column fails at once."""
-    codes = sorted(v for k, v in namespace.items() if k.startswith(prefix) and isinstance(v, int))
+def check_column_codes(namespace: dict, prefix: str, columns, first: int = 0,
+                       spans: dict[str, int] | None = None) -> None:
+    """Every column of ``columns`` is named by exactly one constant ``prefix*`` of ``namespace``
+    (a kernel module's globals) and every such constant is a column: no column is left unwritten
+    by name, none is written twice.  ``spans`` names the constants that start a run of columns
+    written in a loop (``{"SG_VISITS": N_CELLS}``: the code of the first cell's column).  Called at
+    import by each game, so a column without a constant fails at once."""
+    spans = spans or {}
+    codes = []
+    for k, v in namespace.items():
+        if k.startswith(prefix) and isinstance(v, int) and not isinstance(v, bool):
+            codes += range(v, v + spans.get(k, 1))
+    codes.sort()
     want = list(range(first, first + len(columns)))
     if codes != want:
         missing = [columns[i - first].name for i in want if i not in codes]
