@@ -1,52 +1,12 @@
-"""Known answers for the search player on toy games (tests/toy_search.py), and unit tests
-of the shared helpers of pirate_sim/search.py."""
+"""Unit tests of the shared helpers of pirate_sim/search.py (the search player's known answers
+on a toy game are in tests/test_contract_engine.py: the engine written once plays it)."""
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from pirate_sim import search as S
 from pirate_sim.rng import RNG_WORDS, new_rng, next_u64_nb, roll_die_nb, scripted_rng
-
-import toy_search as T
-
-N = 4000
-SEATS = np.arange(N) % 2  # the searching seat alternates (the toy's seats are symmetric anyway)
-
-
-def _share_ci(x):
-    m = float(np.mean(x))
-    return m, 1.96 * float(np.std(x, ddof=1)) / np.sqrt(len(x))
-
-
-def test_where_no_decision_matters_search_wins_exactly_its_fair_share():
-    score, picks = T.play_nb(np.uint64(11), N, SEATS, 3, 30, 0, T.MODE_EQUAL, 0, False)
-    m, h = _share_ci(score)
-    assert abs(m - 0.5) <= h, (m, h)  # the exact answer 1/2 inside the 95% interval
-    assert len(np.unique(picks)) == 3  # it did choose among the options (not only the prior's)
-
-
-def test_a_search_that_peeks_at_the_games_dice_would_fail_the_fair_share_test():
-    """The same test with rollouts on the game's own stream (the future dice): far above 1/2."""
-    score, _ = T.play_nb(np.uint64(11), 600, SEATS[:600], 3, 30, 0, T.MODE_EQUAL, 0, True)
-    m, h = _share_ci(score)
-    assert m - h > 0.6, (m, h)
-
-
-@pytest.mark.parametrize("budget", [3, 4, 8])
-def test_where_one_option_is_strictly_best_search_always_finds_it(budget):
-    """Option 1 adds one more than option 0 in every rollout (common random numbers), so with
-    a margin reward it has the best mean after any number of rollouts, even one each; the
-    prior prefers option 0."""
-    _, picks = T.play_nb(np.uint64(5), 300, SEATS[:300], 3, budget, 0, T.MODE_BEST, S.REWARD_MARGIN, False)
-    assert np.all(picks == 1)
-
-
-def test_top_k_one_keeps_the_priors_choice():
-    _, picks = T.play_nb(np.uint64(5), 100, SEATS[:100], 3, 64, 1, T.MODE_BEST, S.REWARD_MARGIN, False)
-    assert np.all(picks == 0)
-
 
 # ------------------------------------------------------------------ helpers of search.py
 

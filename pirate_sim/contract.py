@@ -1,0 +1,207 @@
+"""The decision protocol: what a game writes so that everything above its rules comes written once.
+
+A game that implements these functions in one numba module (its *protocol module*) gets the
+chunk driver, the traced game, the ``search`` player (determinised rollouts, sequential halving,
+common random numbers: ``pirate_sim/search.py``) and its bench from
+``pirate_sim/engine_template.py``, and ``play``, ``trace``, ``search_bench``, ``tournament`` and
+``skill`` from :class:`ProtocolGame`.  ``docs/adding-a-game.md`` walks through a complete one
+(``tests/toy_race.py``).
+
+The protocol module defines (``st``: the game's state array, ``ev``: int32[rows, 6] event log,
+``rng``: the game's stream, ``P``: a NamedTuple of the rules' scalars, ``T``: a tuple of the
+rules' arrays, possibly empty)::
+
+    MAX_OPTIONS                                   # most legal options at any decision
+    new_state_nb(P) -> st                         # a zeroed state array
+    setup_nb(st, ev, rng, P, T, k)                # set up game k (k: its index, for seating)
+    next_decision_nb(st, ev, rng, P, T) -> seat   # play on to the next choice: the seat to
+                                                  # choose, or -1 once the game is over
+    options_nb(st, P, T, opts) -> n               # the pending decision's legal options: codes
+    apply_nb(st, ev, rng, P, T, option)           # the deciding seat takes one
+    policy_nb(st, rng, P, T, seat, code, prm, opts, n, scores) -> i
+                                                  # scripted strategy ``code`` (parameters
+                                                  # prm) picks opts[i]; scores[:n] its liking
+                                                  # of each (search's prior)
+    determinise_nb(st, truth, rng, P, T, seat)    # st = truth with all the seat cannot know
+                                                  # re-sampled from rng, consistently with
+                                                  # what it has seen
+    reward_nb(st, P, T, seat, kind) -> float      # search.REWARD_* of a finished or cut-off game
+    turn_nb(st) -> int                            # turns played (search's horizon)
+    n_events_nb(st) -> int                        # event rows logged (the trace)
+    outputs_nb(st, rng, P, T, out_g, out_s)       # the output row (base.py's layout)
+
+Information: ``policy_nb`` and ``options_nb`` must read only what the deciding seat can know
+(the engine gives them the true state, as a game's own players get it); ``determinise_nb`` is
+the one place that hides the rest, and a test scrambles it (``docs/adding-a-game.md``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import inspect
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import _cache
+from .games.base import Compiled, Game, Strategy
+from .rng import RNG_WORDS
+from .search import REWARDS, search_params
+
+TEMPLATE = Path(__file__).with_name("engine_template.py")
+PLACEHOLDER = "G = None  # PROTOCOL: the rendered copy imports the game's protocol module here"
+SEARCH = -1  # engine_template.SEARCH: the code of a searching entry
+SEARCH_SLOTS = 5  # engine_template.SP_*: budget, top_k, reward, horizon, rollout
+REQUIRED = ("MAX_OPTIONS", "new_state_nb", "setup_nb", "next_decision_nb", "options_nb", "apply_nb", "policy_nb",
+            "determinise_nb", "reward_nb", "turn_nb", "n_events_nb", "outputs_nb")
+_engines: dict[str, Any] = {}
+
+
+def engine(protocol: str):
+    """The engine module of the protocol module named ``protocol`` (dotted): the template with
+    ``G`` bound to it, written to the user cache under a name that is the SHA-256 of the
+    template, the protocol's source and the package's sources, and imported (once a process)."""
+    if protocol in _engines:
+        return _engines[protocol]
+    mod = importlib.import_module(protocol)
+    missing = [n for n in REQUIRED if not hasattr(mod, n)]
+    if missing:
+        raise TypeError(f"{protocol} lacks the protocol's {', '.join(missing)} (pirate_sim/contract.py)")
+    from .user_strategy import _import_file, _write_if_changed  # the strategy files' way to a module
+
+    template = TEMPLATE.read_text(encoding="utf-8")
+    assert PLACEHOLDER in template, "engine_template.py lost its protocol line"
+    text = template.replace(PLACEHOLDER, f"import {protocol} as G  # the game's protocol module")
+    h = hashlib.sha256(text.encode())
+    h.update(Path(inspect.getfile(mod)).read_bytes())
+    h.update(_cache.source_digest().encode())  # what the engine and the protocol import from the package
+    name = f"pirate_sim_engine_{protocol.rsplit('.', 1)[-1]}_{h.hexdigest()[:16]}"
+    folder = _cache.root() / "engines"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.py"
+    _write_if_changed(path, text)
+    _engines[protocol] = _import_file(name, path)
+    return _engines[protocol]
+
+
+class ProtocolGame(Game):
+    """A game on the decision protocol: subclasses name their ``protocol`` module, set the usual
+    :class:`~pirate_sim.games.base.Game` attributes (scripted ``strategies`` with codes >= 0,
+    columns, end reasons) and write :meth:`rules_tuple` (and :meth:`tables`, :meth:`event_text`
+    where they have them).  ``search`` is added to the strategies with ``search_defaults``."""
+
+    protocol: str = ""  # dotted name of the game's protocol module
+    search_defaults: dict = {}  # search_params' keyword arguments (default_rollout, default_budget, ...)
+    prm_width = 8  # parameter slots per [[seats]] entry (at least the search's SEARCH_SLOTS)
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        scripted = tuple(s for s in cls.strategies if s.name != "search")
+        if cls.protocol and len(scripted) == len(cls.strategies):
+            names = tuple(s.name for s in sorted(scripted, key=lambda s: s.code))
+            cls.strategies = scripted + (Strategy(
+                "search", SEARCH, "searches each decision: determinised rollouts of the rollout strategy, "
+                "sequential halving (pirate_sim/search.py)", search_params(names, **cls.search_defaults)),)
+
+    # -- what a game writes ------------------------------------------------------------
+    def rules_tuple(self, rules: dict[str, Any], n_seats: int):
+        """The NamedTuple ``P`` of the rules' scalars the protocol functions read."""
+        raise NotImplementedError
+
+    def tables(self, rules: dict[str, Any]) -> tuple:
+        """The tuple ``T`` of the rules' arrays (decks, boards); none by default."""
+        return ()
+
+    def event_text(self, row: np.ndarray) -> str:
+        """One event row of the log as a line of the trace."""
+        return " ".join(str(int(x)) for x in row)
+
+    # -- what the contract gives -------------------------------------------------------
+    def engine(self):
+        return engine(self.protocol)
+
+    def _row(self, strat: Strategy, seat: dict) -> np.ndarray:
+        row = np.zeros(self.prm_width)
+        for i, p in enumerate(strat.params):
+            v = seat.get(p.key, p.default)
+            row[i] = float(p.choices.index(v) if p.kind == "choice" else v)
+        return row
+
+    def compile(self, rules, seats):
+        by_name = {s.name: s for s in self.strategies}
+        codes = np.zeros(len(seats), np.int64)
+        prm = np.zeros((len(seats), self.prm_width))
+        rprm = np.zeros((len(seats), self.prm_width))
+        for e, seat in enumerate(seats):
+            strat = by_name[seat["strategy"]]
+            codes[e] = strat.code
+            if strat.code == SEARCH:
+                rollout = by_name[seat.get("rollout", self.search_defaults.get("default_rollout"))]
+                prm[e, :SEARCH_SLOTS] = (seat["budget"], seat["top_k"], REWARDS.index(seat["reward"]),
+                                         seat["horizon"], rollout.code)
+                rprm[e] = self._row(rollout, {})
+            else:
+                prm[e] = self._row(strat, seat)
+        from .seating import rotates
+
+        return Compiled(self.rules_tuple(rules, len(seats)), (self.tables(rules), codes, prm, rprm,
+                                                             bool(rotates(rules))),
+                        len(seats), tuple(s["strategy"] for s in seats))
+
+    def play_counted(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
+        """:meth:`play` and each game's counters: int64[n, 3] (rollouts, searched decisions,
+        decisions)."""
+        out_g, out_s = self.new_outputs(int(n_games), compiled.n_seats)
+        counters = np.zeros((int(n_games), 3), np.int64)
+        if n_games > 0:
+            self.engine().play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games),
+                                        compiled.params, *compiled.arrays, out_g, out_s, counters)
+        return out_g, out_s, counters
+
+    def play(self, compiled, seed, first_game, n_games):
+        return self.play_counted(compiled, seed, first_game, n_games)[:2]
+
+    def trace(self, compiled, seed, game_index):
+        ev, out_g, out_s = self.traced_game(self.engine().play_traced_nb, compiled, seed, game_index, 4096, 6)
+        return [self.event_text(row) for row in ev] + [self.result_line(out_g)]
+
+    def search_bench(self, compiled, seed, n_decisions):
+        """The search player's cost on one thread: ``n_decisions`` searched decisions of the
+        compiled table's search seats, searched again (rollouts/s), and as many plain playouts
+        of the rollout strategy from the same decisions (``s_per_playout``): the difference is
+        the machinery's (determinising, deriving streams, halving)."""
+        import time
+
+        import numba
+
+        eng = self.engine()
+        P, (T, codes, prm, rprm, rotate) = compiled.params, compiled.arrays
+        words = 4 + RNG_WORDS + len(eng.G.new_state_nb(P))
+        rec = np.zeros((n_decisions + 1, words), np.int64)
+        out_g, out_s = self.one_game_outputs(compiled.n_seats)
+        eng.collect_nb(np.uint64(seed % 2**64), np.int64(0), P, T, codes, prm, rprm, rotate, rec, out_g, out_s)
+        n = int(rec[0, 0])
+        if n == 0:
+            raise ValueError("search_bench: no seat searched a decision (no search seat, or one option everywhere)")
+        old = numba.get_num_threads()
+        numba.set_num_threads(1)
+        try:
+            none = np.zeros((1, words), np.int64)  # no decisions: compiles both kernels before the clock
+            eng.search_points_nb(none, P, T, codes, prm, rprm)
+            eng.playout_points_nb(none, P, T, prm, rprm, np.ones(1, np.int64))
+            t = time.thread_time()
+            rollouts = int(eng.search_points_nb(rec, P, T, codes, prm, rprm))
+            t_search = time.thread_time() - t
+            per = np.zeros(n + 1, np.int64)
+            per[1:] = np.maximum(1, rollouts // n)
+            t = time.thread_time()
+            playouts = int(eng.playout_points_nb(rec, P, T, prm, rprm, per))
+            t_play = time.thread_time() - t
+        finally:
+            numba.set_num_threads(old)
+        s_roll, s_play = t_search / max(rollouts, 1), t_play / max(playouts, 1)
+        return {"rollouts_per_s": rollouts / t_search if t_search > 0 else 0.0, "s_per_rollout": s_roll,
+                "s_per_playout": s_play, "overhead": s_roll / s_play - 1 if s_play > 0 else float("nan"),
+                "searched_decisions": n, "rollouts": rollouts}

@@ -1,0 +1,234 @@
+"""Everything above a game's rules, written once: the chunk driver, the traced game, the
+``search`` player and its bench, for any game that implements the decision protocol
+(``pirate_sim/contract.py`` documents it; ``tests/toy_race.py`` is a complete example).
+
+numba cannot cache a kernel that takes the game's jitted functions as arguments (nor a closure
+over them: its cache key changes every session), so this file is a template:
+:func:`pirate_sim.contract.engine` writes a copy whose ``G`` is the game's protocol module,
+named by the SHA-256 of this text and the game's sources, imports it, and numba caches that
+copy's machine code like any other module.  Nothing here may read a game's state: the engine
+knows a game only through ``G``'s functions.
+
+A seat's strategy is a row of the compiled tables: ``codes[e]`` (the scripted strategy's code,
+or ``SEARCH``) and ``prm[e]`` (its parameters; for search the ``SP_*`` slots below), with
+``rprm[e]`` the parameters every seat plays inside a search entry's rollouts.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from pirate_sim.games.kernel_base import block_nb
+from pirate_sim.rng import RNG_WORDS, seed_game_nb
+from pirate_sim.search import H_INDEX, H_OPT, H_SIZE, derive_stream_nb, halving_best_nb, halving_next_nb, \
+    halving_start_nb, top_k_nb
+from pirate_sim.seating import entry_of_seat_nb
+
+G = None  # PROTOCOL: the rendered copy imports the game's protocol module here
+
+SEARCH = -1  # codes[e] of a searching entry (scripted strategies have codes >= 0)
+SP_BUDGET, SP_TOP_K, SP_REWARD, SP_HORIZON, SP_ROLLOUT = 0, 1, 2, 3, 4  # prm[e] slots of a search entry
+PRIOR_STREAM = 1 << 40  # derive_stream_nb index of the prior's stream (rollouts use 0 .. budget - 1)
+N_BLOCKS = 64  # parallel blocks per chunk (each allocates its scratch once; results never depend on it)
+CNT_ROLLOUTS, CNT_SEARCHED, CNT_DECISIONS, CNT_SIZE = 0, 1, 2, 3  # counters of a game (bench, tests)
+
+
+@njit(cache=True)
+def new_scratch_nb(P):
+    """One thread's scratch: (rollout state, rollout stream, options, rollout options, scores,
+    alive, sums, counts, halving iterator, counters, an empty event log)."""
+    m = G.MAX_OPTIONS
+    return (G.new_state_nb(P), np.zeros(RNG_WORDS, np.uint64), np.zeros(m, np.int64), np.zeros(m, np.int64),
+            np.zeros(m), np.zeros(m, np.int64), np.zeros(m), np.zeros(m), np.zeros(H_SIZE, np.int64),
+            np.zeros(CNT_SIZE, np.int64), np.zeros((0, 6), np.int32))
+
+
+@njit(cache=True)
+def rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opt, ropts, rscores, no_ev):
+    """One rollout of option ``opt`` for ``seat``: a world consistent with what the seat knows,
+    the option, then every seat playing the rollout strategy to the end (or ``horizon`` turns);
+    the reward of that end to the seat."""
+    G.determinise_nb(rs, truth, rrng, P, T, seat)
+    G.apply_nb(rs, no_ev, rrng, P, T, opt)
+    horizon = int(sp[SP_HORIZON])
+    code = int(sp[SP_ROLLOUT])
+    t0 = G.turn_nb(rs)
+    while horizon <= 0 or G.turn_nb(rs) - t0 < horizon:
+        s = G.next_decision_nb(rs, no_ev, rrng, P, T)
+        if s < 0:
+            break
+        n = G.options_nb(rs, P, T, ropts)
+        G.apply_nb(rs, no_ev, rrng, P, T, ropts[G.policy_nb(rs, rrng, P, T, s, code, rp, ropts, n, rscores)])
+    return G.reward_nb(rs, P, T, seat, int(sp[SP_REWARD]))
+
+
+@njit(cache=True)
+def search_nb(truth, rng, P, T, sp, rp, seat, opts, n, decision, scr):
+    """The searched option of ``seat`` at ``truth``'s pending decision (options ``opts[:n]``):
+    the rollout strategy's ``top_k`` best (the prior), then sequential halving over ``budget``
+    rollouts, rollout j of every option on stream (game stream, decision, j).  Reads ``truth``
+    and ``rng``, changes neither (the game's dice never depend on how long a seat thinks)."""
+    rs, rrng, _opts, ropts, scores, alive, sums, counts, h, cnt, no_ev = scr
+    derive_stream_nb(rrng, rng, decision, PRIOR_STREAM)
+    G.policy_nb(truth, rrng, P, T, seat, int(sp[SP_ROLLOUT]), rp, opts, n, scores)
+    m = top_k_nb(scores, n, int(sp[SP_TOP_K]), alive)
+    for i in range(n):
+        sums[i] = 0.0
+        counts[i] = 0.0
+    halving_start_nb(h, m, int(sp[SP_BUDGET]))
+    while halving_next_nb(h, alive, sums, counts):
+        i = h[H_OPT]
+        derive_stream_nb(rrng, rng, decision, h[H_INDEX])
+        sums[i] += rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opts[i], ropts, scores, no_ev)
+        counts[i] += 1.0
+        cnt[CNT_ROLLOUTS] += 1
+    cnt[CNT_SEARCHED] += 1
+    return halving_best_nb(h, alive, sums, counts)
+
+
+@njit(cache=True)
+def play_game_nb(st, ev, rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out_s, rec):
+    """Game ``k`` from set-up to outputs: each decision goes to the seat's entry, a scripted
+    strategy (``G.policy_nb`` on the game's stream) or ``search`` (:func:`search_nb`).
+    ``rec`` (the bench's; no rows in a run) keeps the searched decisions: see :func:`record_nb`."""
+    opts, scores, cnt = scr[2], scr[4], scr[9]
+    G.setup_nb(st, ev, rng, P, T, k)
+    n_seats = codes.shape[0]
+    while True:
+        s = G.next_decision_nb(st, ev, rng, P, T)
+        if s < 0:
+            break
+        n = G.options_nb(st, P, T, opts)
+        e = entry_of_seat_nb(s, k, n_seats, rotate)
+        if codes[e] == SEARCH:
+            if n > 1:
+                record_nb(rec, st, rng, s, e, n, cnt[CNT_DECISIONS])
+            i = search_nb(st, rng, P, T, prm[e], rprm[e], s, opts, n, cnt[CNT_DECISIONS], scr) if n > 1 else 0
+        else:
+            i = G.policy_nb(st, rng, P, T, s, codes[e], prm[e], opts, n, scores)
+        cnt[CNT_DECISIONS] += 1
+        G.apply_nb(st, ev, rng, P, T, opts[i])
+    G.outputs_nb(st, rng, P, T, out_g, out_s)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def play_chunk_nb(seed, first, n, P, T, codes, prm, rprm, rotate, out_g, out_s, counters):
+    """Games ``first .. first + n - 1`` in parallel blocks; game k seeds its own stream from
+    (seed, k), so results never depend on threads or chunks.  ``counters[i]`` gets game i's
+    (rollouts, searched decisions, decisions)."""
+    n_blocks = min(N_BLOCKS, n)
+    for b in prange(n_blocks):
+        lo, hi = block_nb(n, n_blocks, b)
+        st = G.new_state_nb(P)
+        rng = np.zeros(RNG_WORDS, np.uint64)
+        scr = new_scratch_nb(P)
+        no_rec = np.zeros((1, 1), np.int64)  # a run records no decisions (record_nb finds no free row)
+        for i in range(lo, hi):
+            scr[9][:] = 0
+            seed_game_nb(rng, seed, first + i)
+            play_game_nb(st, scr[10], rng, P, T, codes, prm, rprm, rotate, first + i, scr, out_g[i], out_s[i], no_rec)
+            counters[i, :] = scr[9]
+
+
+@njit(cache=True)
+def play_traced_nb(seed, k, P, T, codes, prm, rprm, rotate, ev, out_g, out_s):
+    """Game ``k`` with the event log ``ev`` on (the same code path as the bulk run); the number
+    of events logged."""
+    st = G.new_state_nb(P)
+    rng = np.zeros(RNG_WORDS, np.uint64)
+    scr = new_scratch_nb(P)
+    seed_game_nb(rng, seed, k)
+    play_game_nb(st, ev, rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out_s, np.zeros((1, 1), np.int64))
+    return G.n_events_nb(st)
+
+
+# -- the bench: search's cost against plain playouts from the same decisions ----------------
+# A recorded decision is one row of ``rec`` (int64): [0] count of rows used (row 0 only),
+# then per row r >= 1: seat, entry, options, decision index, the rng words, the state words.
+REC_SEAT, REC_ENTRY, REC_N, REC_DEC, REC_RNG = 0, 1, 2, 3, 4
+
+
+@njit(cache=True)
+def record_nb(rec, st, rng, s, e, n, decision):
+    """Keep a searched decision in the next free row of ``rec`` while there is one."""
+    r = rec[0, 0] + 1
+    if r >= rec.shape[0]:
+        return
+    rec[0, 0] = r
+    rec[r, REC_SEAT] = s
+    rec[r, REC_ENTRY] = e
+    rec[r, REC_N] = n
+    rec[r, REC_DEC] = decision
+    for w in range(RNG_WORDS):
+        rec[r, REC_RNG + w] = np.int64(rng[w])
+    for w in range(st.shape[0]):
+        rec[r, REC_RNG + RNG_WORDS + w] = st[w]
+
+
+@njit(cache=True)
+def recorded_nb(rec, r, st, rng):
+    """Restore recorded decision ``r`` into ``st`` and ``rng``."""
+    for w in range(RNG_WORDS):
+        rng[w] = np.uint64(rec[r, REC_RNG + w])
+    for w in range(st.shape[0]):
+        st[w] = rec[r, REC_RNG + RNG_WORDS + w]
+
+
+@njit(cache=True)
+def collect_nb(seed, first, P, T, codes, prm, rprm, rotate, rec, out_g, out_s):
+    """Play games from ``first`` on (one thread; ``out_g``, ``out_s``: one game's output rows)
+    until ``rec`` is full of searched decisions; the number of games played."""
+    st = G.new_state_nb(P)
+    rng = np.zeros(RNG_WORDS, np.uint64)
+    scr = new_scratch_nb(P)
+    k = first
+    while rec[0, 0] < rec.shape[0] - 1 and k < first + 1_000_000:
+        seed_game_nb(rng, seed, k)
+        play_game_nb(st, scr[10], rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out_s, rec)
+        k += 1
+    return k - first
+
+
+@njit(cache=True)
+def search_points_nb(rec, P, T, codes, prm, rprm):
+    """Search every recorded decision again (what a run spends there); rollouts played."""
+    truth = G.new_state_nb(P)
+    rng = np.zeros(RNG_WORDS, np.uint64)
+    scr = new_scratch_nb(P)
+    opts = scr[2]
+    for r in range(1, rec[0, 0] + 1):
+        recorded_nb(rec, r, truth, rng)
+        e = rec[r, REC_ENTRY]
+        n = G.options_nb(truth, P, T, opts)
+        search_nb(truth, rng, P, T, prm[e], rprm[e], rec[r, REC_SEAT], opts, n, rec[r, REC_DEC], scr)
+    return scr[9][CNT_ROLLOUTS]
+
+
+@njit(cache=True)
+def playout_points_nb(rec, P, T, prm, rprm, per_point):
+    """The same number of plain playouts from each recorded decision: a copy of the state and of
+    the game's stream, every seat the rollout strategy to the end (no determinisation, no derived
+    streams, no halving: the search's machinery left out); playouts played."""
+    truth = G.new_state_nb(P)
+    rs = G.new_state_nb(P)
+    rng = np.zeros(RNG_WORDS, np.uint64)
+    rrng = np.zeros(RNG_WORDS, np.uint64)
+    opts = np.zeros(G.MAX_OPTIONS, np.int64)
+    scores = np.zeros(G.MAX_OPTIONS)
+    no_ev = np.zeros((0, 6), np.int32)
+    done = 0
+    for r in range(1, rec[0, 0] + 1):
+        recorded_nb(rec, r, truth, rng)
+        sp = prm[rec[r, REC_ENTRY]]
+        code = int(sp[SP_ROLLOUT])
+        for _j in range(per_point[r]):
+            rs[:] = truth
+            rrng[:] = rng
+            while True:
+                s = G.next_decision_nb(rs, no_ev, rrng, P, T)
+                if s < 0:
+                    break
+                n = G.options_nb(rs, P, T, opts)
+                G.apply_nb(rs, no_ev, rrng, P, T, opts[G.policy_nb(rs, rrng, P, T, s, code, rprm[rec[r, REC_ENTRY]],
+                                                                   opts, n, scores)])
+            done += 1
+    return done
