@@ -8,6 +8,7 @@ from pirate_sim import scenario as scen
 from pirate_sim.games.pirateer import GAME
 from pirate_sim.games.pirateer import kernel as K
 from pirate_sim.games.pirateer import rules as R
+from pirate_sim.games.pirateer import state as KS
 from pirate_sim.games.pirateer.testing import new_state, step
 from pirate_sim.games.pirateer.trace import replay_with_reference
 from pirate_sim.runner import set_threads
@@ -134,10 +135,31 @@ GOLDEN = {"version": "1.1.0", "turns": 14750, "wins": [0, 40, 52, 79, 29], "ends
 
 
 def test_scripted_strategy_is_not_offered():
-    assert K.ST_SCRIPTED not in {s.code for s in GAME.strategies}
+    assert KS.ST_SCRIPTED not in {s.code for s in GAME.strategies}
 
 
 def test_trace_names_the_players_of_that_game_under_rotation():
     c = compile_game(("runner", "hunter", "cautious", "random"), strategy_seating="rotate")
     head = GAME.trace(c, 1, 1)[0]
     assert "seat 0 harbor 1 random" in head and "seat 1 harbor 2 runner" in head
+
+
+@pytest.mark.parametrize("lineup", [LINEUPS[0], LINEUPS[1]])
+def test_the_chunk_kernel_writes_every_declared_column(lineup):
+    """The outputs writer writes every column of columns.py (by its GC_* / SC_* code): the
+    chunk kernel, called as Game.play_chunk calls it, on outputs filled with a sentinel
+    instead of zeros, leaves no sentinel in any game or seat row."""
+    sentinel = -31111
+    c = compile_game(lineup)
+    n = 40
+    out_g, out_s = GAME.new_outputs(n, c.n_seats)
+    out_g[:] = sentinel
+    out_s[:] = sentinel
+    K.play_chunk_nb(np.uint64(9), np.int64(0), np.int64(n), c.params, *c.arrays, out_g, out_s)
+    assert out_g.shape[1] == 5 + len(GAME.game_columns) and out_s.shape[2] == len(GAME.seat_columns)
+    left = sorted({GAME.game_columns[j - 5].name if j >= 5 else j for j in np.nonzero(out_g == sentinel)[1].tolist()}
+                  | {GAME.seat_columns[j].name for j in np.nonzero(out_s == sentinel)[2].tolist()}, key=str)
+    assert not left, f"columns never written: {left}"
+    ref_g, ref_s = GAME.play(c, 9, 0, n)  # the same games on zeroed outputs
+    np.testing.assert_array_equal(out_g, ref_g)
+    np.testing.assert_array_equal(out_s, ref_s)

@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from pirate_sim.games.pirateer import GAME
-from pirate_sim.games.pirateer import kernel as K
+from pirate_sim.games.pirateer import state as KS
 from pirate_sim.games.pirateer import rules as R
 from pirate_sim.games.pirateer.reference import Position, legal_plays
+from pirate_sim.games.pirateer.whole_game import setup_nb
 from pirate_sim.games.pirateer.testing import (events, kernel_plays, new_state, position, script, set_position,
                                                step, use_scripted)
 from pirate_sim.rng import new_rng, script_remaining
@@ -83,7 +84,7 @@ def test_first_player_is_the_highest_of_two_dice_ties_reroll():
     rng = new_rng(0, 0, [3, 3, 6, 6, 6, 6, 1, 1, 2, 2, 5, 1])
     st = np.zeros(c.params.state_words, np.int32)
     ev = np.zeros((10, 6), np.int32)
-    K.setup_nb(st, ev, rng, c.params, a[7], a[8], a[9], 0)
+    setup_nb(st, ev, rng, c.params, a[7], a[8], a[9], 0)
     assert st[R.G_SEAT] == 2 and st[R.G_FIRST_SEAT] == 2 and script_remaining(rng) == 0
     assert st[R.G_DICE] == 12
 
@@ -282,12 +283,12 @@ def test_taking_the_treasure_and_the_bookkeeping():
 
 def test_capturing_the_treasure_ship_takes_the_treasure():
     c, st, ev, rng = setup({0: (2, 13), 3: (5, 13), 4: FAR}, treasure=3, dice=[3, 1])
-    st[R.G_HOLD_END] = K.HOLD_OPEN
+    st[R.G_HOLD_END] = KS.HOLD_OPEN
     script(st, [((0, E, 3, 0), (0, W, 1, 0))])
     step(c, st, ev, rng)
     assert st[R.G_SCR_FAIL] == 0 and st[R.G_TREASURE] == 0 and st[R.G_CHANGES] == 1
     assert seat_word(st, 1, R.S_LOSSES) == 1 and seat_word(st, 0, R.S_PICKUPS) == 1
-    assert st[R.G_HOLD_END] == K.HOLD_CAPTURED
+    assert st[R.G_HOLD_END] == KS.HOLD_CAPTURED
 
 
 def test_treasure_home_wins_at_once_with_either_die():

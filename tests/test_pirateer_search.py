@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from pirate_sim.games.pirateer import GAME
-from pirate_sim.games.pirateer import kernel as K
+from pirate_sim.games.pirateer import search_player as SP
+from pirate_sim.games.pirateer import state as KS
 from pirate_sim.games.pirateer import rules as R
 from pirate_sim.games.pirateer.reference import Position, apply_play, legal_plays, wins
 from pirate_sim.games.pirateer.strategies import STRATEGY_BY_NAME, seat_tables
@@ -23,16 +24,16 @@ def compile_game(*seats, **rules):
 
 def test_search_is_registered_with_the_shared_parameters():
     s = STRATEGY_BY_NAME["search"]
-    assert s.code == K.ST_SEARCH == 4
+    assert s.code == KS.ST_SEARCH == 4
     assert [p.key for p in s.params] == ["budget", "rollout", "top_k", "reward", "horizon", "prior"]
     codes, sp = seat_tables([{"strategy": "search", "rollout": "hunter", "prior": "runner", "reward": "rank"},
                              {"strategy": "cautious"}])
     # one row per entry, then the scripted strategies' defaults, a row per rollout choice
-    assert codes.tolist() == [K.ST_SEARCH, K.ST_CAUTIOUS, 0, 1, 2, 3, K.ST_EXPERT]
+    assert codes.tolist() == [KS.ST_SEARCH, KS.ST_CAUTIOUS, 0, 1, 2, 3, KS.ST_EXPERT]
     assert s.params[1].choices == ("random", "runner", "hunter", "cautious", "expert")
-    assert sp[0, K.SP_ROLLOUT] == 2 and sp[0, K.SP_PRIOR] == 1 and sp[0, K.SP_REWARD] == 1
-    assert codes[2 + 2] == K.ST_HUNTER and codes[2 + 1] == K.ST_RUNNER
-    assert sp[0, K.SP_BUDGET] == s.params[0].default and sp[5, K.SP_RISK] == 30.0 and sp[3, K.SP_CAPTURE] == 5.0
+    assert sp[0, KS.SP_ROLLOUT] == 2 and sp[0, KS.SP_PRIOR] == 1 and sp[0, KS.SP_REWARD] == 1
+    assert codes[2 + 2] == KS.ST_HUNTER and codes[2 + 1] == KS.ST_RUNNER
+    assert sp[0, KS.SP_BUDGET] == s.params[0].default and sp[5, KS.SP_RISK] == 30.0 and sp[3, KS.SP_CAPTURE] == 5.0
 
 
 def test_search_games_are_reproducible_over_threads_chunks_and_traces():
@@ -93,16 +94,16 @@ def test_the_search_never_draws_from_the_games_stream():
 def test_plays_reaching_the_same_position_share_a_key():
     c = compile_game("search", "runner")
     st, _ev, _rng, _pos = _position_state(c, {0: (2, 13), 1: (9, 13), 3: FAR})
-    a, b = K.search_scratch_nb(c.params)[4][:2]
+    a, b = SP.search_scratch_nb(c.params)[4][:2]
     # ship 0 E3 then ship 1 S2, and ship 1 S2 then ship 0 E3: one position
     p1 = np.array(to_row(((0, E, 3, 0), (1, S, 2, 0))), np.int32)
     p2 = np.array(to_row(((1, S, 2, 0), (0, E, 3, 0))), np.int32)
     p3 = np.array(to_row(((0, E, 2, 0), (1, S, 3, 0))), np.int32)
     before = st.copy()
-    h1, w1 = K.play_key_nb(st, c.params, c.arrays[0], c.arrays[1], 0, p1, a)
-    h2, _ = K.play_key_nb(st, c.params, c.arrays[0], c.arrays[1], 0, p2, b)
+    h1, w1 = SP.play_key_nb(st, c.params, c.arrays[0], c.arrays[1], 0, p1, a)
+    h2, _ = SP.play_key_nb(st, c.params, c.arrays[0], c.arrays[1], 0, p2, b)
     assert h1 == h2 and (a == b).all() and not w1
-    h3, _ = K.play_key_nb(st, c.params, c.arrays[0], c.arrays[1], 0, p3, b)
+    h3, _ = SP.play_key_nb(st, c.params, c.arrays[0], c.arrays[1], 0, p3, b)
     assert h3 != h1 and not (a == b).all()
     np.testing.assert_array_equal(st, before)
 
@@ -111,15 +112,15 @@ def test_rewards():
     c = compile_game("search", "runner", "runner")
     st, _ev, _rng, _pos = _position_state(c, {0: (2, 13), 1: (9, 13), 3: FAR, 6: (13, 3), 7: (14, 3)})
     P = c.params
-    assert K.reward_nb(st, P, 0, 0) == pytest.approx(1 / 3)  # not won: shared by the 3 seats afloat
+    assert SP.reward_nb(st, P, 0, 0) == pytest.approx(1 / 3)  # not won: shared by the 3 seats afloat
     st[R.G_WINNER] = 2
-    assert K.reward_nb(st, P, 0, 0) == 0.0 and K.reward_nb(st, P, 2, 0) == 1.0
+    assert SP.reward_nb(st, P, 0, 0) == 0.0 and SP.reward_nb(st, P, 2, 0) == 1.0
     # rank: the winner (seat 2) first, then seat 0 (2 ships) above seat 1 (1 ship)
-    assert K.reward_nb(st, P, 2, 1) == 1.0
-    assert K.reward_nb(st, P, 0, 1) == pytest.approx(0.5) and K.reward_nb(st, P, 1, 1) == 0.0
+    assert SP.reward_nb(st, P, 2, 1) == 1.0
+    assert SP.reward_nb(st, P, 0, 1) == pytest.approx(0.5) and SP.reward_nb(st, P, 1, 1) == 0.0
     # margin: the win plus 0.01 x (own ships - most ships of another seat) / ships per seat
-    assert K.reward_nb(st, P, 2, 2) == pytest.approx(1.0)
-    assert K.reward_nb(st, P, 1, 2) == pytest.approx(0.01 * (1 - 2) / 3)
+    assert SP.reward_nb(st, P, 2, 2) == pytest.approx(1.0)
+    assert SP.reward_nb(st, P, 1, 2) == pytest.approx(0.01 * (1 - 2) / 3)
 
 
 def test_search_bench_reports_its_cost():

@@ -9,45 +9,20 @@ from typing import Any
 import numpy as np
 
 from ...seating import entries_of_seats, first_player_code, rotates
-from ..base import N_STD_GAME_COLUMNS, Column, Compiled, Game, OddsRow, Ratio
+from ...rng import RNG_WORDS
+from ..base import N_STD_GAME_COLUMNS, Compiled, Game, OddsRow, Ratio
 from . import geometry
 from . import kernel as K
 from . import rules as R
+from . import state as S
 from .board import load_board
+from .columns import GAME_COLUMNS, SEAT_COLUMNS
 from .strategies import STRATEGIES, seat_tables
 
 PirateerParams = namedtuple("PirateerParams", [
     "n_seats", "ships_per_seat", "n_nodes", "bit_words", "state_words", "turn_cap", "single_larger",
     "doubles_extra", "max_extra", "first_player", "rotate",
 ])
-
-SEAT_COLUMNS = (
-    Column("harbor", "int8", "harbor number the seat sails from (1-4 on the board)", counter=False),
-    Column("ships_left", "int8", "ships afloat at the end", counter=False),
-    Column("captures_made", "int16", "opposing ships this seat captured"),
-    Column("captures_suffered", "int16", "ships of this seat captured"),
-    Column("treasure_turns", "int16", "own turns begun holding the treasure"),
-    Column("treasure_pickups", "int16", "times it took the treasure (from Skull Island or by capture)"),
-    Column("treasure_losses", "int16", "times its treasure ship was captured"),
-    Column("squares_sailed", "int32", "squares sailed by all its ships (a strait counts as one)"),
-    Column("turns_passed", "int16", "turns passed for lack of a legal move"),
-    Column("seat_won", "int8", "1 if this seat won (the kernel's own record; the engine adds `won`)",
-           counter=False),
-)
-assert len(SEAT_COLUMNS) == K.N_SEAT_COLUMNS
-
-GAME_COLUMNS = (
-    Column("dice_rolled", "int32", "dice rolled, first-player rolls included", counter=False),
-    Column("treasure_changes", "int16", "times the treasure changed hands by capturing its ship"),
-    Column("first_pickup_turn", "int32", "turn the treasure was first taken from Skull Island, -1 never",
-           counter=False),
-    Column("first_hold_turns", "int32", "game turns from the first pick-up until that ship brought it home, "
-           "was captured or the game ended; -1 never taken", counter=False),
-    Column("first_hold_end", "int8", "how the first holding ended", labels=("never_taken", "held_at_end",
-                                                                             "home", "captured"),
-           counter=False),
-)
-assert len(GAME_COLUMNS) == K.N_GAME_EXTRA
 
 
 @lru_cache(maxsize=8)
@@ -145,7 +120,7 @@ class Pirateer(Game):
         n = len(compiled.strategy_names)
         if fi.shape[0] == n:  # no search rolls out a file: the rollout rows (n + e) are all built-in
             fi, rows = U.plan_rollouts([{} for _ in range(n)], {}, users, fi, rows)
-        urng = np.zeros(K.RNG_WORDS, np.uint64)
+        urng = np.zeros(RNG_WORDS, np.uint64)
         types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(np.zeros((2, R.PLAY_WIDTH), np.int32)),
                   typeof(rows[0]), typeof(urng), typeof(board))
         from . import user_kernel as mod
@@ -257,8 +232,8 @@ class Pirateer(Game):
         from .strategies import seat_tables as tables
 
         strat, sp = compiled.arrays[10], compiled.arrays[11]
-        n_entries = len(strat) - K.N_ROLLOUT_ROWS
-        found = [e for e in range(n_entries) if strat[e] == K.ST_SEARCH]
+        n_entries = len(strat) - S.N_ROLLOUT_ROWS
+        found = [e for e in range(n_entries) if strat[e] == S.ST_SEARCH]
         if found:
             entry = found[0]
         else:  # a search row with the defaults, before the rollout rows
@@ -266,12 +241,12 @@ class Pirateer(Game):
             strat = np.concatenate([strat[:n_entries], row_c[:1], strat[n_entries:]])
             sp = np.concatenate([sp[:n_entries], row_p[:1], sp[n_entries:]])
             entry = n_entries
-        code = int(sp[entry, K.SP_ROLLOUT])
-        reward = int(sp[entry, K.SP_REWARD])
+        code = int(sp[entry, S.SP_ROLLOUT])
+        reward = int(sp[entry, S.SP_REWARD])
         a = compiled.arrays
         P = compiled.params
         pts = np.zeros((n_decisions + 1, P.state_words), np.int32)
-        rngs = np.zeros((n_decisions + 1, K.RNG_WORDS), np.uint64)
+        rngs = np.zeros((n_decisions + 1, RNG_WORDS), np.uint64)
         K.bench_points_nb(np.uint64(seed % 2**64), P, *a[:10], strat, sp, code, 3, pts, rngs)
         tables_ = (P, *a[:7], strat, sp)
         warm = np.zeros(1, np.int64)  # compile and warm on the extra point, then time the rest
@@ -294,7 +269,7 @@ class Pirateer(Game):
         # own first play: the machinery's overhead is compared per turn played
         per_turn_search = t_search / max(int(turns_search), 1)
         per_turn_play = t_play / max(int(turns_play), 1)
-        return {"decisions": n_decisions, "rollouts": int(rolls.sum()), "budget": int(sp[entry, K.SP_BUDGET]),
+        return {"decisions": n_decisions, "rollouts": int(rolls.sum()), "budget": int(sp[entry, S.SP_BUDGET]),
                 "rollout": STRATEGY_BY_NAME["search"].params[1].choices[code],
                 "rollouts_per_s": 1.0 / s_roll, "s_per_rollout": s_roll, "s_per_playout": s_play,
                 "turns_per_rollout": int(turns_search) / n, "turns_per_playout": int(turns_play) / n,
@@ -322,7 +297,7 @@ class Pirateer(Game):
         n = max(int(rolls.sum()), 1)
         u = x["users"][int(x["fi"][len(x["fi"]) // 2 + entry])]
         nan = float("nan")
-        return {"decisions": len(pts), "rollouts": int(rolls.sum()), "budget": int(sp[entry, K.SP_BUDGET]),
+        return {"decisions": len(pts), "rollouts": int(rolls.sum()), "budget": int(sp[entry, S.SP_BUDGET]),
                 "rollout": u.label, "rollouts_per_s": n / t_search, "s_per_rollout": t_search / n,
                 "s_per_playout": nan, "turns_per_rollout": int(turns) / n, "turns_per_playout": nan,
                 "s_per_turn_search": t_search / max(int(turns), 1), "s_per_turn_playout": nan, "overhead": nan,

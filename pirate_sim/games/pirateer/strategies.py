@@ -1,4 +1,4 @@
-"""Pirateer's players and their parameters (the policies live in kernel.py).
+"""Pirateer's players and their parameters (the policies live in players.py, the search in search_player.py).
 
 Every player only picks one of the legal plays the generator lists.  The scored players
 value the position after each play (whole information: the board is open) and take the
@@ -14,7 +14,7 @@ best, ties broken uniformly at random from the game's own stream:
 
 Steps are single squares along the board's lines and tradewind bands, ships ignored.
 ``expert`` is the same policy with weights found by search (docs/pirateer_expert_search.py).
-``search`` plays rollouts (kernel ``search_nb``; docs/rules/pirateer.md).
+``search`` plays rollouts (``search_player.search_nb``; docs/rules/pirateer.md).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ import numpy as np
 
 from ...search import search_params
 from ..base import Param, Strategy, seat_tables as base_seat_tables
-from .kernel import (N_ROLLOUT_ROWS, N_SP, SP_BUDGET, SP_CAPTURE, SP_CHASE, SP_HOME, SP_HORIZON, SP_HUNT, SP_ISLAND,
-                     SP_PRIOR, SP_REWARD, SP_RISK, SP_ROLLOUT, SP_TOP_K, ST_CAUTIOUS, ST_EXPERT, ST_HUNTER, ST_RANDOM,
-                     ST_RUNNER, ST_SEARCH)
+from .state import (N_ROLLOUT_ROWS, N_SP, SP_BUDGET, SP_CAPTURE, SP_CHASE, SP_HOME, SP_HORIZON, SP_HUNT, SP_ISLAND,
+                    SP_PRIOR, SP_REWARD, SP_RISK, SP_ROLLOUT, SP_TOP_K, ST_CAUTIOUS, ST_EXPERT, ST_HUNTER, ST_RANDOM,
+                    ST_RUNNER, ST_SEARCH)
 
 SLOTS = {"capture": SP_CAPTURE, "chase": SP_CHASE, "hunt": SP_HUNT, "risk": SP_RISK, "home": SP_HOME,
          "island": SP_ISLAND, "budget": SP_BUDGET, "rollout": SP_ROLLOUT, "top_k": SP_TOP_K, "reward": SP_REWARD,

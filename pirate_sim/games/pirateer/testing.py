@@ -13,6 +13,9 @@ from ...rng import new_rng
 from ..base import Compiled
 from . import kernel as K
 from . import rules as R
+from .moves import gen_plays_nb
+from .state import ST_SCRIPTED
+from .whole_game import setup_nb, step_nb
 from .reference import Position
 
 DIRS = tuple(zip(R.DX, R.DY))  # kernel direction index -> (dx, dy)
@@ -31,7 +34,7 @@ def new_state(c: Compiled, seed: int = 0, game_index: int = 0, dice: list[int] |
     st = np.zeros(c.params.state_words, np.int32)
     ev = np.zeros((events, R.EVENT_WIDTH), np.int32)
     rng = new_rng(seed, game_index)
-    K.setup_nb(st, ev, rng, c.params, a["seat_harbor"], a["seat_anchor"], a["seat_start"], game_index)
+    setup_nb(st, ev, rng, c.params, a["seat_harbor"], a["seat_anchor"], a["seat_start"], game_index)
     if dice:
         rng = np.concatenate([rng, np.asarray(dice, np.uint64)])
         rng[5] = len(dice)
@@ -44,14 +47,14 @@ def step(c: Compiled, st, ev, rng, heat=None) -> None:
     plays, reach, union, hits, ss = K.scratch_nb(c.params)
     heat = np.zeros((2, 0), np.int64) if heat is None else heat
     a = c.arrays
-    K.step_nb(st, ev, rng, c.params, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[10], a[11], plays, reach, union,
+    step_nb(st, ev, rng, c.params, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[10], a[11], plays, reach, union,
               hits, heat, ss)
 
 
 def use_scripted(c: Compiled, seats) -> None:
     """Make ``seats`` play the state's scripted plays (strategy code ST_SCRIPTED)."""
     for s in seats:
-        c.arrays[10][s] = K.ST_SCRIPTED
+        c.arrays[10][s] = ST_SCRIPTED
 
 
 def to_row(play) -> list[int]:
@@ -111,7 +114,7 @@ def kernel_plays(c: Compiled, st, seat: int, d1: int, d2: int) -> list[tuple]:
     """The kernel generator's plays, as reference tuples of moves (duplicates kept)."""
     a = c.arrays
     plays = np.zeros((R.MAX_PLAYS, R.PLAY_WIDTH), np.int32)
-    n = K.gen_plays_nb(st, c.params, a[0], a[1], a[2], a[6], seat, d1, d2, plays)
+    n = gen_plays_nb(st, c.params, a[0], a[1], a[2], a[6], seat, d1, d2, plays)
     out = []
     for row in plays[:n].tolist():
         moves = [(row[0], DIRS[row[1]], row[2], row[3])]

@@ -3,7 +3,7 @@
 User functions are called by address (pirate_sim/user_abi.py: numba cannot pass a jitted
 function into a ``cache=True`` kernel); ``calls`` holds the addresses and the read-only
 board handed to them.  Everything else is the bulk kernel's game loop
-(kernel.step_nb, play_one_game_nb, play_chunk_nb) with one change: at a seat whose entry
+(whole_game.step_nb, play_one_game_nb, kernel.play_chunk_nb) with one change: at a seat whose entry
 has a user function (``ufn[entry] >= 0``) and more than one legal play, the function
 chooses, from a fresh view (user_view.fill_view_nb), a copy of the plays, the seat's
 read-only parameter row, a private stream and the read-only board.  An index outside the
@@ -11,9 +11,13 @@ plays stops the game (truncated) and is reported in ``err``; the caller raises.
 
 ``ufn`` and ``uparams`` have two rows per seat entry: row ``e`` the seat's own function,
 row ``n_entries + e`` the function a ``search`` entry's rollouts play (its ``rollout`` a
-strategy file).  Such a search shares kernel.search_prepare_nb (merging, win, prior,
+strategy file).  Such a search shares search_player.search_prepare_nb (merging, win, prior,
 top_k) and the halving helpers with the package's ``search_nb``; only its rollout turns
 (``user_playout_nb``) call the user function, with the same hook as a seat.
+
+The drivers share ``kernel.block_scratch_nb`` and ``kernel_base.block_nb`` with the package's;
+``user_scratch_nb`` is the hook's own scratch, ``user_play_games_nb`` the games of one block.
+May import every kernel module of the game (``kernel`` included) and ``user_view``.
 """
 
 from __future__ import annotations
@@ -21,9 +25,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from pirate_sim.games.pirateer import kernel as K
-from pirate_sim.games.pirateer.rules import END_TRUNCATED, EV_TRUNC, G_END, G_EVENTS, G_SEAT, G_TURN, PLAY_WIDTH, S_ENTRY
+from pirate_sim.games.kernel_base import block_nb
+from pirate_sim.games.pirateer.kernel import bench_point_nb, block_scratch_nb, n_blocks_nb
+from pirate_sim.games.pirateer.rules import (END_TRUNCATED, EV_TRUNC, EVENT_WIDTH, G_END, G_EVENTS, G_SEAT,
+                                             G_TURN, PLAY_WIDTH, S_ENTRY)
+from pirate_sim.games.pirateer.search_player import (reward_nb, search_limit_nb, search_play_of_nb,
+                                                     search_prepare_nb)
+from pirate_sim.games.pirateer.state import SP_BUDGET, SP_REWARD, ST_SEARCH, log_nb, sb_nb
+from pirate_sim.games.pirateer.turn import begin_turn_nb, finish_turn_nb
 from pirate_sim.games.pirateer.user_view import USER_STREAM, VIEW_LEN, fill_view_nb
+from pirate_sim.games.pirateer.whole_game import choose_nb, setup_nb, write_outputs_nb
 from pirate_sim.rng import RNG_WORDS, seed_game_nb
 from pirate_sim.user_abi import call_user_nb
 from pirate_sim.search import H_INDEX, H_OPT, H_SIZE, derive_stream_nb, halving_best_nb, halving_next_nb, halving_start_nb
@@ -51,7 +62,7 @@ def user_pick_nb(st, P, f, params, plays, n, rng, calls, view, opts, urng):
 @njit(cache=True, error_model="numpy")
 def user_playout_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, f, params, plays, pass_row, heat, limit,
                     calls, view, opts, urng, err):
-    """kernel.playout_nb with every seat playing user function ``f`` (parameters ``params``);
+    """search_player.playout_nb with every seat playing user function ``f`` (parameters ``params``);
     an illegal index is reported in ``err`` and ends the playout."""
     while st[G_END] < 0:
         if st[G_TURN] >= limit:
@@ -59,9 +70,9 @@ def user_playout_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, f, params
                 st[G_END] = END_TRUNCATED
             return
         st[G_TURN] += 1
-        n = K.begin_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays)
+        n = begin_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays)
         if n == 0:
-            K.finish_turn_nb(st, ev, P, nb, kind, pass_row, heat)
+            finish_turn_nb(st, ev, P, nb, kind, pass_row, heat)
             continue
         k = 0
         if n > 1:
@@ -72,37 +83,37 @@ def user_playout_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, f, params
                 err[2] = k
                 err[3] = n
                 return
-        K.finish_turn_nb(st, ev, P, nb, kind, plays[k], heat)
+        finish_turn_nb(st, ev, P, nb, kind, plays[k], heat)
 
 
 @njit(cache=True, error_model="numpy")
 def user_rollout_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, seat, play, decision, j, f, params, reward, limit,
                     ss, calls, view, opts, urng, err):
-    """kernel.rollout_nb with the user playout: the same copy, derived stream and reward."""
+    """search_player.rollout_nb with the user playout: the same copy, derived stream and reward."""
     pass_row, st2, plays2, rng2 = ss[0], ss[1], ss[2], ss[3]
     ev0, heat0 = ss[12], ss[13]
     st2[:] = st
     derive_stream_nb(rng2, rng, decision, j)
-    K.finish_turn_nb(st2, ev0, P, nb, kind, play, heat0)
+    finish_turn_nb(st2, ev0, P, nb, kind, play, heat0)
     user_playout_nb(st2, ev0, rng2, P, nb, kind, is_anchor, seat_allowed, f, params, plays2, pass_row[0], heat0,
                     limit, calls, view, opts, urng, err)
-    return K.reward_nb(st2, P, seat, reward)
+    return reward_nb(st2, P, seat, reward)
 
 
 @njit(cache=True, error_model="numpy")
 def user_search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp, seat,
                    plays, n, reach, union, hits, ss, f, params, calls, view, opts, urng, err):
-    """kernel.search_nb with rollouts of user function ``f``: (index, rollouts, turns); index
+    """search_player.search_nb with rollouts of user function ``f``: (index, rollouts, turns); index
     -1 when a rollout's answer was illegal (``err`` set)."""
-    k0, m = K.search_prepare_nb(st, P, nb, kind, seat_allowed, dist, dist_island, seat_home, strat, sp, seat, plays,
+    k0, m = search_prepare_nb(st, P, nb, kind, seat_allowed, dist, dist_island, seat_home, strat, sp, seat, plays,
                                 n, reach, union, hits, ss)
     if k0 >= 0:
         return k0, 0, 0
-    w = sp[st[K.sb_nb(seat) + S_ENTRY]]
-    budget = int(w[K.SP_BUDGET])
-    reward = int(w[K.SP_REWARD])
+    w = sp[st[sb_nb(seat) + S_ENTRY]]
+    budget = int(w[SP_BUDGET])
+    reward = int(w[SP_REWARD])
     alive, sums, counts, st2 = ss[9], ss[10], ss[11], ss[1]
-    limit = K.search_limit_nb(st, P, w)
+    limit = search_limit_nb(st, P, w)
     decision = st[G_TURN]
     total = 0
     turns = 0
@@ -110,36 +121,36 @@ def user_search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_isl
     halving_start_nb(h, m, budget)
     while halving_next_nb(h, alive, sums, counts):
         o = h[H_OPT]
-        sums[o] += user_rollout_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, seat, plays[K.search_play_of_nb(ss, o)],
+        sums[o] += user_rollout_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, seat, plays[search_play_of_nb(ss, o)],
                                    decision, h[H_INDEX], f, params, reward, limit, ss, calls, view, opts, urng, err)
         if err[0] != 0:
             return -1, total, turns
         turns += st2[G_TURN] - decision
         counts[o] += 1
         total += 1
-    return K.search_play_of_nb(ss, halving_best_nb(h, alive, sums, counts)), total, turns
+    return search_play_of_nb(ss, halving_best_nb(h, alive, sums, counts)), total, turns
 
 
 @njit(cache=True, error_model="numpy")
 def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp, plays,
                  reach, union, hits, heat, ss, ufn, uparams, calls, view, opts, urng, err):
-    """kernel.step_nb with the user hook (a seat's own function, or a search's user rollouts)."""
+    """whole_game.step_nb with the user hook (a seat's own function, or a search's user rollouts)."""
     if st[G_END] >= 0:
         return
     if st[G_TURN] >= P.turn_cap:
         st[G_END] = END_TRUNCATED
-        K.log_nb(st, ev, -1, EV_TRUNC, 0, 0, 0)
+        log_nb(st, ev, -1, EV_TRUNC, 0, 0, 0)
         return
     st[G_TURN] += 1
-    n = K.begin_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays)
+    n = begin_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays)
     if n == 0:
-        K.finish_turn_nb(st, ev, P, nb, kind, ss[0][0], heat)
+        finish_turn_nb(st, ev, P, nb, kind, ss[0][0], heat)
         return
     seat = st[G_SEAT]
-    e = st[K.sb_nb(seat) + S_ENTRY]
+    e = st[sb_nb(seat) + S_ENTRY]
     f = ufn[e]
     rf = ufn[ufn.shape[0] // 2 + e]
-    if f < 0 and rf >= 0 and strat[e] == K.ST_SEARCH:
+    if f < 0 and rf >= 0 and strat[e] == ST_SEARCH:
         k = user_search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp,
                            seat, plays, n, reach, union, hits, ss, rf, uparams[ufn.shape[0] // 2 + e], calls, view,
                            opts, urng, err)[0]
@@ -147,7 +158,7 @@ def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_ho
             st[G_END] = END_TRUNCATED
             return
     elif f < 0:
-        k = K.choose_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp, seat,
+        k = choose_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp, seat,
                         plays, n, reach, union, hits, ss)
     elif n == 1:
         k = 0
@@ -160,53 +171,63 @@ def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_ho
             err[3] = n
             st[G_END] = END_TRUNCATED
             return
-    K.finish_turn_nb(st, ev, P, nb, kind, plays[k], heat)
+    finish_turn_nb(st, ev, P, nb, kind, plays[k], heat)
 
 
 @njit(cache=True, error_model="numpy")
 def user_play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                           seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss, heat,
                           game_index, out_g, out_s, ufn, uparams, calls, view, opts, urng, err):
-    K.setup_nb(st, ev, rng, P, seat_harbor, seat_anchor, seat_start, game_index)
+    setup_nb(st, ev, rng, P, seat_harbor, seat_anchor, seat_start, game_index)
     while st[G_END] < 0:
         user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp,
                      plays, reach, union, hits, heat, ss, ufn, uparams, calls, view, opts, urng, err)
-    K.write_outputs_nb(st, P, out_g, out_s)
+    write_outputs_nb(st, P, out_g, out_s)
+
+
+@njit(cache=True, error_model="numpy")
+def user_scratch_nb(plays):
+    """The user hook's scratch beside kernel.block_scratch_nb's, once per block: (view, a copy of
+    the plays, the user function's stream)."""
+    view = np.zeros(VIEW_LEN, np.int32)
+    opts = np.zeros_like(plays)
+    urng = np.zeros(RNG_WORDS, np.uint64)
+    return view, opts, urng
+
+
+@njit(cache=True, error_model="numpy")
+def user_play_games_nb(seed, first, lo, hi, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
+                       seat_harbor, seat_anchor, seat_start, strat, sp, ev, heat, scratch, out_g, out_s, ufn, uparams,
+                       calls, err):
+    """kernel.play_games_nb with user seats: games ``first + lo .. first + hi - 1`` on one block's
+    ``scratch``; ``err`` int64[n, 4] per game."""
+    st, rng, plays, reach, union, hits, ss = scratch
+    view, opts, urng = user_scratch_nb(plays)
+    for i in range(lo, hi):
+        seed_game_nb(rng, seed, first + i)
+        user_play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
+                              seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss, heat,
+                              first + i, out_g[i], out_s[i], ufn, uparams, calls, view, opts, urng, err[i])
 
 
 @njit(cache=True, parallel=True, nogil=True, error_model="numpy")
 def user_play_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                        seat_harbor, seat_anchor, seat_start, strat, sp, ufn, uparams, calls, err, out_g, out_s):
     """kernel.play_chunk_nb with user seats; ``err`` int64[n, 4] per game (0: fine)."""
-    bs = K.block_size_nb(strat)
-    n_blocks = (n + bs - 1) // bs
+    n_blocks = n_blocks_nb(n, strat)
     for blk in prange(n_blocks):
-        st = np.zeros(P.state_words, np.int32)
-        ev = np.zeros((0, 6), np.int32)
-        heat = np.zeros((2, 0), np.int64)
-        rng = np.zeros(RNG_WORDS, np.uint64)
-        plays, reach, union, hits, ss = K.scratch_nb(P)
-        view = np.zeros(VIEW_LEN, np.int32)
-        opts = np.zeros_like(plays)
-        urng = np.zeros(RNG_WORDS, np.uint64)
-        hi = min(n, (blk + 1) * bs)
-        for i in range(blk * bs, hi):
-            seed_game_nb(rng, seed, first + i)
-            user_play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
-                                  seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss,
-                                  heat, first + i, out_g[i], out_s[i], ufn, uparams, calls, view, opts, urng, err[i])
+        lo, hi = block_nb(n, n_blocks, blk)
+        user_play_games_nb(seed, first, lo, hi, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
+                           seat_harbor, seat_anchor, seat_start, strat, sp, np.zeros((0, EVENT_WIDTH), np.int32),
+                           np.zeros((2, 0), np.int64), block_scratch_nb(P), out_g, out_s, ufn, uparams, calls, err)
 
 
 @njit(cache=True, error_model="numpy")
 def user_play_traced_nb(seed, k, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, seat_harbor,
                         seat_anchor, seat_start, strat, sp, ev, heat, out_g, out_s, ufn, uparams, calls, err):
     """kernel.play_traced_nb with user seats."""
-    st = np.zeros(P.state_words, np.int32)
-    rng = np.zeros(RNG_WORDS, np.uint64)
-    plays, reach, union, hits, ss = K.scratch_nb(P)
-    view = np.zeros(VIEW_LEN, np.int32)
-    opts = np.zeros_like(plays)
-    urng = np.zeros(RNG_WORDS, np.uint64)
+    st, rng, plays, reach, union, hits, ss = block_scratch_nb(P)
+    view, opts, urng = user_scratch_nb(plays)
     seed_game_nb(rng, seed, k)
     user_play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                           seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss, heat, k,
@@ -218,37 +239,21 @@ def user_play_traced_nb(seed, k, P, nb, kind, is_anchor, dist, dist_island, seat
 def user_heat_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                        seat_harbor, seat_anchor, seat_start, strat, sp, heat, out_g, out_s, ufn, uparams, calls, err):
     """kernel.heat_chunk_nb with user seats."""
-    st = np.zeros(P.state_words, np.int32)
-    rng = np.zeros(RNG_WORDS, np.uint64)
-    ev = np.zeros((0, 6), np.int32)
-    plays, reach, union, hits, ss = K.scratch_nb(P)
-    view = np.zeros(VIEW_LEN, np.int32)
-    opts = np.zeros_like(plays)
-    urng = np.zeros(RNG_WORDS, np.uint64)
-    for i in range(n):
-        seed_game_nb(rng, seed, first + i)
-        user_play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
-                              seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss, heat,
-                              first + i, out_g[i], out_s[i], ufn, uparams, calls, view, opts, urng, err[i])
+    user_play_games_nb(seed, first, 0, n, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
+                       seat_harbor, seat_anchor, seat_start, strat, sp, np.zeros((0, EVENT_WIDTH), np.int32), heat,
+                       block_scratch_nb(P), out_g, out_s, ufn, uparams, calls, err)
 
 
 @njit(cache=True, error_model="numpy")
 def user_bench_search_nb(points_st, points_rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                          strat, sp, entry, ufn, uparams, calls, err, out_rollouts):
-    """kernel.bench_search_nb for a search entry whose rollouts play a user function."""
+    """kernel.bench_search_nb for a search entry whose rollouts play a user function (the same points, ``bench_point_nb``)."""
     turns = 0
-    plays, reach, union, hits, ss = K.scratch_nb(P)
-    view = np.zeros(VIEW_LEN, np.int32)
-    opts = np.zeros_like(plays)
-    urng = np.zeros(RNG_WORDS, np.uint64)
-    st = np.zeros(P.state_words, np.int32)
+    st, _rng, plays, reach, union, hits, ss = block_scratch_nb(P)
+    view, opts, urng = user_scratch_nb(plays)
     half = ufn.shape[0] // 2
     for i in range(points_st.shape[0]):
-        st[:] = points_st[i]
-        seat = st[G_SEAT]
-        st[K.sb_nb(seat) + S_ENTRY] = entry
-        roll = st[K.G_ROLL]
-        n = K.gen_plays_nb(st, P, nb, kind, is_anchor, seat_allowed, seat, roll // 8, roll % 8, plays)
+        seat, n = bench_point_nb(st, points_st[i], entry, P, nb, kind, is_anchor, seat_allowed, plays)
         _k, r, t = user_search_nb(st, points_rng[i], P, nb, kind, is_anchor, seat_allowed, dist, dist_island,
                                   seat_home, strat, sp, seat, plays, n, reach, union, hits, ss, ufn[half + entry],
                                   uparams[half + entry], calls, view, opts, urng, err)

@@ -1,0 +1,153 @@
+"""Pirateer's kernel: a whole game.  The chooser hook (``choose_nb``: a scripted policy or the
+search), one turn (``step_nb``), the set-up (``setup_nb``), the outputs writer
+(``write_outputs_nb``: every column of ``columns.py`` through its ``GC_*`` / ``SC_*`` code) and
+``play_one_game_nb``, which bulk runs, traces and heat maps share.
+
+May import ``rules``, ``columns``, ``state``, ``moves``, ``players``, ``turn`` and ``search_player``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ...rng import roll_die_nb
+from ...seating import FP_RULE, entry_of_seat_nb, first_seat_nb
+from .. import base
+from .columns import (GC_DICE_ROLLED, GC_FIRST_HOLD_END, GC_FIRST_HOLD_TURNS, GC_FIRST_PICKUP_TURN, GC_TREASURE_CHANGES,
+                      SC_CAPTURES_MADE, SC_CAPTURES_SUFFERED, SC_HARBOR, SC_SEAT_WON, SC_SHIPS_LEFT, SC_SQUARES_SAILED,
+                      SC_TREASURE_LOSSES, SC_TREASURE_PICKUPS, SC_TREASURE_TURNS, SC_TURNS_PASSED)
+from .rules import (DIE_SIDES, END_TRUNCATED, EV_FIRST, EV_TRUNC, G_CHANGES, G_DICE, G_END, G_FIRST_PICKUP,
+                    G_FIRST_SEAT, G_GAME, G_HOLD_END, G_HOLD_TURNS, G_SEAT, G_TREASURE, G_TURN, G_WINNER, MAX_SHIPS,
+                    OCC_BASE, SHIPS_BASE, S_ANCHOR, S_CAPTURES, S_ENTRY, S_HARBOR, S_LOSSES, S_LOST, S_PASSED,
+                    S_PICKUPS, S_SAILED, S_SHIPS, S_TREASURE_TURNS)
+from .state import G_HOLD_START, HOLD_NEVER, HOLD_OPEN, ST_SEARCH, log_nb, sb_nb
+from .players import policy_nb
+from .turn import begin_turn_nb, finish_turn_nb
+from .search_player import search_nb
+
+
+@njit(cache=True, error_model="numpy")
+def choose_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp, seat, plays,
+              n, reach, union, hits, ss):
+    """The chooser hook: index of the play the seat's player picks among the ``n`` legal ones
+    (a scripted policy, or the search, which never draws from the game's stream)."""
+    e = st[sb_nb(seat) + S_ENTRY]
+    if strat[e] == ST_SEARCH:
+        return search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp,
+                         seat, plays, n, reach, union, hits, ss)[0]
+    return policy_nb(st, rng, P, nb, kind, seat_allowed, dist, dist_island, seat_home, strat[e], sp[e], seat, plays,
+                     n, reach, union, hits)
+
+
+
+@njit(cache=True, error_model="numpy")
+def step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp,
+            plays, reach, union, hits, heat, ss):
+    """One turn of the seat to move (or truncation at the turn cap), then the next seat."""
+    if st[G_END] >= 0:
+        return
+    if st[G_TURN] >= P.turn_cap:
+        st[G_END] = END_TRUNCATED
+        log_nb(st, ev, -1, EV_TRUNC, 0, 0, 0)
+        return
+    st[G_TURN] += 1
+    n = begin_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays)
+    if n == 0:
+        finish_turn_nb(st, ev, P, nb, kind, ss[0][0], heat)  # ss[0][0]: the pass row
+    else:
+        k = choose_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp,
+                      st[G_SEAT], plays, n, reach, union, hits, ss)
+        finish_turn_nb(st, ev, P, nb, kind, plays[k], heat)
+
+
+
+@njit(cache=True, error_model="numpy")
+def setup_nb(st, ev, rng, P, seat_harbor, seat_anchor, seat_start, game_index):
+    """Ships on their starting squares, the treasure on Skull Island, the first player."""
+    st[:] = 0
+    st[OCC_BASE:OCC_BASE + P.n_nodes] = -1
+    st[SHIPS_BASE:SHIPS_BASE + MAX_SHIPS] = -1
+    st[G_TREASURE] = -1
+    st[G_WINNER] = -1
+    st[G_END] = -1
+    st[G_FIRST_PICKUP] = -1
+    st[G_HOLD_END] = HOLD_NEVER
+    st[G_GAME] = game_index
+    sps = P.ships_per_seat
+    for s in range(P.n_seats):
+        b = sb_nb(s)
+        st[b + S_HARBOR] = seat_harbor[s]
+        st[b + S_ANCHOR] = seat_anchor[s]
+        st[b + S_ENTRY] = entry_of_seat_nb(s, game_index, P.n_seats, P.rotate)
+        st[b + S_SHIPS] = sps
+        for k in range(sps):
+            ship = s * sps + k
+            st[SHIPS_BASE + ship] = seat_start[s, k]
+            st[OCC_BASE + seat_start[s, k]] = ship
+    rule_seat = 0
+    best = 0
+    if P.first_player == FP_RULE:
+        # "roll dice for highest total": every seat rolls two dice, the tied highest re-roll
+        contenders = (1 << P.n_seats) - 1
+        while True:
+            best = -1
+            tied = 0
+            for s in range(P.n_seats):
+                if (contenders >> s) & 1:
+                    r = roll_die_nb(rng, DIE_SIDES) + roll_die_nb(rng, DIE_SIDES)
+                    st[G_DICE] += 2
+                    if r > best:
+                        best = r
+                        tied = 1 << s
+                        rule_seat = s
+                    elif r == best:
+                        tied |= 1 << s
+            if tied == (1 << rule_seat):
+                break
+            contenders = tied
+    first = first_seat_nb(P.first_player, rule_seat, game_index, P.n_seats, rng)
+    st[G_SEAT] = first
+    st[G_FIRST_SEAT] = first
+    log_nb(st, ev, first, EV_FIRST, best, 0, 0)
+
+
+
+@njit(cache=True, error_model="numpy")
+def write_outputs_nb(st, P, out_g, out_s):
+    out_g[base.G_WINNER] = st[G_WINNER]
+    out_g[base.G_TURNS] = st[G_TURN]
+    out_g[base.G_END] = st[G_END]
+    out_g[base.G_TRUNCATED] = 1 if st[G_END] == END_TRUNCATED else 0
+    out_g[base.G_FIRST_SEAT] = st[G_FIRST_SEAT]
+    if st[G_HOLD_END] == HOLD_OPEN:
+        st[G_HOLD_TURNS] = st[G_TURN] - st[G_HOLD_START]
+    out_g[GC_DICE_ROLLED] = st[G_DICE]
+    out_g[GC_TREASURE_CHANGES] = st[G_CHANGES]
+    out_g[GC_FIRST_PICKUP_TURN] = st[G_FIRST_PICKUP]
+    out_g[GC_FIRST_HOLD_TURNS] = st[G_HOLD_TURNS] if st[G_HOLD_END] != HOLD_NEVER else -1
+    out_g[GC_FIRST_HOLD_END] = st[G_HOLD_END]
+    for s in range(P.n_seats):
+        b = sb_nb(s)
+        o = out_s[s]
+        o[SC_HARBOR] = st[b + S_HARBOR]
+        o[SC_SHIPS_LEFT] = st[b + S_SHIPS]
+        o[SC_CAPTURES_MADE] = st[b + S_CAPTURES]
+        o[SC_CAPTURES_SUFFERED] = st[b + S_LOST]
+        o[SC_TREASURE_TURNS] = st[b + S_TREASURE_TURNS]
+        o[SC_TREASURE_PICKUPS] = st[b + S_PICKUPS]
+        o[SC_TREASURE_LOSSES] = st[b + S_LOSSES]
+        o[SC_SQUARES_SAILED] = st[b + S_SAILED]
+        o[SC_TURNS_PASSED] = st[b + S_PASSED]
+        o[SC_SEAT_WON] = 1 if st[G_WINNER] == s else 0
+
+
+@njit(cache=True, error_model="numpy")
+def play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
+                     seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss, heat,
+                     game_index, out_g, out_s):
+    """One whole game on an already seeded ``rng`` (bulk runs, traces and heat maps share it)."""
+    setup_nb(st, ev, rng, P, seat_harbor, seat_anchor, seat_start, game_index)
+    while st[G_END] < 0:
+        step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp,
+                plays, reach, union, hits, heat, ss)
+    write_outputs_nb(st, P, out_g, out_s)
