@@ -88,7 +88,7 @@ def main():
     eff = (GAMES / dt) / (raw / (dice / GAMES))
     print(f"skeleton : {1e9 * dt / turns:5.1f} ns/turn  {dice / turns:.2f} dice/turn  efficiency {eff:.3f}")
 
-    from pirate_sim.games.pirates_peak import rules
+    from pirate_sim.games.pirates_peak import columns
     from pirate_sim.runner import set_threads
     from pirate_sim.scenario import load
 
@@ -97,7 +97,7 @@ def main():
     set_threads(1)
     s.game.play(c, 1, 0, 1000)  # compile or load the cache
     dt, (g, _) = best_of(lambda: s.game.play(c, 1, 0, GAMES))
-    turns, dpg = g[:, 1].sum(), g[:, rules.GC_DICE].mean()
+    turns, dpg = g[:, 1].sum(), g[:, columns.GC_DICE].mean()
     eff = (GAMES / dt) / (raw / dpg)
     print(f"full game: {1e9 * dt / turns:5.1f} ns/turn  {dpg * GAMES / turns:.2f} dice/turn  efficiency {eff:.3f}")
     print(f"raw dice : {raw / 1e6:.0f}M/s")

@@ -11,8 +11,9 @@ import numba
 import numpy as np
 import pytest
 
-from pirate_sim.games.base import G_END, G_FIRST_SEAT, G_TRUNCATED, G_TURNS, G_WINNER
+from pirate_sim.games.base import G_END, G_FIRST_SEAT, G_TRUNCATED, G_TURNS, G_WINNER, STD_GAME_COLUMNS
 from pirate_sim.games.pirates_peak import GAME
+from pirate_sim.games.pirates_peak import columns as cols
 from pirate_sim.games.pirates_peak import rules as r
 
 NAMES = [s.name for s in GAME.strategies if s.name != "search"]  # the scripted ones (search: test_pirates_peak_search.py)
@@ -36,11 +37,11 @@ def test_invariants_every_pairing(a, b):
     start = 2 * c.params.start_gold
     gold = s[:, :, col("final_gold")]
     # gold is conserved: ships + Sea Bank + the supply's net take
-    assert np.all(gold.sum(axis=1) + g[:, r.GC_SEA_BANK] + g[:, r.GC_SUPPLY] == start)
-    assert np.all(gold >= 0) and np.all(g[:, r.GC_SEA_BANK] >= 0)
+    assert np.all(gold.sum(axis=1) + g[:, cols.GC_SEA_BANK] + g[:, cols.GC_SUPPLY] == start)
+    assert np.all(gold >= 0) and np.all(g[:, cols.GC_SEA_BANK] >= 0)
     # the box never pays out more than it holds (100 gold, the starting gold included)
-    assert np.all(g[:, r.GC_SUPPLY] >= -(r.BOX_GOLD - start))
-    dry = g[:, r.GC_SUPPLY_DRY]
+    assert np.all(g[:, cols.GC_SUPPLY] >= -(r.BOX_GOLD - start))
+    dry = g[:, cols.GC_SUPPLY_DRY]
     assert np.all((dry > 0) | (s[:, :, col("unpaid_gold")].sum(axis=1) == 0))
     assert np.all((s[:, :, col("crew_left")] >= 0) & (s[:, :, col("crew_left")] <= 4))
     assert np.all((s[:, :, col("cannonballs_left")] >= 0) & (s[:, :, col("cannonballs_left")] <= 3))
@@ -65,7 +66,7 @@ def test_invariants_every_pairing(a, b):
     treasure = s[:, :, col("peak_treasure")]
     assert np.all((treasure > 0) == (order > 0))
     assert np.all(treasure[both, 0] != treasure[both, 1])
-    out = g[:, r.GC_OUT_CARDS]
+    out = g[:, cols.GC_OUT_CARDS]
     assert np.all((out == 0) | ((out >= 5) & (out <= 10)))
     assert (end != r.END_TRUNCATED).mean() > 0.95  # games end on their own
 
@@ -85,6 +86,29 @@ def test_chunking_and_threads_do_not_change_results():
     finally:
         numba.set_num_threads(old)
     assert np.array_equal(g, g3) and np.array_equal(s, s3)
+
+
+@pytest.mark.parametrize("seats", [("treasure_digger", "gunner"), ({"strategy": "search", "budget": 8}, "expert")])
+def test_every_declared_column_is_written(seats):
+    """The real chunk kernel (as Game.play calls it) on outputs pre-filled with a sentinel: every
+    declared game and seat column (columns.py) gets written, none is left to the zeros."""
+    from pirate_sim.games.pirates_peak import kernel as K
+    from pirate_sim.games.pirates_peak.search_player import searching
+
+    sentinel = -31111
+    c = GAME.compile(r.defaults(), [s if isinstance(s, dict) else {"strategy": s} for s in seats])
+    out_g, out_s = GAME.new_outputs(36, 2)
+    assert out_g.shape[1] == cols.N_GAME_COLS and out_s.shape[2] == cols.N_SEAT_COLS
+    out_g[:] = sentinel
+    out_s[:] = sentinel
+    chunk = K.play_search_chunk_nb if searching(c.extra["sd"]) else K.play_chunk_nb
+    assert (chunk is K.play_search_chunk_nb) == isinstance(seats[0], dict)
+    chunk(c.extra["sd"], np.uint64(7), np.int64(100), out_g, out_s)
+    names_g = list(STD_GAME_COLUMNS) + [col.name for col in cols.GAME_COLUMNS]
+    assert [n for i, n in enumerate(names_g) if (out_g[:, i] == sentinel).any()] == []
+    assert [col.name for i, col in enumerate(cols.SEAT_COLUMNS) if (out_s[:, :, i] == sentinel).any()] == []
+    g, s = GAME.play(c, 7, 100, 36)
+    assert np.array_equal(g, out_g) and np.array_equal(s, out_s)
 
 
 def test_trace_replays_the_run():
@@ -129,7 +153,7 @@ def golden_now():
         "turns": int(g[:, G_TURNS].sum()),
         "gold0": int(s[:, 0, col("final_gold")].sum()),
         "gold1": int(s[:, 1, col("final_gold")].sum()),
-        "dice": int(g[:, r.GC_DICE].sum()),
+        "dice": int(g[:, cols.GC_DICE].sum()),
     }
 
 
@@ -249,10 +273,10 @@ if hs is not None:
         g, s = GAME.play(c, 1, 0, 60)
         gold = s[:, :, col("final_gold")]
         assert np.all(
-            gold.sum(axis=1) + g[:, r.GC_SEA_BANK] + g[:, r.GC_SUPPLY] == 2 * rr["start.gold"]
+            gold.sum(axis=1) + g[:, cols.GC_SEA_BANK] + g[:, cols.GC_SUPPLY] == 2 * rr["start.gold"]
         )
         if rr["gold.supply"] >= 0:
-            assert np.all(g[:, r.GC_SUPPLY] >= -(rr["gold.supply"] - 2 * rr["start.gold"]))
+            assert np.all(g[:, cols.GC_SUPPLY] >= -(rr["gold.supply"] - 2 * rr["start.gold"]))
         assert np.all(g[:, G_TURNS] <= rr["turn_cap"])
         assert np.all(s[:, :, col("crew_left")] <= rr["ship.max_crew"])
         assert np.all(s[:, :, col("cannonballs_left")] <= rr["ship.max_cannonballs"])

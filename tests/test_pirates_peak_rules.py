@@ -13,6 +13,7 @@ import pytest
 
 from pirate_sim.games.pirates_peak import GAME
 from pirate_sim.games.pirates_peak import kernel as K
+from pirate_sim.games.pirates_peak.board import phys_nb
 from pirate_sim.games.pirates_peak import rules as r
 from pirate_sim.rng import new_rng, rand_below_nb, script_remaining, scripted_rng
 
@@ -258,7 +259,7 @@ def test_way_back_retraces_the_cards():
     K.set_ship(st, 0, pos=p, crew=0)
     play(st, 0, [3])  # homeward: physical space p - 3
     assert ship(st, 0, "pos") == p + 3
-    assert K.phys_nb(st.w, p + 3) == p - 3
+    assert phys_nb(st.w, p + 3) == p - 3
 
 
 # ------------------------------------------------------------------ collisions

@@ -11,6 +11,8 @@ from pirate_sim.games.base import G_WINNER
 from pirate_sim.games.pirates_peak import GAME
 from pirate_sim.games.pirates_peak import kernel as K
 from pirate_sim.games.pirates_peak import rules as r
+from pirate_sim.games.pirates_peak import search_player as SP
+from pirate_sim.games.pirates_peak import whole_game as WG
 from pirate_sim.rng import new_rng
 
 SCRIPTED = [s.name for s in GAME.strategies if s.name not in ("search", "random")]
@@ -54,24 +56,24 @@ def test_the_search_driver_plays_scripted_tables_as_the_bulk_kernel():
         sd = c.extra["sd"]
         for k in range(60):
             s1 = K.State(c)
-            K.play_game_nb(sd, new_rng(3, k), s1.w, s1.deck_order, s1.out_games, s1.out_seats, 0, k)
+            WG.play_game_nb(sd, new_rng(3, k), s1.w, s1.deck_order, s1.out_games, s1.out_seats, 0, k)
             s2 = K.State(c)
-            K.play_search_game_nb(sd, new_rng(3, k), s2.w, s2.deck_order, s2.out_games, s2.out_seats, 0, k,
-                                  *K.new_scratch(sd, c.params.work_width))
+            SP.play_search_game_nb(sd, new_rng(3, k), s2.w, s2.deck_order, s2.out_games, s2.out_seats, 0, k,
+                                   *SP.new_scratch(sd, c.params.work_width))
             assert np.array_equal(s1.out_games, s2.out_games) and np.array_equal(s1.out_seats, s2.out_seats)
 
 
 def _snapshots(c, n, seed=9):
     sd = GAME.search_table(c)
-    return sd, K.search_collect_nb(sd, np.uint64(seed), n, 10_000)
+    return sd, SP.search_collect_nb(sd, np.uint64(seed), n, 10_000)
 
 
 def _decide(sd, w, rng, info, n_rec=4096):
-    sc = K.new_scratch(sd, w.shape[1], n_rec=n_rec)
+    sc = SP.new_scratch(sd, w.shape[1], n_rec=n_rec)
     n = int(info[2])
     opts = sc[3]
     opts[:n] = info[3:3 + n]
-    o = K.search_decide_nb(sd, rng, w, int(info[0]), int(info[1]), n, opts, *sc[:3], *sc[4:10])
+    o = SP.search_decide_nb(sd, rng, w, int(info[0]), int(info[1]), n, opts, *sc[:3], *sc[4:10])
     rec, cnt = sc[8], sc[9]
     return int(opts[o]), rec[: cnt[0]].copy()
 

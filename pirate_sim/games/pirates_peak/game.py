@@ -8,10 +8,12 @@ import numpy as np
 
 from ...rng import new_rng
 from ...seating import first_player_code, rotates
-from ..base import Column, Compiled, Game, OddsRow, Param, Ratio
+from ..base import Compiled, Game, OddsRow, Param, Ratio
+from . import columns as cols
 from . import rules as r
-from .kernel import play_chunk_nb, play_one, play_search_chunk_nb, searching
+from .kernel import play_chunk_nb, play_one, play_search_chunk_nb
 from .odds import MECHANICS, odds_rows
+from .search_player import searching
 from .strategies import STRATEGIES, default_rows, seat_row
 
 TRACE_EVENTS = 20000
@@ -57,7 +59,7 @@ def compile_rules(rules: dict[str, Any]):
                 f"gold ({2 * int(full['start.gold'])})"
             )
     max_track = full["dock.spaces"] + int(card_len.sum()) + 4
-    work_width = max(max_track, r.N_ST, r.N_SHIP, r.N_SEAT_COLS, n_journey + 1, r.EV_WIDTH)
+    work_width = max(max_track, r.N_ST, r.N_SHIP, cols.N_SEAT_COLS, n_journey + 1, r.EV_WIDTH)
     R = r.Rules(
         turn_cap=int(full["turn_cap"]),
         start_gold=int(full["start.gold"]),
@@ -127,11 +129,8 @@ class PiratesPeak(Game):
     strategies = STRATEGIES
     default_seats = ("treasure_digger", "treasure_digger")  # the fair mirror match
     end_reasons = r.END_REASONS
-    game_columns = tuple(Column(n, d, doc, counter=c) for n, d, doc, c in r.GAME_COLUMNS)
-    seat_columns = tuple(
-        Column(n, d, doc, labels=r.TREASURE_LABELS if n == "peak_treasure" else (), counter=c)
-        for n, d, doc, c in r.SEAT_COLUMNS
-    )
+    game_columns = cols.GAME_COLUMNS  # declared once (columns.py), written by name by the kernel
+    seat_columns = cols.SEAT_COLUMNS
     score_column = "final_gold"
     # pooled rates with exact counterparts in `pirate-sim odds` (metric ratio.<name>)
     ratios = (
@@ -229,7 +228,8 @@ class PiratesPeak(Game):
 
         if "user" in compiled.extra:
             from ... import user_strategy as U
-            from .kernel import State, seat_strategies_nb
+            from .kernel import State
+            from .whole_game import seat_strategies_nb
 
             x = compiled.extra["user"]
             state = State(compiled, TRACE_EVENTS)
@@ -250,7 +250,7 @@ class PiratesPeak(Game):
 
     def dice_per_game(self, compiled: Compiled, seed: int, n_games: int) -> float:
         out_games, _ = self.play(compiled, seed, 0, n_games)
-        return float(out_games[:, r.GC_DICE].mean())
+        return float(out_games[:, cols.GC_DICE].mean())
 
     def search_table(self, compiled: Compiled) -> np.ndarray:
         """The static table with both seats searching: the scenario's search seat settings
@@ -277,7 +277,7 @@ class PiratesPeak(Game):
         swung the same figures by 2x."""
         import time
 
-        from .kernel import decide_all_nb, playouts_nb, prepare_playouts_nb, search_collect_nb
+        from .search_player import decide_all_nb, playouts_nb, prepare_playouts_nb, search_collect_nb
 
         sd = self.search_table(compiled)
         snap_w, snap_rng, snap_i, games = search_collect_nb(sd, np.uint64(seed % 2**64), int(n_decisions), 100_000)

@@ -16,7 +16,7 @@ from numba import njit
 
 from ...rng import RNG_WORDS, seed_game_nb
 from ..base import OddsRow
-from .kernel import (
+from .mechanics import (
     fog_attempt_nb,
     interrupt_roll_nb,
     ship_attack_roll_nb,
