@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from pirate_sim.games.pirates_cove import GAME
-from pirate_sim.games.pirates_cove import search_player as SP
+from pirate_sim.games.pirates_cove import drivers as D
 
 SEED = 24_000_001
 
@@ -52,10 +52,10 @@ def play(seats: list[dict], games: int, seed: int, **rules):
     c = GAME.compile(GAME.full_rules(rules), seats)
     out_g, out_s = GAME.new_outputs(games, len(seats))
     played = np.zeros(games, np.int64)
-    SP.rollouts_chunk_nb(np.uint64(seed), np.int64(0), np.int64(1), c.params, *c.arrays, out_g[:1], out_s[:1],
-                         played[:1])  # compile outside the timing
+    D.play_chunk_nb(np.uint64(seed), np.int64(0), np.int64(1), c.params, *c.arrays, out_g[:1], out_s[:1],
+                    played[:1])  # compile outside the timing
     t = time.perf_counter()
-    SP.rollouts_chunk_nb(np.uint64(seed), np.int64(0), np.int64(games), c.params, *c.arrays, out_g, out_s, played)
+    D.play_chunk_nb(np.uint64(seed), np.int64(0), np.int64(games), c.params, *c.arrays, out_g, out_s, played)
     return out_g, out_s, played, time.perf_counter() - t
 
 

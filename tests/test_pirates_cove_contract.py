@@ -5,7 +5,7 @@ import numba
 import numpy as np
 import pytest
 
-from pirate_sim.games.base import N_STD_GAME_COLUMNS
+from pirate_sim.games.base import N_STD_GAME_COLUMNS, STD_GAME_COLUMNS
 from pirate_sim.games.pirates_cove import GAME
 from pirate_sim.games.pirates_cove import rules as R
 from pirate_sim.games.pirates_cove.game import FAME_SOURCES, decode_round
@@ -99,6 +99,26 @@ def test_bulk_outputs_are_consistent(n):
     assert np.array_equal(ships.sum(axis=1), np.stack([s[:, :, col(f"visits_island_{i}")].sum(axis=1)
                                                        for i in range(1, 7)], axis=1))
     assert np.all(s[:, :, col("mutinies")] <= s[:, :, col("flights")])
+
+
+def test_chunk_kernel_writes_every_declared_column():
+    """The chunk kernel writes every declared game and seat column (columns.py's codes): output
+    arrays filled with a sentinel come back without it, the same as Game.play's; with a rollout
+    count array it counts (no search seat here: 0 rollouts)."""
+    from pirate_sim.games.pirates_cove import drivers as D
+
+    sentinel, n = -31111, 40
+    c = GAME.compile(rules(), seats(NAMES))
+    out_g = np.full((n, N_STD_GAME_COLUMNS + len(GAME.game_columns)), sentinel, np.int32)
+    out_s = np.full((n, c.n_seats, len(GAME.seat_columns)), sentinel, np.int32)
+    played = np.full(n, sentinel, np.int64)
+    D.play_chunk_nb(np.uint64(11), np.int64(3), np.int64(n), c.params, *c.arrays, out_g, out_s, played)
+    names_g = list(STD_GAME_COLUMNS) + [col.name for col in GAME.game_columns]
+    assert not [names_g[j] for j in range(out_g.shape[1]) if (out_g[:, j] == sentinel).any()]
+    assert not [col.name for j, col in enumerate(GAME.seat_columns) if (out_s[:, :, j] == sentinel).any()]
+    assert np.all(played == 0)
+    g, s = GAME.play(c, 11, 3, n)
+    assert np.array_equal(g, out_g) and np.array_equal(s, out_s)
 
 
 def test_determinism_over_chunks_and_threads():

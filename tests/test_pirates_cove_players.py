@@ -61,7 +61,7 @@ def test_threat_and_random_aims_split_true_ties_evenly_from_the_games_stream():
 def test_a_volley_with_scripted_dice_hits_the_aimed_section():
     """A fighter (aim threat) fires 2 dice (scripted 6, 1: one hit) at a ship with Hull = Cannons = 2
     < Crew 4: the hit takes Cannons to 1 (its dice to 1), Hull stays 2; with aim = cannons the same."""
-    from pirate_sim.games.pirates_cove import kernel as K
+    from pirate_sim.games.pirates_cove import combat as K
     from pirate_sim.games.pirates_cove.testing import empty_hands
 
     for aim in ("threat", "cannons"):

@@ -329,7 +329,7 @@ def test_parrots_act_when_drawn_and_fly_off_at_pirates_cove():
     go(st, [5, 5, TI])
     set_ship(st, 0, sails=3)
     script(st, 0, section=HULL)
-    from pirate_sim.games.pirates_cove import kernel as K
+    from pirate_sim.games.pirates_cove import actions as K
     K.draw_card_nb(st, ev, rng, c.params, 0)  # Long John Silver: always 6 dice
     play_round(c, st, ev, rng, cards={5: (0, 0, 0, 0)})
     vol = [e for e in events(st, ev) if e[2] == R.EV_VOLLEY]
@@ -347,7 +347,7 @@ def test_parrots_act_when_drawn_and_fly_off_at_pirates_cove():
 
 
 def test_billy_bones_and_trelawney():
-    from pirate_sim.games.pirates_cove import kernel as K
+    from pirate_sim.games.pirates_cove import actions as K
     c, st, ev, rng = table(dice=[1, 1, 1, 1, 1])
     put_on_top(st, R.TRELAWNEY)
     K.draw_card_nb(st, ev, rng, c.params, 1)  # seat 1 Sails 2 + 20 outruns seat 0's 5
@@ -385,7 +385,7 @@ def test_the_tavern_deck_is_reshuffled_when_empty():
     st[R.G_DECK_N] = 39
     for s in range(3):  # hand out all 39 cards
         for _ in range(13):
-            from pirate_sim.games.pirates_cove import kernel as K
+            from pirate_sim.games.pirates_cove import actions as K
             K.draw_card_nb(st, ev, rng, c.params, s)
     assert st[R.G_DECK_N] == 0 and tavern_total(st, 3) == 42
     go(st, [1, TI, TI])

@@ -9,9 +9,12 @@ import numpy as np
 import pytest
 
 from pirate_sim.games.pirates_cove import GAME
-from pirate_sim.games.pirates_cove import kernel as K
+from pirate_sim.games.pirates_cove import drivers as D
 from pirate_sim.games.pirates_cove import rules as R
+from pirate_sim.games.pirates_cove import rounds as K
 from pirate_sim.games.pirates_cove import search_player as SP
+from pirate_sim.games.pirates_cove.actions import WK_SIZE
+from pirate_sim.games.pirates_cove.ship import sb_nb
 from pirate_sim.games.pirates_cove.strategies import SLOTS
 from pirate_sim.games.pirates_cove.testing import empty_hands, new_state, no_black, set_ship, tavern_total
 from pirate_sim.rng import RNG_WORDS
@@ -36,7 +39,7 @@ def collect(c, n=600, seed=3):
     tr, cards, ncards, tavern, legends, strat, sp = c.arrays
     states = np.zeros((n, R.STATE_WORDS), np.int32)
     rngs = np.zeros((n, RNG_WORDS), np.uint64)
-    m = SP.collect_decisions_nb(np.uint64(seed), 1000, c.params, tr, cards, ncards, tavern, legends, strat, sp,
+    m = D.collect_decisions_nb(np.uint64(seed), 1000, c.params, tr, cards, ncards, tavern, legends, strat, sp,
                                 states, rngs)
     return states[:m], rngs[:m]
 
@@ -58,7 +61,7 @@ def hidden_cards(st, s, n):
     for o in range(n):
         if o == s:
             continue
-        b = int(K.sb_nb(o))
+        b = int(sb_nb(o))
         for t in range(R.MASTERCRAFT, R.FAME):
             out += [t] * int(st[b + R.S_HAND + t])
         for v in range(R.MAX_FAME_VALUE + 1):
@@ -76,7 +79,7 @@ def scramble(st, s, n, ncards, g):
     for o in range(n):
         if o == s:
             continue
-        b = int(K.sb_nb(o))
+        b = int(sb_nb(o))
         need = int(sum(st[b + R.S_HAND + t] for t in range(R.MASTERCRAFT, R.FAME + 1)))
         for t in range(R.MASTERCRAFT, R.FAME + 1):
             st[b + R.S_HAND + t] = 0
@@ -162,10 +165,10 @@ def test_resampling_keeps_what_the_seat_knows():
         SP.resample_nb(st, rngs[d].copy(), c.params, c.arrays[2], s, pool)
         assert hidden_cards(st, s, n) == hidden_cards(before, s, n)
         assert tavern_total(st, n) == tavern_total(before, n) == len(c.arrays[3])
-        b0 = int(K.sb_nb(s))
+        b0 = int(sb_nb(s))
         assert np.array_equal(st[b0:b0 + R.SEAT_WORDS], before[b0:b0 + R.SEAT_WORDS])  # its own hand
         for o in range(n):
-            b = int(K.sb_nb(o))
+            b = int(sb_nb(o))
             assert st[b + R.S_HAND:b + R.S_HAND + R.N_CARD_TYPES].sum() == \
                 before[b + R.S_HAND:b + R.S_HAND + R.N_CARD_TYPES].sum()
             assert np.array_equal(st[b + R.S_HAND:b + R.S_HAND + R.TRELAWNEY + 1],
@@ -182,7 +185,7 @@ def test_resampling_keeps_what_the_seat_knows():
         outside[R.G_TDECK:R.G_TDECK + R.MAX_TAVERN] = False
         outside[R.G_TPERM:R.G_TPERM + R.N_CARD_ISLANDS * R.MAX_TREASURE] = False
         for o in range(n):
-            b = int(K.sb_nb(o))
+            b = int(sb_nb(o))
             outside[b + R.S_HAND:b + R.S_HAND + R.N_CARD_TYPES] = False
             outside[b + R.S_FAMEV:b + R.S_FAMEV + R.MAX_FAME_VALUE + 1] = False
             outside[b + R.S_FAME_CARDS] = False
@@ -208,7 +211,7 @@ def test_a_strictly_best_island_is_found_at_a_small_budget():
         st[R.G_PHASE] = R.PH_CHOOSE
         st[R.G_CUR] = 0
         fs = np.zeros(96)
-        wk = np.zeros(K.WK_SIZE, np.int64)
+        wk = np.zeros(WK_SIZE, np.int64)
         d = K.advance_nb(st, ev, rng, c.params, tr, cards, legends, strat, sp, fs, wk, c.params.rounds + 1)
         assert d == R.DEC_ISLAND and st[R.G_DEC_SEAT] == 0
         opt, sums = decide(c, st, rng)
@@ -237,7 +240,7 @@ def test_a_table_without_a_search_seat_plays_as_before():
     tr, cards, ncards, tavern, legends, strat, sp = c.arrays
     st, ev, rng = new_state(c, scripted=False, events=0)
     d = K.advance_nb(st, ev, rng, c.params, tr, cards, legends, strat, sp, np.zeros(96),
-                     np.zeros(K.WK_SIZE, np.int64), c.params.rounds + 1)
+                     np.zeros(WK_SIZE, np.int64), c.params.rounds + 1)
     assert d == R.DEC_NONE and st[R.G_PHASE] == R.PH_DONE and st[R.G_ROUND] == c.params.rounds
 
 

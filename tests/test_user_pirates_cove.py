@@ -86,7 +86,9 @@ def test_scribbling_on_its_copies_changes_nothing():
 def _island_states(c, seat: int, n_games: int = 3) -> list[np.ndarray]:
     """States at ``seat``'s island choices (its entry marked as searching, as the user kernel
     does), driven from Python; its other decisions take option 0 (no Treasure Island upgrade)."""
-    from pirate_sim.games.pirates_cove import kernel as K
+    from pirate_sim.games.pirates_cove import rounds as K
+    from pirate_sim.games.pirates_cove.actions import WK_SIZE
+    from pirate_sim.games.pirates_cove.whole_game import setup_nb
     from pirate_sim.games.pirates_cove import rules as R
     from pirate_sim.games.pirates_cove.policies import FS_SIZE
     from pirate_sim.rng import new_rng
@@ -99,8 +101,8 @@ def _island_states(c, seat: int, n_games: int = 3) -> list[np.ndarray]:
         ev = np.zeros((0, 6), np.int32)
         rng = new_rng(17, game)
         fs = np.zeros(FS_SIZE)
-        wk = np.zeros(K.WK_SIZE, np.int64)
-        K.setup_nb(st, ev, rng, P, tr, ncards, tavern, legends, strat, sp, game)
+        wk = np.zeros(WK_SIZE, np.int64)
+        setup_nb(st, ev, rng, P, tr, ncards, tavern, legends, strat, sp, game)
         while K.advance_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk, P.rounds + 1) != R.DEC_NONE:
             assert st[R.G_DEC_SEAT] == seat
             if st[R.G_DEC] == R.DEC_ISLAND:

@@ -9,11 +9,11 @@ import numpy as np
 
 from ...rng import RNG_WORDS as SP_RNG_WORDS
 from ...seating import first_player_code, rotates
-from ..base import Column, Compiled, Game, OddsRow, Param, Ratio
-from . import kernel as K
+from ..base import Compiled, Game, OddsRow, Param, Ratio
+from . import drivers as D
 from . import rules as R
-from .columns import FAME_SOURCES, SECTIONS, decode_round  # noqa: F401 - report.py reads them from columns
-from . import search_player as SP
+# FAME_SOURCES, decode_round: report.py reads them from columns, tests and scripts from here
+from .columns import FAME_SOURCES, GAME_COLUMNS, SEAT_COLUMNS, SECTIONS, decode_round  # noqa: F401
 from .strategies import STRATEGIES, seat_tables
 
 CoveParams = namedtuple("CoveParams", [
@@ -24,77 +24,6 @@ CoveParams = namedtuple("CoveParams", [
     "black_start1", "black_start2", "navy_hull", "navy_sails", "navy_cannons", "navy_crew",
     "navy_fame", "first_player", "rotate", "rounds",
 ])
-
-SEAT_COLUMNS = (
-    Column("fame", "int16", "final fame (the track plus Fame cards; mutiny losses taken off)", counter=False),
-    Column("fame_chests", "int16", "fame from burying chests"),
-    Column("fame_gold", "int16", "fame from burying gold"),
-    Column("fame_combat", "int16", "fame for other ships that fled or sank in its fights"),
-    Column("fame_black", "int16", "fame from crippling black ships and plundering the barge"),
-    Column("fame_treasure", "int16", "fame printed on Treasure cards it took"),
-    Column("fame_cards", "int16", "fame from Fame cards (scored at the end)"),
-    Column("fame_lost_mutiny", "int16", "fame lost to mutinies"),
-    Column("gold", "int16", "gold aboard at the end", counter=False),
-    Column("chests", "int16", "chests aboard at the end (score nothing)", counter=False),
-    Column("chests_buried", "int16", "chests buried"),
-    Column("gold_buried", "int16", "gold buried"),
-) + tuple(Column(f"upg_{k}", "int16", f"{k.capitalize()} levels bought (set-up included)") for k in SECTIONS) \
-  + tuple(Column(f"setup_{k}", "int8", f"{k.capitalize()} level after set-up spending", counter=False)
-          for k in SECTIONS) \
-  + tuple(Column(f"level_{k}", "int8", f"{k.capitalize()} level at the end", counter=False) for k in SECTIONS) + (
-    Column("fights", "int16", "combats fought"),
-    Column("flights", "int16", "times it fled a fight"),
-    Column("mutinies", "int16", "mutinies (flights that rolled the mutiny face)"),
-    Column("crippled", "int16", "times it was crippled"),
-    Column("cripples_made", "int16", "ships it crippled (black ships included)"),
-    Column("volleys", "int16", "volleys fired"),
-    Column("hits", "int16", "hits scored"),
-    Column("tavern_bought", "int16", "Tavern cards bought on the Tavern"),
-    Column("tavern_cove", "int16", "Tavern cards taken as consolation at Pirate's Cove"),
-    Column("tavern_played", "int16", "Tavern cards played"),
-    Column("tavern_drawn", "int16", "Tavern cards drawn in any way (set-up, Treasure cards, Tavern, Cove)"),
-) + tuple(Column(f"held_{g}", "int8", f"1 if it ever held a {g} card", counter=False) for g in R.CARD_GROUPS) + (
-    Column("navy_fights", "int16", "fights with the Royal Navy in them"),
-    Column("navy_wins", "int16", "times it crippled the Royal Navy"),
-    Column("navy_losses", "int16", "times it was crippled in, or fled, a fight with the Royal Navy"),
-    Column("legend_fights", "int16", "fights with a Legendary Pirate in them"),
-    Column("legend_wins", "int16", "Legendary Pirates it crippled"),
-    Column("cards_won", "int16", "Treasure cards taken"),
-    Column("cove_visits", "int16", "rounds ended in Pirate's Cove"),
-) + tuple(Column(f"visits_island_{i}", "int16", f"rounds it sailed to island {i} ({R.ISLAND_NAMES[i]})")
-          for i in range(1, 7)) + (
-    Column("cove_gold", "int16", "consolation gold taken at Pirate's Cove"),
-    Column("gold_lost", "int16", "gold lost to mutinies and crippling"),
-    Column("chests_lost", "int16", "chests lost to mutinies, crippling and a damaged hull"),
-    Column("gold_spent", "int16", "gold spent on upgrades and Tavern cards"),
-    Column("gold_taken", "int16", "gold from Treasure cards"),
-    Column("chests_taken", "int16", "chests from Treasure cards"),
-    Column("fame_card_value", "int8", "value of the Fame cards held at the end", counter=False),
-    Column("seat_won", "int8", "1 if this seat won (the kernel's own record; the engine adds `won`)", counter=False),
-    Column("fame_track", "int16", "fame on the track at the end (before Fame cards)", counter=False),
-    Column("fame_barge", "int16", "of fame_black: fame from plundering the treasure barge (ending a round alone, "
-           "or last, on its island)"),
-)
-assert len(SEAT_COLUMNS) == K.N_SEAT_COLUMNS
-
-GAME_COLUMNS = (
-    Column("dice_rolled", "int32", "dice rolled in the rounds: volleys, speed tie-breaks, flight rolls (the final "
-           "combat's are tie_dice)", counter=False),
-    Column("fights", "int16", "combats fought"),
-    Column("volleys", "int16", "volleys fired"),
-    Column("black_sunk", "int16", "black ships crippled"),
-    Column("stalemates", "int16", "fights stopped at combat.max_volleys"),
-    Column("reshuffles", "int16", "Tavern deck reshuffles"),
-    Column("tie_combat", "int8", "1 if a final combat settled a tie for most fame", counter=False),
-    Column("tie_volleys", "int16", "volleys of the final combat (not in volleys, as it is not in fights)"),
-    Column("tie_hits", "int16", "hits of the final combat (not in the seats' hits)"),
-    Column("tie_dice", "int16", "dice of the final combat (not in dice_rolled)"),
-) + tuple(Column(f"round_{r:02d}", "int32", f"round {r}: player ships per island and contests, bits 3(i-1).."
-                 "3(i-1)+2 = ships on island i (1-6), bit 18+(i-1) = a fight on island i "
-                 "(decode with pirates_cove.game.decode_round); 0 beyond the game's rounds", counter=False)
-          for r in range(1, R.MAX_ROUNDS + 1))
-assert len(GAME_COLUMNS) == K.N_GAME_EXTRA
-
 
 def _section_table(r: dict) -> np.ndarray:
     tr = np.zeros((R.N_SECTIONS, 2 + R.MAX_LEVEL), np.int32)
@@ -109,6 +38,14 @@ def _section_table(r: dict) -> np.ndarray:
         for lvl in range(1, top):
             tr[k, 2 + lvl] = costs[lvl - 1]
     return tr
+
+
+NO_PLAYED = np.zeros(0, np.int64)  # drivers.play_chunk_nb's rollout counts: not asked for
+
+
+def _play_chunk(*args) -> None:
+    """``drivers.play_chunk_nb`` with base.Game.play_chunk's arguments (no rollout counts)."""
+    D.play_chunk_nb(*args, NO_PLAYED)
 
 
 class PiratesCove(Game):
@@ -219,7 +156,7 @@ class PiratesCove(Game):
 
     def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
         """The user kernel's tables: the placeholders' rows with SP_SEARCH = 1 at user entries
-        (kernel.advance_nb then stops at their decisions, user_kernel.py answers them)."""
+        (rounds.advance_nb then stops at their decisions, user_kernel.py answers them)."""
         from numba import typeof
 
         from ... import user_strategy as U
@@ -248,7 +185,7 @@ class PiratesCove(Game):
     # ------------------------------------------------------------------ play
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
         if "user" not in compiled.extra:
-            return self.play_chunk(SP.play_chunk_nb, compiled, seed, first_game, n_games)
+            return self.play_chunk(_play_chunk, compiled, seed, first_game, n_games)
         from ... import user_strategy as U
 
         x = compiled.extra["user"]
@@ -282,21 +219,21 @@ class PiratesCove(Game):
         P = compiled.params
         states = np.zeros((n_decisions, R.STATE_WORDS), np.int32)
         rngs = np.zeros((n_decisions, SP_RNG_WORDS), np.uint64)
-        m = SP.collect_decisions_nb(np.uint64(seed % 2**64), 1_000_000, P, tr, cards, ncards, tavern, legends, strat,
-                                    sp, states, rngs)
+        m = D.collect_decisions_nb(np.uint64(seed % 2**64), 1_000_000, P, tr, cards, ncards, tavern, legends, strat,
+                                   sp, states, rngs)
         # the same number of playouts from each point as its search played rollouts
         reps = np.zeros(m, np.int64)
         for d in range(m):
-            reps[d] = SP.bench_search_nb(states[d:d + 1], rngs[d:d + 1], 1, P, tr, cards, ncards, legends, strat, sp)
+            reps[d] = D.bench_search_nb(states[d:d + 1], rngs[d:d + 1], 1, P, tr, cards, ncards, legends, strat, sp)
         played = int(reps.sum())
-        SP.bench_playout_nb(states[:1], rngs[:1], 1, reps[:1], P, tr, cards, legends, strat, sp)  # compile
+        D.bench_playout_nb(states[:1], rngs[:1], 1, reps[:1], P, tr, cards, legends, strat, sp)  # compile
         t_search = t_play = float("inf")
         for _ in range(3):  # alternately, the fastest of three each (a shared machine's load varies)
             t = time.perf_counter()
-            SP.bench_search_nb(states, rngs, m, P, tr, cards, ncards, legends, strat, sp)
+            D.bench_search_nb(states, rngs, m, P, tr, cards, ncards, legends, strat, sp)
             t_search = min(t_search, time.perf_counter() - t)
             t = time.perf_counter()
-            SP.bench_playout_nb(states, rngs, m, reps, P, tr, cards, legends, strat, sp)
+            D.bench_playout_nb(states, rngs, m, reps, P, tr, cards, legends, strat, sp)
             t_play = min(t_play, time.perf_counter() - t)
         per_rollout = t_search / max(played, 1)
         per_playout = t_play / max(played, 1)
@@ -308,7 +245,7 @@ class PiratesCove(Game):
     def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 20_000):
         """(events int32[n, 6], out_games row, out_seats rows) of one game."""
         if "user" not in compiled.extra:
-            return self.traced_game(SP.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH)
+            return self.traced_game(D.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH)
         from ... import user_strategy as U
 
         x = compiled.extra["user"]

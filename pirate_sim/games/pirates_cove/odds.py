@@ -19,7 +19,7 @@ from math import comb
 import numpy as np
 
 from ..base import OddsRow
-from . import kernel as K
+from . import combat as C
 from .policies import ST_FIGHTER
 
 DICE = (1, 2, 3, 4, 5, 6)
@@ -80,14 +80,14 @@ def combat_rows(game, rules: dict, samples: int, seed: int) -> list[OddsRow]:
     case = np.uint64(seed % 2**64)
     for n in DICE:
         counts = np.zeros(n + 1, np.int64)
-        K.volley_hits_mc_nb(case, samples, n, P.hit_min, counts)
+        C.volley_hits_mc_nb(case, samples, n, P.hit_min, counts)
         case += np.uint64(1)
         for h, ex in enumerate(hits_pmf(n, p)):
             rows.append(OddsRow(f"{n} dice: exactly {h} hits", float(ex), counts[h] / samples, samples))
     for n, levels in BOMBARD:
         for lvl in levels:
             counts = np.zeros(VOLLEYS + 1, np.int64)
-            K.bombard_mc_nb(case, samples, P, strat, sp, n, lvl, counts)
+            C.bombard_mc_nb(case, samples, P, strat, sp, n, lvl, counts)
             case += np.uint64(1)
             for v in range(1, VOLLEYS + 1):
                 est = counts[1:v + 1].sum() / samples
@@ -96,7 +96,7 @@ def combat_rows(game, rules: dict, samples: int, seed: int) -> list[OddsRow]:
     for na, ha, nb, hb in DUELS:
         a, b = _ship(na, ha, 9), _ship(nb, hb, 8)
         out = np.zeros(2, np.int64)
-        K.duel_mc_nb(case, samples, P, strat, sp, a, b, out)
+        C.duel_mc_nb(case, samples, P, strat, sp, a, b, out)
         case += np.uint64(1)
         rows.append(OddsRow(f"duel: A {na} dice Hull {ha} (fires first) beats B {nb} dice Hull {hb}",
                             float(duel_exact(na, ha, nb, hb, p)), out[0] / samples, samples))

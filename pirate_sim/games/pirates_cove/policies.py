@@ -7,7 +7,7 @@ the islands revealed in earlier rounds, and the seat's own hand.  Never read: th
 of the Tavern deck or of the Treasure stacks (``G_TDECK``, ``G_TPERM``), another seat's
 hand by type, and - the secret island choice - any seat's choice of the current round:
 ``choose_island_nb`` is called for every seat before any choice is revealed
-(``kernel.play_round_nb``).  Only the fight scratch of the current fight and the island
+(``rounds.play_round_nb``).  Only the fight scratch of the current fight and the island
 being resolved are read during combat, as a player at the table would see them.
 
 Strategy codes and parameter slots are defined here; ``strategies.py`` documents them.
@@ -47,7 +47,7 @@ SP_TEMPERATURE = 5  # how spread its prediction of the other seats' islands is (
 SP_FIGHT_MIN = 6  # fighter: least estimated win chance to sail for a black ship
 SP_MAX_BUYS = 7  # Tavern cards bought per Tavern visit
 SP_COVE_CARD = 8  # 1 takes a Tavern card at Pirate's Cove, 0 the gold
-SP_SEARCH = 9  # 1: a search entry (its searched decisions go to the search, see kernel.advance_nb)
+SP_SEARCH = 9  # 1: a search entry (its searched decisions go to the search, see rounds.advance_nb)
 SP_BUDGET = 10  # search: rollouts per decision
 SP_ROLLOUT = 11  # search: rollout strategy code
 SP_TOP_K = 12  # search: options kept by the rollout strategy's prior

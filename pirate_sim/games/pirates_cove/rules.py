@@ -133,10 +133,10 @@ G_TIE = 18  # 1: the winner came out of a final combat
 G_TIE_VOLLEYS = 19  # the final combat's volleys, hits and dice, counted apart from the game's
 G_TIE_HITS = 20
 G_TIE_DICE = 21
-# where the game stands (kernel.advance_nb resumes from here: a copy of the state is the whole game)
+# where the game stands (rounds.advance_nb resumes from here: a copy of the state is the whole game)
 G_PHASE = 22  # PH_* below
 G_CUR = 23  # the phase's position: the next seat to choose, the island resolving, the Treasure Island turn
-G_SUB = 24  # the step within an island or a Treasure Island turn (SUB_* in kernel.py)
+G_SUB = 24  # the step within an island or a Treasure Island turn (SUB_* in actions.py)
 G_ACTOR = 25  # the seat acting alone on the island
 G_FORCED = 26  # a pending decision's option + FORCED_BIAS (0: none; the search writes it)
 G_DEC = 27  # the pending decision (DEC_* below) of seat G_DEC_SEAT
@@ -145,7 +145,7 @@ G_FREE = 29  # free levels (Mastercraft) of the pending upgrade
 G_DECISIONS = 30  # searched decisions so far (their rollout streams' index)
 G_CONTESTED = 31  # bit i - 1: a fight on island i this round
 G_PEND = 32  # [5] the islands chosen this round, not yet revealed
-G_ROUND_LOG = 40  # [MAX_ROUNDS] visits and contests per round, see encode in kernel.round_code_nb
+G_ROUND_LOG = 40  # [MAX_ROUNDS] visits and contests per round, see encode in rounds.round_code_nb
 G_CARD = G_ROUND_LOG + MAX_ROUNDS  # [5 x 4] the face-up Treasure card of islands 1..5 (g, c, f, t)
 G_CARD_LIVE = G_CARD + N_CARD_ISLANDS * 4  # [5] 1 while the face-up card is still there
 G_CHOICE = G_CARD_LIVE + N_CARD_ISLANDS  # [5] island each seat revealed this round
@@ -235,7 +235,7 @@ SEAT_WORDS = 88
 STATE_WORDS = SEATS_BASE + MAX_SEATS * SEAT_WORDS
 
 PH_START, PH_CHOOSE, PH_ISLAND, PH_TI, PH_END, PH_DONE = range(6)
-# decisions the search player searches (kernel.advance_nb stops at them)
+# decisions the search player searches (rounds.advance_nb stops at them)
 DEC_NONE, DEC_ISLAND, DEC_FLEE, DEC_BUY, DEC_UPGRADE, DEC_TI = range(6)
 DEC_NAMES = ("", "island", "flee", "buy", "upgrade", "treasure_island")
 FORCED_BIAS = 16  # G_FORCED = option + FORCED_BIAS (options are -1..12)

@@ -1,8 +1,8 @@
-"""The ``search`` player of Pirate's Cove, and the drivers that play whole games with it.
+"""The ``search`` player of Pirate's Cove (the drivers that play whole games with it: ``drivers.py``).
 
-The rules kernel (``kernel.advance_nb``) plays on until a search seat's decision is
+The rules kernel (``rounds.advance_nb``) plays on until a search seat's decision is
 pending and stops there with the whole game in the state vector; ``search_decide_nb``
-answers it and the driver calls ``advance_nb`` again.  Rollouts run the same
+answers it and the driver (``drivers.play_one_game_nb``) calls ``advance_nb`` again.  Rollouts run the same
 ``advance_nb`` on copies of the state with the search switched off (``rsp``: the seat
 tables with SP_SEARCH = 0), so the kernel never calls the search from inside itself.
 
@@ -19,25 +19,29 @@ options, the game's stream not advanced); re-deal what the deciding seat cannot 
 other seats choose again with the rollout strategy on public information (their real
 choices of the round, already in G_PEND for the seats before, are overwritten unread);
 the option is forced; play to the end (or ``horizon`` rounds) and score.
+
+May import: ``actions``, ``rounds``, ``policies``, ``rules``, ``ship`` of this game,
+``pirate_sim.rng`` and ``pirate_sim.search``.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ...rng import RNG_WORDS, seed_game_nb, shuffle_nb
+from ...rng import RNG_WORDS, shuffle_nb
 from ...search import (H_INDEX, H_OPT, H_SIZE, REWARD_MARGIN, REWARD_RANK, derive_stream_nb, halving_best_nb,
                        halving_next_nb, halving_start_nb, top_k_nb)
-from .kernel import WK_SIZE, advance_nb, log_nb, setup_nb, write_outputs_nb
+from .actions import WK_SIZE, log_nb
 from .policies import (FS_READY, FS_SIZE, SP_BUDGET, SP_HORIZON, SP_REWARD, SP_SEARCH, SP_TOP_K,
                        choose_island_nb, decide_flee_nb, tavern_buys_nb, treasure_upgrade_nb, upgrade_levels_nb)
 from .rules import (DEC_BUY, DEC_FLEE, DEC_ISLAND, DEC_NONE, DEC_UPGRADE, EV_SEARCH, F_POS, F_TURNS,
-                    FAME, FORCED_BIAS, G_CUR, G_EVENTS, G_DEC, G_DEC_SEAT, G_DECISIONS, G_DECK_N, G_DISC_N, G_FIGHT,
+                    FAME, FORCED_BIAS, G_CUR, G_DEC, G_DEC_SEAT, G_DECISIONS, G_DECK_N, G_DISC_N, G_FIGHT,
                     G_FORCED, G_FREE, G_PEND, G_PHASE, G_ROUND, G_TDECK, G_TPERM, G_WINNER, MASTERCRAFT,
                     MAX_FAME_VALUE, MAX_TAVERN, MAX_TREASURE, N_CARD_ISLANDS, N_SECTIONS, PH_DONE, S_CHESTS,
                     S_ENTRY, S_FAME, S_FAME_CARDS, S_FAMEV, S_GOLD, S_HAND, S_SEC, STATE_WORDS, TRELAWNEY)
 from .ship import level_cost_nb, sb_nb
+from .rounds import advance_nb
 
 MAX_OPT = 16  # options of one decision (islands 6, levels up to MAX_LEVEL, ...)
 # integer scratch ``si``: options, their order, rollout counts, the Tavern pool
@@ -337,7 +341,7 @@ def search_decide_nb(st, ev, rng, P, tr, cards, ncards, legends, strat, sp, rsp,
     return played
 
 
-# ------------------------------------------------------------------ whole games
+# ------------------------------------------------------------------ the search's scratch
 @njit(cache=True)
 def rollout_tables_nb(sp):
     """The seat tables rollouts play with: the search switched off."""
@@ -348,149 +352,9 @@ def rollout_tables_nb(sp):
 
 
 @njit(cache=True)
-def play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, rst, rrng, rfs,
-                     rwk, ev0, si, sf, game_index, out_g, out_s):
-    """One whole game on an already seeded ``rng`` (bulk runs and traces share it);
-    returns the rollouts its search seats played."""
-    setup_nb(st, ev, rng, P, tr, ncards, tavern, legends, strat, sp, game_index)
-    played = 0
-    while advance_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk, P.rounds + 1) != DEC_NONE:
-        played += search_decide_nb(st, ev, rng, P, tr, cards, ncards, legends, strat, sp, rsp, rst, rrng, rfs, rwk,
-                                   ev0, si, sf)
-    write_outputs_nb(st, rng, P, out_g, out_s)
-    return played
-
-
-@njit(cache=True)
 def new_scratch_nb():
     """(rst, rrng, rfs, rwk, ev0, si, sf): one thread's search scratch, allocated once."""
     return (np.zeros(STATE_WORDS, np.int32), np.zeros(RNG_WORDS, np.uint64), np.zeros(FS_SIZE, np.float64),
             np.zeros(WK_SIZE, np.int64), np.zeros((0, 6), np.int32), np.zeros(SI_SIZE, np.int64),
             np.zeros(SF_SIZE, np.float64))
 
-
-BLOCK = 64  # games per parallel block
-
-
-@njit(cache=True, parallel=True)
-def play_chunk_nb(seed, first, n, P, tr, cards, ncards, tavern, legends, strat, sp, out_g, out_s):
-    """Games ``first .. first + n - 1``: blocks of BLOCK games in parallel, scratch per block."""
-    n_blocks = (n + BLOCK - 1) // BLOCK
-    for blk in prange(n_blocks):
-        st = np.zeros(STATE_WORDS, np.int32)
-        ev = np.zeros((0, 6), np.int32)
-        rng = np.zeros(RNG_WORDS, np.uint64)
-        fs = np.zeros(FS_SIZE, np.float64)
-        wk = np.zeros(WK_SIZE, np.int64)
-        rsp = rollout_tables_nb(sp)
-        rst, rrng, rfs, rwk, ev0, si, sf = new_scratch_nb()
-        hi = min(n, (blk + 1) * BLOCK)
-        for i in range(blk * BLOCK, hi):
-            seed_game_nb(rng, seed, first + i)
-            play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, rst, rrng,
-                             rfs, rwk, ev0, si, sf, first + i, out_g[i], out_s[i])
-
-
-@njit(cache=True)
-def play_traced_nb(seed, k, P, tr, cards, ncards, tavern, legends, strat, sp, ev, out_g, out_s):
-    """Game ``k`` with the event log on (same code path as the bulk run)."""
-    st = np.zeros(STATE_WORDS, np.int32)
-    rng = np.zeros(RNG_WORDS, np.uint64)
-    fs = np.zeros(FS_SIZE, np.float64)
-    wk = np.zeros(WK_SIZE, np.int64)
-    rsp = rollout_tables_nb(sp)
-    rst, rrng, rfs, rwk, ev0, si, sf = new_scratch_nb()
-    seed_game_nb(rng, seed, k)
-    play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, rst, rrng, rfs, rwk,
-                     ev0, si, sf, k, out_g, out_s)
-    return st[G_EVENTS]
-
-
-@njit(cache=True, parallel=True)
-def rollouts_chunk_nb(seed, first, n, P, tr, cards, ncards, tavern, legends, strat, sp, out_g, out_s, played):
-    """``play_chunk_nb`` that also returns each game's rollouts in ``played`` (measurements)."""
-    n_blocks = (n + BLOCK - 1) // BLOCK
-    for blk in prange(n_blocks):
-        st = np.zeros(STATE_WORDS, np.int32)
-        ev = np.zeros((0, 6), np.int32)
-        rng = np.zeros(RNG_WORDS, np.uint64)
-        fs = np.zeros(FS_SIZE, np.float64)
-        wk = np.zeros(WK_SIZE, np.int64)
-        rsp = rollout_tables_nb(sp)
-        rst, rrng, rfs, rwk, ev0, si, sf = new_scratch_nb()
-        hi = min(n, (blk + 1) * BLOCK)
-        for i in range(blk * BLOCK, hi):
-            seed_game_nb(rng, seed, first + i)
-            played[i] = play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk,
-                                         rst, rrng, rfs, rwk, ev0, si, sf, first + i, out_g[i], out_s[i])
-
-
-# ------------------------------------------------------------------ bench: the search's cost
-@njit(cache=True)
-def collect_decisions_nb(seed, n_games, P, tr, cards, ncards, tavern, legends, strat, sp, out_st, out_rng):
-    """Play games (each pending decision answered by the rollout strategy's own choice)
-    and keep the state and stream at up to len(out_st) searched decisions; returns how many."""
-    st = np.zeros(STATE_WORDS, np.int32)
-    ev = np.zeros((0, 6), np.int32)
-    rng = np.zeros(RNG_WORDS, np.uint64)
-    fs = np.zeros(FS_SIZE, np.float64)
-    wk = np.zeros(WK_SIZE, np.int64)
-    rsp = rollout_tables_nb(sp)
-    rst, rrng, rfs, rwk, ev0, si, sf = new_scratch_nb()
-    got = 0
-    for g in range(n_games):
-        seed_game_nb(rng, seed, g)
-        setup_nb(st, ev, rng, P, tr, ncards, tavern, legends, strat, sp, g)
-        while advance_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk, P.rounds + 1) != DEC_NONE:
-            if got < out_st.shape[0]:
-                out_st[got] = st
-                out_rng[got] = rng
-                got += 1
-            s = st[G_DEC_SEAT]
-            derive_stream_nb(rrng, rng, st[G_DECISIONS], PRIOR_STREAM)
-            st[G_FORCED] = prior_nb(st, rrng, P, tr, strat, rsp, rfs, st[G_DEC], s) + FORCED_BIAS
-            st[G_DECISIONS] += 1
-        if got >= out_st.shape[0]:
-            break
-    return got
-
-
-@njit(cache=True)
-def bench_search_nb(states, rngs, m, P, tr, cards, ncards, legends, strat, sp):
-    """Search each of the first ``m`` collected decisions; returns the rollouts played."""
-    st = np.zeros(STATE_WORDS, np.int32)
-    ev = np.zeros((0, 6), np.int32)
-    rsp = rollout_tables_nb(sp)
-    rst, rrng, rfs, rwk, ev0, si, sf = new_scratch_nb()
-    played = 0
-    for d in range(m):
-        st[:] = states[d]
-        played += search_decide_nb(st, ev, rngs[d], P, tr, cards, ncards, legends, strat, sp, rsp, rst, rrng, rfs,
-                                   rwk, ev0, si, sf)
-    return played
-
-
-@njit(cache=True)
-def bench_playout_nb(states, rngs, m, reps, P, tr, cards, legends, strat, sp):
-    """``reps[d]`` plain playouts from each collected decision: a copy of the state played
-    to the end by the rollout strategy in every seat, the decision its own, no re-dealing,
-    no forced option, no choosing (the same streams as the rollouts: derived per playout)."""
-    ev0 = np.zeros((0, 6), np.int32)
-    rsp = rollout_tables_nb(sp)
-    rst = np.zeros(STATE_WORDS, np.int32)
-    rrng = np.zeros(RNG_WORDS, np.uint64)
-    rfs = np.zeros(FS_SIZE, np.float64)
-    rwk = np.zeros(WK_SIZE, np.int64)
-    total = 0
-    for d in range(m):
-        s = states[d][G_DEC_SEAT]
-        for j in range(reps[d]):
-            rst[:] = states[d]
-            derive_stream_nb(rrng, rngs[d], states[d][G_DECISIONS], j)
-            e = rst[sb_nb(s) + S_ENTRY]
-            for o in range(P.n_seats):
-                rst[sb_nb(o) + S_ENTRY] = e
-            rst[G_DEC] = DEC_NONE
-            advance_nb(rst, ev0, rrng, P, tr, cards, legends, strat, rsp, rfs, rwk, P.rounds + 1)
-            total += rst[G_WINNER] + 1
-    return total

@@ -1,6 +1,6 @@
 """What a ship is: section levels, dice, speed, hold and upgrade costs (numba helpers).
 
-Shared by the rules kernel (``kernel.py``) and the policies (``policies.py``); every
+Shared by the rules kernel (``actions.py`` .. ``whole_game.py``) and the policies (``policies.py``); every
 function reads only the state vector ``st`` (layout in ``rules.py``), the rules
 NamedTuple ``P`` and the track table ``tr`` (int32[4, 2 + MAX_LEVEL]: column 0 the
 set-up level, 1 the highest level, ``2 + l`` the gold to climb from level ``l`` to

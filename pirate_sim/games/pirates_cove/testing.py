@@ -11,11 +11,13 @@ import numpy as np
 
 from ...rng import RNG_WORDS, new_rng
 from ..base import Compiled
-from . import kernel as K
+from . import rounds as RND
 from . import rules as R
 from .game import GAME
+from .actions import WK_SIZE
 from .policies import FS_SIZE, ST_SCRIPTED
 from .ship import sb_nb
+from .whole_game import setup_nb
 
 
 def compile_game(n: int = 3, strategy: str = "treasure_hunter", **rules) -> Compiled:
@@ -41,7 +43,7 @@ def new_state(c: Compiled, seed: int = 0, game_index: int = 0, dice: list[int] |
     st = np.zeros(R.STATE_WORDS, np.int32)
     ev = np.zeros((events, R.EVENT_WIDTH), np.int32)
     rng = new_rng(seed, game_index)
-    K.setup_nb(st, ev, rng, c.params, tr, ncards, tavern, legends, strat, sp, game_index)
+    setup_nb(st, ev, rng, c.params, tr, ncards, tavern, legends, strat, sp, game_index)
     if dice:
         rng = scripted_dice(rng, dice)
     return st, ev, rng
@@ -158,13 +160,13 @@ def no_black(st) -> None:
 
 def begin_round(c: Compiled, st, ev) -> None:
     tr, cards, ncards, tavern, legends, strat, sp = c.arrays
-    K.begin_round_nb(st, ev, c.params, cards, legends)
+    RND.begin_round_nb(st, ev, c.params, cards, legends)
 
 
 def rest_of_round(c: Compiled, st, ev, rng) -> None:
     tr, cards, ncards, tavern, legends, strat, sp = c.arrays
-    K.rest_of_round_nb(st, ev, rng, c.params, tr, legends, strat, sp, np.zeros(FS_SIZE),
-                       np.zeros(K.WK_SIZE, np.int64))
+    RND.rest_of_round_nb(st, ev, rng, c.params, tr, legends, strat, sp, np.zeros(FS_SIZE),
+                       np.zeros(WK_SIZE, np.int64))
 
 
 def play_round(c: Compiled, st, ev, rng, cards: dict | None = None) -> None:
@@ -177,7 +179,7 @@ def play_round(c: Compiled, st, ev, rng, cards: dict | None = None) -> None:
 
 def finish(c: Compiled, st, ev, rng) -> None:
     tr, cards, ncards, tavern, legends, strat, sp = c.arrays
-    K.finish_nb(st, ev, rng, c.params, strat, sp, np.zeros(K.WK_SIZE, np.int64))
+    RND.finish_nb(st, ev, rng, c.params, strat, sp, np.zeros(WK_SIZE, np.int64))
 
 
 def gold_total(st, n_seats: int) -> int:

@@ -2,8 +2,8 @@
 
 User functions are called by address (pirate_sim/user_abi.py); ``calls`` holds the
 addresses and the read-only board handed to them.  No rule is copied here: the game is
-``kernel.advance_nb``, the same pausing loop the ``search`` player drives
-(search_player.play_one_game_nb).  A user seat's entry is stored as its ``base`` strategy
+``rounds.advance_nb``, the same pausing loop the ``search`` player drives
+(drivers.play_one_game_nb).  A user seat's entry is stored as its ``base`` strategy
 with SP_SEARCH = 1 (game.user_compile), so ``advance_nb`` stops at each of its searched
 decisions (rules.DEC_*), and the driver here answers:
 
@@ -18,8 +18,9 @@ decisions (rules.DEC_*), and the driver here answers:
 
 An index outside the options (or an exception, user_abi.RAISED) ends the game truncated
 and is reported in ``err`` (1 + dispatch index, round, the answer, options); the caller
-raises (user_strategy.raise_errors).  Imports: the package's Cove kernel, search player and
-view, pirate_sim.rng, pirate_sim.search and pirate_sim.user_abi.
+raises (user_strategy.raise_errors).  Imports: the package's Cove kernel modules (``rounds``,
+``whole_game``, ``search_player``, ``drivers``), view, rules and ship, ``games/kernel_base.py``,
+pirate_sim.rng, pirate_sim.search and pirate_sim.user_abi.
 """
 
 from __future__ import annotations
@@ -27,20 +28,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from pirate_sim.games.pirates_cove.kernel import WK_SIZE, advance_nb, setup_nb, write_outputs_nb
-from pirate_sim.games.pirates_cove.policies import FS_SIZE
+from pirate_sim.games.base import G_TRUNCATED
+from pirate_sim.games.kernel_base import block_nb
+from pirate_sim.games.pirates_cove.drivers import BLOCK, game_scratch_nb
 from pirate_sim.games.pirates_cove.rules import (DEC_ISLAND, DEC_NONE, END_TRUNCATED, FORCED_BIAS, G_DEC,
                                                  G_DEC_SEAT, G_END, G_EVENTS, G_FORCED, G_PHASE, G_ROUND,
-                                                 G_WINNER, MAX_SEATS, PH_DONE, S_ENTRY, STATE_WORDS)
-from pirate_sim.games.pirates_cove.search_player import (BLOCK, MAX_OPT, new_scratch_nb, options_nb, prior_nb,
-                                                         rollout_tables_nb, search_decide_nb)
+                                                 G_WINNER, MAX_SEATS, PH_DONE, S_ENTRY)
+from pirate_sim.games.pirates_cove.rounds import advance_nb
+from pirate_sim.games.pirates_cove.search_player import MAX_OPT, options_nb, prior_nb, search_decide_nb
 from pirate_sim.games.pirates_cove.ship import sb_nb
 from pirate_sim.games.pirates_cove.user_view import USER_STREAM, fill_view_nb
+from pirate_sim.games.pirates_cove.whole_game import setup_nb, write_outputs_nb
 from pirate_sim.rng import RNG_WORDS, seed_game_nb
 from pirate_sim.search import derive_stream_nb
 from pirate_sim.user_abi import call_user_nb
-
-OUT_TRUNCATED = 3  # out_games column: 1 the game was truncated (an illegal answer stopped it)
 
 
 @njit(cache=True)
@@ -89,28 +90,26 @@ def user_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, 
             st[G_FORCED] = prior_nb(st, rng, P, tr, strat, rsp, fs, kind, s) + FORCED_BIAS
     write_outputs_nb(st, rng, P, out_g, out_s)
     if err[0] != 0:
-        out_g[OUT_TRUNCATED] = 1
+        out_g[G_TRUNCATED] = 1  # an illegal answer stopped it
+
+
+@njit(cache=True)
+def user_scratch_nb(view_len):
+    """(view, opts, urng): one thread's scratch for the user calls, allocated once per block."""
+    return np.zeros(view_len, np.int32), np.zeros(2 * MAX_OPT, np.int32), np.zeros(RNG_WORDS, np.uint64)
 
 
 @njit(cache=True, parallel=True)
 def user_play_chunk_nb(seed, first, n, P, tr, cards, ncards, tavern, legends, strat, sp, ufn, uparams, calls,
                        view_len, err, out_g, out_s):
-    """Games ``first .. first + n - 1`` (search_player.play_chunk_nb with user seats):
-    blocks of BLOCK games in parallel, scratch per block; ``err`` int64[n, 4] (0: fine)."""
+    """Games ``first .. first + n - 1`` (drivers.play_chunk_nb with user seats): blocks of
+    about BLOCK games in parallel, scratch per block; ``err`` int64[n, 4] (0: fine)."""
     n_blocks = (n + BLOCK - 1) // BLOCK
     for blk in prange(n_blocks):
-        st = np.zeros(STATE_WORDS, np.int32)
-        ev = np.zeros((0, 6), np.int32)
-        rng = np.zeros(RNG_WORDS, np.uint64)
-        fs = np.zeros(FS_SIZE, np.float64)
-        wk = np.zeros(WK_SIZE, np.int64)
-        rsp = rollout_tables_nb(sp)
-        scratch = new_scratch_nb()
-        view = np.zeros(view_len, np.int32)
-        opts = np.zeros(2 * MAX_OPT, np.int32)
-        urng = np.zeros(RNG_WORDS, np.uint64)
-        hi = min(n, (blk + 1) * BLOCK)
-        for i in range(blk * BLOCK, hi):
+        st, ev, rng, fs, wk, rsp, scratch = game_scratch_nb(sp)
+        view, opts, urng = user_scratch_nb(view_len)
+        lo, hi = block_nb(n, n_blocks, blk)
+        for i in range(lo, hi):
             seed_game_nb(rng, seed, first + i)
             user_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, scratch, ufn,
                          uparams, calls, view, opts, urng, err[i], first + i, out_g[i], out_s[i])
@@ -120,15 +119,8 @@ def user_play_chunk_nb(seed, first, n, P, tr, cards, ncards, tavern, legends, st
 def user_play_traced_nb(seed, k, P, tr, cards, ncards, tavern, legends, strat, sp, ev, ufn, uparams, calls,
                         view_len, err, out_g, out_s):
     """Game ``k`` with the event log on (the bulk run's code path); returns the events logged."""
-    st = np.zeros(STATE_WORDS, np.int32)
-    rng = np.zeros(RNG_WORDS, np.uint64)
-    fs = np.zeros(FS_SIZE, np.float64)
-    wk = np.zeros(WK_SIZE, np.int64)
-    rsp = rollout_tables_nb(sp)
-    scratch = new_scratch_nb()
-    view = np.zeros(view_len, np.int32)
-    opts = np.zeros(2 * MAX_OPT, np.int32)
-    urng = np.zeros(RNG_WORDS, np.uint64)
+    st, _, rng, fs, wk, rsp, scratch = game_scratch_nb(sp)
+    view, opts, urng = user_scratch_nb(view_len)
     seed_game_nb(rng, seed, k)
     user_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, scratch, ufn, uparams,
                  calls, view, opts, urng, err, k, out_g, out_s)
