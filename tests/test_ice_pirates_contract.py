@@ -185,3 +185,22 @@ def test_game_metadata():
     keys = [p.key for p in GAME.params]
     assert len(keys) == len(set(keys))
     assert GAME.score_column in [c.name for c in GAME.seat_columns]
+
+
+def test_the_chunk_kernel_writes_every_declared_column():
+    """Outputs filled with a sentinel instead of zeros come back without it from the real chunk
+    kernel (called as Game.play_chunk calls it): every column of columns.py is written, by name."""
+    from pirate_sim.games.ice_pirates import kernel as K
+
+    c = GAME.compile(rules(), seats(["map_hunter", "raider", "upgrader", "expert"]))
+    n, sentinel = 40, -31111
+    out_g = np.full((n, N_STD_GAME_COLUMNS + len(GAME.game_columns)), sentinel, np.int32)
+    out_s = np.full((n, c.n_seats, len(GAME.seat_columns)), sentinel, np.int32)
+    K.play_chunk_nb(np.uint64(5), np.int64(0), np.int64(n), c.params, *c.arrays, out_g, out_s)
+    unwritten_g = sorted({(["std"] * N_STD_GAME_COLUMNS + [x.name for x in GAME.game_columns])[j]
+                          for j in np.flatnonzero((out_g == sentinel).any(axis=0))})
+    unwritten_s = sorted({GAME.seat_columns[j].name for j in np.flatnonzero((out_s == sentinel).any(axis=(0, 1)))})
+    assert unwritten_g == [] and unwritten_s == []
+    g, s = GAME.play(c, 5, 0, n)  # and the values are those of a zero-filled run
+    np.testing.assert_array_equal(out_g, g)
+    np.testing.assert_array_equal(out_s, s)

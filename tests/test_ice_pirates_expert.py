@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from pirate_sim.games.ice_pirates import GAME
-from pirate_sim.games.ice_pirates import kernel as K
+from pirate_sim.games.ice_pirates import state as KS
 from pirate_sim.games.ice_pirates.strategies import EXPERT_DEFAULTS, SCRIPTED
 
 PATH = Path(__file__).resolve().parent.parent / "docs" / "ice_pirates_expert_search.py"
@@ -46,7 +46,7 @@ def test_the_expert_with_a_scripted_players_setting_plays_as_that_player():
 
 def test_the_expert_is_registered_with_the_found_parameters():
     s = GAME.strategy("expert")
-    assert s.code == K.ST_EXPERT
+    assert s.code == KS.ST_EXPERT
     d = {p.key: p.default for p in s.params}
     assert {k: d[k] for k in EXPERT_DEFAULTS} == EXPERT_DEFAULTS
     assert set(load_script().KEYS) == set(EXPERT_DEFAULTS)
@@ -58,9 +58,9 @@ def test_search_can_roll_out_with_the_expert():
     c = GAME.compile({p.key: p.default for p in GAME.params},
                      [{"strategy": "search", "budget": 4, "rollout": "expert"}, {"strategy": "upgrader"}])
     strat, sp = c.arrays[6], c.arrays[7]
-    assert strat[0] == K.ST_EXPERT and int(sp[0, K.SP_ROLLOUT]) == SCRIPTED.index("expert") == 4
-    assert strat[2 + 4] == K.ST_EXPERT
-    np.testing.assert_array_equal(sp[0, :K.SP_SEARCH], sp[2 + 4, :K.SP_SEARCH])
+    assert strat[0] == KS.ST_EXPERT and int(sp[0, KS.SP_ROLLOUT]) == SCRIPTED.index("expert") == 4
+    assert strat[2 + 4] == KS.ST_EXPERT
+    np.testing.assert_array_equal(sp[0, :KS.SP_SEARCH], sp[2 + 4, :KS.SP_SEARCH])
     g, _ = GAME.play(c, 3, 0, 2)
     assert (g[:, 0] >= 0).all()
 

@@ -155,14 +155,16 @@ def test_first_player_and_strategy_seating():
 
 def _plan(c, st, s):
     """(chase target, distance of every cell) of seat ``s``'s plan, searched over the whole board."""
-    from pirate_sim.games.ice_pirates import kernel as K
+    from pirate_sim.games.ice_pirates import board as KB
+    from pirate_sim.games.ice_pirates import policies as KP
+    from pirate_sim.games.ice_pirates import state as KS
 
     geo, rel, _, costs, _, _, strat, sp = c.arrays
-    fs = np.zeros(K.FS_SIZE, np.int64)
-    K.refresh_all_nb(st, geo)
-    target = K.plan_nb(st, c.params, geo, rel, costs, strat, sp, s, False, fs)
-    K.search_nb(fs, K.BB_ALL)
-    return target, fs[K.FS_DIST:K.FS_DIST + R.N_CELLS]
+    fs = np.zeros(KS.FS_SIZE, np.int64)
+    KB.refresh_all_nb(st, geo)
+    target = KP.plan_nb(st, c.params, geo, rel, costs, strat, sp, s, False, fs)
+    KP.search_nb(fs, KS.BB_ALL)
+    return target, fs[KS.FS_DIST:KS.FS_DIST + R.N_CELLS]
 
 
 def test_a_crewless_ship_restores_at_bell_island_before_chasing():
@@ -188,7 +190,7 @@ def test_a_crewless_ship_restores_at_bell_island_before_chasing():
 def test_winning_back_a_treasure_held_before_renews_no_patience(held_before, idle_after):
     # endless swapping (1.0.1): every won raid reset the raider's patience, so two ships
     # trading the treasure never gave up; only a real gain resets it now
-    from pirate_sim.games.ice_pirates import kernel as K
+    from pirate_sim.games.ice_pirates import turn as KT
 
     c = compile_game()
     use_scripted(c, [0, 1])
@@ -201,7 +203,7 @@ def test_winning_back_a_treasure_held_before_renews_no_patience(held_before, idl
     st[R.SEATS_BASE + R.S_PROGRESS] = 4 if held_before else 0  # as play leaves them
     st[R.SEATS_BASE + R.S_IDLE] = 5
     strat, sp = c.arrays[6], c.arrays[7]
-    K.do_raid_nb(st, ev, rng, c.params, strat, sp, 0, 1)
+    KT.do_raid_nb(st, ev, rng, c.params, strat, sp, 0, 1)
     assert st[R.G_TREASURE] == 0
     assert seat(st, 0, R.S_IDLE) == idle_after
 
@@ -211,7 +213,7 @@ def test_winning_back_maps_renews_patience_only_beyond_the_best(best_before, the
     # 1.1.1: two raiders under a steady wind raided the same maps back and forth, every won
     # raid renewed the raider's patience, and a game ran 663 turns (mean 40); only raising
     # the best progress (most colours ever held at once) renews it now
-    from pirate_sim.games.ice_pirates import kernel as K
+    from pirate_sim.games.ice_pirates import turn as KT
 
     c = compile_game()
     use_scripted(c, [0, 1])
@@ -220,7 +222,7 @@ def test_winning_back_maps_renews_patience_only_beyond_the_best(best_before, the
     place(st, 1, 24, crew=0, maps=theirs)
     st[R.SEATS_BASE + R.S_PROGRESS] = best_before
     st[R.SEATS_BASE + R.S_IDLE] = 5
-    K.do_raid_nb(st, ev, rng, c.params, c.arrays[6], c.arrays[7], 0, 1)
+    KT.do_raid_nb(st, ev, rng, c.params, c.arrays[6], c.arrays[7], 0, 1)
     assert seat(st, 0, R.S_MAPS) == theirs
     assert seat(st, 0, R.S_IDLE) == idle_after
 

@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 from pirate_sim.games.ice_pirates import GAME
-from pirate_sim.games.ice_pirates import kernel as K
+from pirate_sim.games.ice_pirates import board as KB
+from pirate_sim.games.ice_pirates import state as KS
+from pirate_sim.games.ice_pirates import searcher as KSR
 from pirate_sim.games.ice_pirates import rules as R
 from pirate_sim.games.ice_pirates.testing import (DIR, clear_bay, new_state, pause_for_search, place,
                                                   scramble_hidden, search_choice, set_wind, step)
@@ -29,20 +31,20 @@ def compile_game(names=("search", "raider"), rules=None, **over):
 def test_search_is_registered_with_the_shared_parameters():
     s = GAME.strategy("search")
     # search took the next free code after the four scripted players; the expert came after it
-    assert s.code == K.ST_SEARCH == max(x.code for x in GAME.strategies if x.name not in ("search", "expert")) + 1
-    assert GAME.strategy("expert").code == K.ST_EXPERT == K.ST_SEARCH + 1
+    assert s.code == KS.ST_SEARCH == max(x.code for x in GAME.strategies if x.name not in ("search", "expert")) + 1
+    assert GAME.strategy("expert").code == KS.ST_EXPERT == KS.ST_SEARCH + 1
     assert {p.key for p in s.params} == {"budget", "rollout", "top_k", "reward", "horizon", "opponents"}
     c = compile_game(budget=16)
     strat, sp = c.arrays[6], c.arrays[7]
     # the searching entry plays the rollout strategy (the expert, the default) for what it does not search
     assert s.params[[p.key for p in s.params].index("rollout")].default == "expert"
-    assert strat[0] == K.ST_EXPERT and sp[0, K.SP_SEARCH] == 1 and sp[0, K.SP_BUDGET] == 16
-    assert sp[1, K.SP_SEARCH] == 0 and list(strat[2:]) == [0, 1, 2, 3, K.ST_EXPERT]
+    assert strat[0] == KS.ST_EXPERT and sp[0, KS.SP_SEARCH] == 1 and sp[0, KS.SP_BUDGET] == 16
+    assert sp[1, KS.SP_SEARCH] == 0 and list(strat[2:]) == [0, 1, 2, 3, KS.ST_EXPERT]
     # every slot but the search's own is the expert's default row (the expert's chase and
     # cannon_first slots lie after the search slots: they were once left at the table defaults)
-    own = [K.SP_SEARCH, K.SP_BUDGET, K.SP_ROLLOUT, K.SP_TOP_K, K.SP_REWARD, K.SP_HORIZON, K.SP_OPPONENTS]
-    scripted = [c for c in range(K.N_SP) if c not in own]
-    assert K.SP_CHASE in scripted and sp[2 + 4, K.SP_CHASE] == 1
+    own = [KS.SP_SEARCH, KS.SP_BUDGET, KS.SP_ROLLOUT, KS.SP_TOP_K, KS.SP_REWARD, KS.SP_HORIZON, KS.SP_OPPONENTS]
+    scripted = [c for c in range(KS.N_SP) if c not in own]
+    assert KS.SP_CHASE in scripted and sp[2 + 4, KS.SP_CHASE] == 1
     np.testing.assert_array_equal(sp[0, scripted], sp[2 + 4, scripted])  # the expert's default row
 
 
@@ -73,7 +75,7 @@ def _turn_pauses(c, seat, n_wanted, seed=5):
         while st[R.G_END] < 0 and len(out) < n_wanted and st[R.G_TURN] < 80:
             if st[R.G_SEAT] == seat:
                 st0 = st.copy()
-                for nf in range(K.MAX_FORCED - 1):
+                for nf in range(R.MAX_FORCED - 1):
                     truth, _, rng0 = pause_for_search(c, st0, rng, nf=nf)
                     if truth[R.T_PEND] == 0:
                         break
@@ -99,7 +101,7 @@ def test_the_search_never_cheats(seat):
     later = kinds = 0
     searched = set()
     for truth, st0, rng0, nf in pauses:
-        sums = np.zeros(K.MAX_OPTIONS)
+        sums = np.zeros(KSR.MAX_OPTIONS)
         opt, rollouts = search_choice(c, truth.copy(), st0.copy(), rng0.copy(), nf, sums)
         later += nf > 0
         if rollouts > 0:
@@ -108,7 +110,7 @@ def test_the_search_never_cheats(seat):
             t2, s2 = truth.copy(), st0.copy()
             if scramble_hidden(c, [t2, s2], gen) == 0 or (np.array_equal(t2, truth) and np.array_equal(s2, st0)):
                 continue  # every Bay card face up, or a re-deal that happens to lie as before
-            sums2 = np.zeros(K.MAX_OPTIONS)
+            sums2 = np.zeros(KSR.MAX_OPTIONS)
             assert search_choice(c, t2, s2, rng0.copy(), nf, sums2) == (opt, rollouts)
             np.testing.assert_array_equal(sums2, sums)
             kinds += 1
@@ -141,7 +143,7 @@ def test_a_winning_move_is_found_without_the_prior():
         place(st, 0, HG_SOUTH, crew=2)
         place(st, 1, 27)
         st[R.G_TREASURE] = 0
-        K.refresh_all_nb(st, c.arrays[0])
+        KB.refresh_all_nb(st, c.arrays[0])
         truth, st0, rng0 = pause_for_search(c, st, rng)
         assert truth[R.T_PEND] == R.PEND_DIR and bin(int(truth[R.T_PMASK])).count("1") >= 2
         assert search_choice(c, truth, st0, rng0)[0] == DIR["N"]
@@ -174,7 +176,7 @@ def test_a_searching_seat_keeps_the_invariants():
     st, ev, rng = new_state(c, 2, 0, events=0)
     total = crew_chips(st, 3)
     geo, rel, cum_w, costs, deck, port_upg, strat, sp = c.arrays
-    K.search_game_nb(st, ev, rng, c.params, geo, rel, cum_w, costs, strat, sp, np.zeros(K.FS_SIZE, np.int64),
+    KSR.search_game_nb(st, ev, rng, c.params, geo, rel, cum_w, costs, strat, sp, np.zeros(KS.FS_SIZE, np.int64),
                      np.zeros(2, np.int64), 0, np.zeros((0, 0), np.int32), np.zeros((0, 0), np.uint64))
     assert st[R.G_END] >= 0 and crew_chips(st, 3) == total and st[R.T_PEND] == 0
 

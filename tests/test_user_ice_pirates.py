@@ -17,7 +17,8 @@ from click.testing import CliRunner
 from pirate_sim import scenario as scen
 from pirate_sim import user_strategy as U
 from pirate_sim.cli import main
-from pirate_sim.games.ice_pirates import kernel as K
+from pirate_sim.games.ice_pirates import play as KG
+from pirate_sim.games.ice_pirates import state as KS
 from pirate_sim.games.ice_pirates import rules as R
 from pirate_sim.games.ice_pirates import testing as T
 from pirate_sim.games.ice_pirates import user_view as UV
@@ -69,10 +70,10 @@ def test_same_games_whatever_threads_and_chunks():
 def _mid_game(c, turns: int = 12):
     """(st, st0): a game after ``turns`` turns of built-in play, paused at a heading choice."""
     st, ev, rng = T.new_state(c, seed=5, game_index=3, events=0)
-    fs = np.zeros(K.FS_SIZE, np.int64)
-    fs[K.FS_KEY_TURN] = -1
+    fs = np.zeros(KS.FS_SIZE, np.int64)
+    fs[KS.FS_KEY_TURN] = -1
     for _ in range(turns):
-        K.turn_nb(st, ev, rng, c.params, *c.arrays[:4], *c.arrays[6:], fs)  # (step_nb is inlined, not cached)
+        KG.turn_nb(st, ev, rng, c.params, *c.arrays[:4], *c.arrays[6:], fs)  # (step_nb is inlined, not cached)
     st0 = st.copy()
     st[R.T_PEND] = R.PEND_DIR
     st[R.T_PMASK] = 0b101

@@ -9,9 +9,12 @@ import numpy as np
 
 from ...rng import RNG_WORDS
 from ...seating import entries_of_seats, first_player_code, rotates
-from ..base import Column, Compiled, Game, OddsRow, Param, Ratio
+from ..base import Compiled, Game, OddsRow, Param, Ratio
 from . import kernel as K
+from . import state as KS
+from . import searcher as KSR
 from . import rules as R
+from .columns import GAME_COLUMNS, SEAT_COLUMNS
 from .odds import raid_rows, wind_rows
 from .strategies import STRATEGIES, seat_tables
 
@@ -22,47 +25,6 @@ IceParams = namedtuple("IceParams", [
     "corner0", "corner1", "corner2", "corner3", "corner4", "corner5",
     "hg_raid_wins", "defender_cannon", "first_player", "rotate_seats",
 ])
-
-SEAT_COLUMNS = (
-    Column("maps_held", "int8", "map cards held at the end of the game", counter=False),
-    Column("holds_treasure", "int8", "1 if the seat holds the treasure at the end", counter=False),
-    Column("held_treasure", "int8", "1 if the seat ever held the treasure", counter=False),
-    Column("raids_made", "int16", "raids this seat started"),
-    Column("raids_won", "int16", "raids this seat started and won"),
-    Column("raids_suffered", "int16", "raids against this seat"),
-    Column("swashbuckles", "int16", "times this seat swashbuckled"),
-    Column("crew_spent_rowing", "int16", "crew chips spent rowing into the wind"),
-    Column("crew_spent_waves", "int16", "crew chips spent fighting the waves"),
-    Column("crew_spent_upgrades", "int16", "crew chips spent on Port upgrades"),
-    Column("crew_spent_swashbuckling", "int16", "crew chips spent swashbuckling"),
-) + tuple(Column(f"upg_{u}", "int8", f"1 if the seat ever took the {u.replace('_', ' ')}",
-                 counter=False) for u in R.UPGRADE_NAMES) + (
-    Column("extra_crew", "int8", "Extra Crew upgrades taken at Shipwrecks"),
-    Column("storms_hit", "int16", "turns ended in a storm"),
-    Column("abandon_ships", "int16", "times this seat abandoned ship"),
-    Column("turn_first_map", "int32", "turn of the first map card, -1 never", counter=False),
-    Column("turn_all_maps", "int32", "turn it first held all three maps, -1 never", counter=False),
-    Column("turn_treasure", "int32", "turn it first held the treasure, -1 never", counter=False),
-    Column("treasure_changes", "int16", "times it took the treasure (digging or raiding)"),
-    Column("lost_turns", "int16", "turns lost with no legal move"),
-    Column("moves", "int16", "moves made (spaces entered)"),
-    Column("rams", "int16", "rams into icebergs on newly flipped cards"),
-    Column("crew_at_end", "int8", "crew chips (captain not counted) at the end", counter=False),
-    Column("seat_won", "int8", "1 if this seat won (the kernel's own record; the engine adds `won`)", counter=False),
-    Column("progress", "int8", "best progress reached: most map colours held at once (0-3), "
-           "4 once it held the treasure", counter=False),
-)
-assert len(SEAT_COLUMNS) == K.N_SEAT_COLUMNS
-
-GAME_COLUMNS = (
-    Column("dice_rolled", "int32", "dice rolled: raid dice plus wind rolls", counter=False),
-    Column("wind_rolls", "int16", "wind rolls (setup, storms, lost turns)"),
-    Column("walled_cards", "int8", "flips played without iceberg by the enclosed-area rule"),
-    Column("rams", "int16", "rams into icebergs"),
-    Column("treasure_turn", "int32", "turn the treasure was dug up, -1 never", counter=False),
-) + tuple(Column(f"visits_cell_{c:02d}", "int32", f"ship entries into map cell {c} "
-                 "(see hex_cells for its position)", counter=False) for c in range(R.N_CELLS))
-assert len(GAME_COLUMNS) == K.N_GAME_EXTRA + R.N_CELLS
 
 
 def _cell_name(c: int) -> str:
@@ -186,7 +148,7 @@ class IcePirates(Game):
 
     def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
         """Compile the files' wrappers; the user kernel's ``sp`` is the scenario's with
-        SP_SEARCH set on the user entries (kernel.forced_nb then pauses at their choices)."""
+        SP_SEARCH set on the user entries (policies.forced_nb then pauses at their choices)."""
         from numba import typeof
 
         from ... import user_strategy as U
@@ -197,7 +159,7 @@ class IcePirates(Game):
                                       "strategy file at one Ice Pirates table are not supported")
         sp = compiled.arrays[7].copy()
         for e in np.flatnonzero(fi >= 0):
-            sp[e, K.SP_SEARCH] = 1.0
+            sp[e, KS.SP_SEARCH] = 1.0
         board = board_of(compiled.params, compiled.arrays)
         types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(np.zeros(3, np.int32)), typeof(rows[0]),
                   typeof(np.zeros(RNG_WORDS, np.uint64)))
@@ -238,10 +200,10 @@ class IcePirates(Game):
 
         geo, rel, cum_w, costs, deck, port_upg, strat, sp = compiled.arrays
         n = compiled.n_seats
-        searching = [e for e in range(n) if sp[e, K.SP_SEARCH] > 0]
+        searching = [e for e in range(n) if sp[e, KS.SP_SEARCH] > 0]
         if not searching:
             raise ValueError("seats: search_bench needs a seat playing 'search'")
-        rollout_code = int(sp[searching[0], K.SP_ROLLOUT])
+        rollout_code = int(sp[searching[0], KS.SP_ROLLOUT])
         P = compiled.params
         n_decisions = max(int(n_decisions), 1)
 
@@ -258,13 +220,13 @@ class IcePirates(Game):
         numba.set_num_threads(1)
         try:
             searched(1)  # compile
-            K.playouts_nb(np.zeros((1, R.STATE_WORDS), np.int32) + 0, np.ones((1, RNG_WORDS), np.uint64), 0, 1, P,
+            KSR.playouts_nb(np.zeros((1, R.STATE_WORDS), np.int32) + 0, np.ones((1, RNG_WORDS), np.uint64), 0, 1, P,
                           geo, rel, cum_w, costs, strat, sp, rollout_code)
             t_search, pts, pts_rng, tally = searched(n_decisions)
             rollouts = int(tally[0])
             reps = max(1, round(rollouts / n_decisions))
             t = time.perf_counter()
-            K.playouts_nb(pts, pts_rng, n_decisions, reps, P, geo, rel, cum_w, costs, strat, sp, rollout_code)
+            KSR.playouts_nb(pts, pts_rng, n_decisions, reps, P, geo, rel, cum_w, costs, strat, sp, rollout_code)
             t_play = time.perf_counter() - t
         finally:
             numba.set_num_threads(threads)
@@ -323,7 +285,7 @@ class IcePirates(Game):
 def _searching(compiled: Compiled) -> bool:
     """Does a seat of this scenario play ``search`` (the kernel's SP_SEARCH flag)?"""
     sp = compiled.arrays[7]
-    return bool((sp[:compiled.n_seats, K.SP_SEARCH] > 0).any())
+    return bool((sp[:compiled.n_seats, KS.SP_SEARCH] > 0).any())
 
 
 def _describe(kind: int, a: int, b: int, c: int, ports: list[str]) -> str:

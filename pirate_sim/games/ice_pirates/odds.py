@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..base import OddsRow
-from .kernel import raid_mc_nb, wind_mc_nb
+from .turn import raid_mc_nb, wind_mc_nb
 from .rules import DIR_NAMES, PORT_NAMES, TACK, WITH, relation_table
 
 

@@ -156,7 +156,7 @@ C_PASS = C_VISITS + N_CELLS  # [37] bit d: a ship may cross side d of the cell (
 C_PASS_IB = C_PASS + N_CELLS  # [37] the same for a ship with an Ice Breaker
 # Bitboards of the Bay for the planner: a set of cells is an int64 with cell (q, r) at bit
 # BB_BITS * (q + 3) + (r + 3) (seven columns of eight bits, the eighth always empty, so
-# that every direction's neighbour is one fixed shift: see kernel.BB_STEP).  Each is kept
+# that every direction's neighbour is one fixed shift: see state.BB_STEP).  Each is kept
 # in two int32 words (low, high) and follows the cell words it is made of: refresh_all_nb
 # builds them from scratch, flips and passage changes update them.
 BB_BITS = 8
@@ -201,7 +201,7 @@ S_PROGRESS = 28  # best progress: most map colours held at once (0..3), 4 once i
 S_STALL = 29  # turns since its best progress last rose (strategies: abandon a hopeless ship)
 SEAT_WORDS = 30
 MAX_SEATS = 6
-# the search player's turn words (kernel.search_game_nb): a searching seat's turn is replayed
+# the search player's turn words (searcher.search_game_nb): a searching seat's turn is replayed
 # from its start with the choices it has made so far forced, and pauses at its next choice
 T_BASE = SEATS_BASE + MAX_SEATS * SEAT_WORDS
 T_FSEAT = T_BASE  # the seat whose next choices are forced

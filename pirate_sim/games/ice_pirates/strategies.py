@@ -1,4 +1,4 @@
-"""The scripted players of Ice Pirates and their parameters (policies live in kernel.py).
+"""The scripted players of Ice Pirates and their parameters (policies live in policies.py).
 
 Every strategy's parameters are written into one float64 row per seat; ``SLOTS`` maps a
 parameter key to its column.  Unset slots take ``SLOT_DEFAULTS``.
@@ -10,7 +10,7 @@ import numpy as np
 
 from ...search import search_params
 from ..base import Param, Strategy, seat_tables as base_seat_tables
-from .kernel import (N_SP, SP_ABANDON_AFTER, SP_ABANDON_PROB, SP_AGGRESSION, SP_CREW_RESERVE,
+from .state import (N_SP, SP_ABANDON_AFTER, SP_ABANDON_PROB, SP_AGGRESSION, SP_CREW_RESERVE,
                      SP_DECIDE_PROB, SP_MAX_UPGRADE_COST, SP_PATIENCE, SP_BUDGET, SP_HORIZON, SP_REWARD, SP_ROLLOUT, SP_SEARCH, SP_TOP_K, SP_OPPONENTS, SP_RAID_WORTHLESS, SP_ABANDON_IDLE, SP_CANNON_FIRST, SP_CHASE, SP_ABANDON_STALLED, SP_SWASH_RESERVE, SP_UPGRADES_WANTED,
                      ST_EXPERT, ST_MAP_HUNTER, ST_RAIDER, ST_RANDOM, ST_SEARCH, ST_UPGRADER)
 

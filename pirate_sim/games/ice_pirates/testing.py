@@ -11,7 +11,10 @@ import numpy as np
 
 from ...rng import new_rng
 from ..base import Compiled
-from . import kernel as K
+from . import board as KB
+from . import play as KG
+from . import state as KS
+from . import searcher as KSR
 from . import rules as R
 
 DIR = {n: i for i, n in enumerate(R.DIR_NAMES)}
@@ -29,7 +32,7 @@ def new_state(c: Compiled, seed: int = 0, game_index: int = 0, dice: list[int] |
     ev = np.zeros((events, R.EVENT_WIDTH), np.int32)
     rng = new_rng(seed, game_index)
     perm = np.zeros(R.N_BAY, np.int64)
-    K.setup_nb(st, ev, rng, c.params, geo, cum_w, deck, port_upg, perm, game_index)
+    KG.setup_nb(st, ev, rng, c.params, geo, cum_w, deck, port_upg, perm, game_index)
     if dice:
         rng = np.concatenate([rng, np.asarray(dice, np.uint64)])
         rng[5] = len(dice)
@@ -40,15 +43,15 @@ def new_state(c: Compiled, seed: int = 0, game_index: int = 0, dice: list[int] |
 def use_scripted(c: Compiled, seats: list[int]) -> None:
     """Make ``seats`` follow the state's direction script (strategy code ST_SCRIPTED)."""
     for s in seats:
-        c.arrays[6][s] = K.ST_SCRIPTED
+        c.arrays[6][s] = KS.ST_SCRIPTED
 
 
 def step(c: Compiled, st, ev, rng) -> None:
     """Play one turn exactly as a bulk run does."""
     geo, rel, cum_w, costs, deck, port_upg, strat, sp = c.arrays
-    fs = np.zeros(K.FS_SIZE, np.int64)
-    K.refresh_all_nb(st, geo)  # cards laid by hand: passage masks follow
-    K.step_nb(st, ev, rng, c.params, geo, rel, cum_w, costs, strat, sp, fs)
+    fs = np.zeros(KS.FS_SIZE, np.int64)
+    KB.refresh_all_nb(st, geo)  # cards laid by hand: passage masks follow
+    KG.step_nb(st, ev, rng, c.params, geo, rel, cum_w, costs, strat, sp, fs)
 
 
 def script(st, dirs: list, fight: int = 1, upgrade: int = 1, raid: int = -1, swash_reserve: int = 100,
@@ -129,8 +132,8 @@ def crew_chips(st, n_seats: int) -> int:
 def legal_dirs(c: Compiled, st, s: int, k: int = 0, start: int | None = None, esc_ok: bool = False) -> set[str]:
     geo, rel = c.arrays[0], c.arrays[1]
     p = pos(st, s)
-    K.refresh_all_nb(st, geo)
-    mask = K.legal_mask_nb(st, c.params, geo, rel, s, p, k, p if start is None else start, esc_ok)
+    KB.refresh_all_nb(st, geo)
+    mask = KB.legal_mask_nb(st, c.params, geo, rel, s, p, k, p if start is None else start, esc_ok)
     return {R.DIR_NAMES[d] for d in range(6) if (mask >> d) & 1}
 
 
@@ -155,10 +158,10 @@ def pause_for_search(c: Compiled, st, rng, fs=None, nf: int = 0):
     truth[R.T_FPOS] = 0
     truth[R.T_PAUSE] = 1
     truth[R.T_PEND] = 0
-    fs = np.zeros(K.FS_SIZE, np.int64) if fs is None else fs
-    fs[K.FS_KEY_TURN] = -1
+    fs = np.zeros(KS.FS_SIZE, np.int64) if fs is None else fs
+    fs[KS.FS_KEY_TURN] = -1
     ev = np.zeros((0, R.EVENT_WIDTH), np.int32)
-    K.step_nb(truth, ev, rng.copy(), c.params, geo, rel, cum_w, costs, strat, sp, fs)
+    KG.step_nb(truth, ev, rng.copy(), c.params, geo, rel, cum_w, costs, strat, sp, fs)
     return truth, st0, rng0
 
 
@@ -168,16 +171,16 @@ def search_choice(c: Compiled, truth, st0, rng0, nf: int = 0, sums_out=None) -> 
     geo, rel, cum_w, costs, deck, port_upg, strat, sp = c.arrays
     n = c.n_seats
     s = int(truth[R.G_SEAT])
-    rc = int(sp[truth[R.G_ENTRY + s], K.SP_ROLLOUT])
+    rc = int(sp[truth[R.G_ENTRY + s], KS.SP_ROLLOUT])
     rstrat = np.full(n, strat[n + rc], np.int32)
     rsp = np.tile(sp[n + rc], (n, 1))
     w = len(truth)
-    scratch = [np.zeros(w, np.int32), np.zeros(len(rng0), np.uint64), np.zeros(K.FS_SIZE, np.int64),
-               np.zeros(K.FS_SIZE, np.int64), np.zeros((0, R.EVENT_WIDTH), np.int32), np.zeros(R.N_BAY, np.int64)]
-    opts, idx = np.zeros(K.MAX_OPTIONS, np.int64), np.zeros(K.MAX_OPTIONS, np.int64)
-    scores, sums, counts = (np.zeros(K.MAX_OPTIONS) for _ in range(3))
+    scratch = [np.zeros(w, np.int32), np.zeros(len(rng0), np.uint64), np.zeros(KS.FS_SIZE, np.int64),
+               np.zeros(KS.FS_SIZE, np.int64), np.zeros((0, R.EVENT_WIDTH), np.int32), np.zeros(R.N_BAY, np.int64)]
+    opts, idx = np.zeros(KSR.MAX_OPTIONS, np.int64), np.zeros(KSR.MAX_OPTIONS, np.int64)
+    scores, sums, counts = (np.zeros(KSR.MAX_OPTIONS) for _ in range(3))
     tally = np.zeros(2, np.int64)
-    opt = K.search_choice_nb(truth, st0, rng0, c.params, geo, rel, cum_w, costs, strat, sp, rstrat, rsp, s, nf,
+    opt = KSR.search_choice_nb(truth, st0, rng0, c.params, geo, rel, cum_w, costs, strat, sp, rstrat, rsp, s, nf,
                              *scratch, opts, scores, idx, sums, counts, tally)
     if sums_out is not None:
         sums_out[:] = sums
@@ -204,5 +207,5 @@ def scramble_hidden(c: Compiled, states, rng: np.random.Generator) -> int:
             st[R.C_COLOUR + x] = col
             st[R.C_MASK + x] = m
             st[R.C_WRECK + x] = -1 if card == R.WRECK else -2
-        K.refresh_all_nb(st, geo)
+        KB.refresh_all_nb(st, geo)
     return len(cells)

@@ -2,19 +2,20 @@
 
 User functions are called by address (pirate_sim/user_abi.py); ``calls`` holds the
 addresses and the read-only board handed to them.  A user seat's turn runs on the search
-player's machinery of kernel.py (``search_game_nb``): the turn is played from its start
+player's machinery (searcher.py: ``search_game_nb``): the turn is played from its start
 with the seat's choices so far forced (T_FORCED) until it pauses at its next choice of a
 heading, of fighting the waves or of a raid (T_PEND); with more than one option the
 function chooses from a fresh view (user_view.fill_view_nb), a copy of the options, its
 read-only parameter row and a private stream, and the turn is replayed with that choice
 forced too.  The game's own stream thus draws exactly what the turn of those choices
 draws.  Every other choice of the seat is its base strategy's (its kernel row; the
-seat's ``sp`` row carries SP_SEARCH = 1 so that kernel.forced_nb pauses at its choices).
+seat's ``sp`` row carries SP_SEARCH = 1 so that policies.forced_nb pauses at its choices).
 An index outside the options ends the game (truncated) and is reported in ``err``; the
-caller raises.  Other seats' turns are kernel.turn_nb.  No ``search`` seat plays at such
+caller raises.  Other seats' turns are play.turn_nb.  No ``search`` seat plays at such
 a table (game.py refuses it).
 
-Imports kernel.py (setup, the turn, outputs), user_view.py, pirate_sim.rng, .search
+Imports play.py (set-up, the turn, outputs, a game's scratch), searcher.py (a choice's
+options), state.py, user_view.py, games.kernel_base (block_nb), pirate_sim.rng, .search
 (derive_stream_nb) and .user_abi.
 """
 
@@ -23,11 +24,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from pirate_sim.games.ice_pirates import kernel as K
+from pirate_sim.games.ice_pirates.play import game_scratch_nb, setup_nb, turn_nb, write_outputs_nb
 from pirate_sim.games.ice_pirates.rules import (END_TRUNCATED, G_END, G_ENTRY, G_EVENTS, G_SEAT, G_TURN, MAX_FORCED,
-                                                N_BAY, PEND_DIR, PEND_FIGHT, STATE_WORDS, T_FORCED, T_FPOS, T_FSEAT,
-                                                T_NF, T_PAUSE, T_PEND, T_PMASK, T_PSTOP)
+                                                STATE_WORDS, T_FORCED, T_FPOS, T_NF, T_PAUSE, T_PEND)
+from pirate_sim.games.ice_pirates.searcher import MAX_OPTIONS, options_nb, replay_turn_nb
+from pirate_sim.games.ice_pirates.state import BLOCK, FS_KEY_TURN
 from pirate_sim.games.ice_pirates.user_view import USER_STREAM, VIEW_LEN, fill_view_nb
+from pirate_sim.games.kernel_base import block_nb
 from pirate_sim.rng import RNG_WORDS, seed_game_nb
 from pirate_sim.search import derive_stream_nb
 from pirate_sim.user_abi import call_user_nb
@@ -37,36 +40,6 @@ from pirate_sim.user_abi import call_user_nb
 def user_choose_nb(fi, view, options, params, rng, calls):
     """What user function ``fi`` answers (pirate_sim/user_abi.py: a call by address)."""
     return call_user_nb(calls, fi, view, options, params, rng)
-
-
-@njit(cache=True, _nrt=False)
-def options_nb(st, P, opts):
-    """The options of the paused choice in ``st``, listed as kernel.search_choice_nb lists
-    them (headings then -1 to stop; 1 fight, 0 not; -1 no raid then seats); their number."""
-    kind = st[T_PEND]
-    n = 0
-    if kind == PEND_DIR:
-        mask = st[T_PMASK]
-        for d in range(6):
-            if (mask >> d) & 1:
-                opts[n] = d
-                n += 1
-        if st[T_PSTOP] == 1:
-            opts[n] = -1
-            n += 1
-    elif kind == PEND_FIGHT:
-        opts[0] = 1
-        opts[1] = 0
-        n = 2
-    else:
-        opts[0] = -1
-        n = 1
-        cand = st[T_PMASK]
-        for o in range(P.n_seats):
-            if (cand >> o) & 1:
-                opts[n] = o
-                n += 1
-    return n
 
 
 @njit(cache=True)
@@ -80,16 +53,7 @@ def user_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, f, param
     rng0[:] = rng
     nf = 0
     while True:
-        st[:] = st0
-        rng[:] = rng0
-        st[T_FSEAT] = s
-        st[T_NF] = nf
-        st[T_FPOS] = 0
-        st[T_PAUSE] = 1 if nf < MAX_FORCED - 1 else 0  # (never reached: a turn has fewer choices)
-        st[T_PEND] = 0
-        fs[K.FS_KEY_TURN] = -1  # the base strategy's plan of an earlier replay is not reused
-        K.turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
-        if st[T_PEND] == 0:
+        if not replay_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, st0, rng0, s, nf):
             break
         n = options_nb(st, P, opts)
         c = 0
@@ -119,12 +83,12 @@ def user_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, f, param
 @njit(cache=True)
 def user_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, ufn, uparams, calls, st0, rng0, view, opts,
                  uopts, urng, err):
-    """kernel.run_game_nb with user seats (``ufn[entry] >= 0``)."""
+    """play.run_game_nb with user seats (``ufn[entry] >= 0``)."""
     while st[G_END] < 0:
         e = st[G_ENTRY + st[G_SEAT]]
         f = ufn[e]
         if f < 0 or st[G_TURN] >= P.turn_cap:
-            K.turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
+            turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
         elif not user_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, f, uparams[e], calls, st0,
                               rng0, view, opts, uopts, urng, err):
             return
@@ -133,12 +97,21 @@ def user_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, ufn, upa
 @njit(cache=True)
 def user_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s,
                      game_index, ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err):
-    """kernel.play_one_game_nb with user seats, on an already seeded ``rng``."""
-    K.setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index)
-    fs[K.FS_KEY_TURN] = -1  # no plan of an earlier game is reused
+    """play.play_one_game_nb with user seats, on an already seeded ``rng``."""
+    setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index)
+    fs[FS_KEY_TURN] = -1  # no plan of an earlier game is reused
     user_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, ufn, uparams, calls, st0, rng0, view, opts,
                  uopts, urng, err)
-    K.write_outputs_nb(st, rng, P, out_g, out_s)
+    write_outputs_nb(st, rng, P, out_g, out_s)
+
+
+@njit(cache=True, inline="always")
+def user_scratch_nb():
+    """A user game's scratch beside play.game_scratch_nb's, allocated once per block (or traced
+    game): (the turn's start state and stream, the view, the options, the function's copy of
+    them, its stream)."""
+    return (np.zeros(STATE_WORDS, np.int32), np.zeros(RNG_WORDS, np.uint64), np.zeros(VIEW_LEN, np.int32),
+            np.zeros(MAX_OPTIONS, np.int32), np.zeros(MAX_OPTIONS, np.int32), np.zeros(RNG_WORDS, np.uint64))
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -146,21 +119,12 @@ def user_play_chunk_nb(seed, first, n, P, geo, rel, cum_w, costs, deck, port_upg
                        err, out_g, out_s):
     """kernel.play_chunk_nb with user seats (``sp``: the rows with SP_SEARCH set on user
     entries); ``err`` int64[n, 4] per game (0: fine)."""
-    n_blocks = (n + K.BLOCK - 1) // K.BLOCK
+    n_blocks = (n + BLOCK - 1) // BLOCK
     for blk in prange(n_blocks):
-        st = np.zeros(STATE_WORDS, np.int32)
-        ev = np.zeros((0, 6), np.int32)
-        rng = np.zeros(RNG_WORDS, np.uint64)
-        fs = np.zeros(K.FS_SIZE, np.int64)
-        perm = np.zeros(N_BAY, np.int64)
-        st0 = np.zeros(STATE_WORDS, np.int32)
-        rng0 = np.zeros(RNG_WORDS, np.uint64)
-        view = np.zeros(VIEW_LEN, np.int32)
-        opts = np.zeros(K.MAX_OPTIONS, np.int32)
-        uopts = np.zeros(K.MAX_OPTIONS, np.int32)
-        urng = np.zeros(RNG_WORDS, np.uint64)
-        hi = min(n, (blk + 1) * K.BLOCK)
-        for i in range(blk * K.BLOCK, hi):
+        st, ev, rng, fs, perm = game_scratch_nb()
+        st0, rng0, view, opts, uopts, urng = user_scratch_nb()
+        lo, hi = block_nb(n, n_blocks, blk)
+        for i in range(lo, hi):
             seed_game_nb(rng, seed, first + i)
             user_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g[i],
                              out_s[i], first + i, ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err[i])
@@ -171,16 +135,8 @@ def user_play_traced_nb(seed, k, P, geo, rel, cum_w, costs, deck, port_upg, stra
                         out_g, out_s):
     """kernel.play_traced_nb with user seats (a replayed turn rewinds the log with the state,
     so each turn shows once); returns the events logged."""
-    st = np.zeros(STATE_WORDS, np.int32)
-    rng = np.zeros(RNG_WORDS, np.uint64)
-    fs = np.zeros(K.FS_SIZE, np.int64)
-    perm = np.zeros(N_BAY, np.int64)
-    st0 = np.zeros(STATE_WORDS, np.int32)
-    rng0 = np.zeros(RNG_WORDS, np.uint64)
-    view = np.zeros(VIEW_LEN, np.int32)
-    opts = np.zeros(K.MAX_OPTIONS, np.int32)
-    uopts = np.zeros(K.MAX_OPTIONS, np.int32)
-    urng = np.zeros(RNG_WORDS, np.uint64)
+    st, _, rng, fs, perm = game_scratch_nb()
+    st0, rng0, view, opts, uopts, urng = user_scratch_nb()
     seed_game_nb(rng, seed, k)
     user_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s, k,
                      ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err)
