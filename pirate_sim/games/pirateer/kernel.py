@@ -99,7 +99,7 @@ def play_games_nb(seed, first, lo, hi, P, nb, kind, is_anchor, dist, dist_island
                          first + i, out_g[i], out_s[i])
 
 
-@njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, nogil=True, error_model="numpy")
 def play_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                   seat_harbor, seat_anchor, seat_start, strat, sp, out_g, out_s):
     """Games ``first .. first + n - 1``: blocks of about BLOCK games in parallel, scratch per block."""

@@ -61,7 +61,7 @@ def game_scratch_nb(sp):
             np.zeros(FS_SIZE, np.float64), np.zeros(WK_SIZE, np.int64), rollout_tables_nb(sp), new_scratch_nb())
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_chunk_nb(seed, first, n, P, tr, cards, ncards, tavern, legends, strat, sp, out_g, out_s, played):
     """Games ``first .. first + n - 1``: blocks of about BLOCK games in parallel, scratch per
     block.  ``played``: int64[n], each game's rollouts (measurements), or no rows (``Game.play``)."""

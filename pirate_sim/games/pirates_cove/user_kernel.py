@@ -99,7 +99,7 @@ def user_scratch_nb(view_len):
     return np.zeros(view_len, np.int32), np.zeros(2 * MAX_OPT, np.int32), np.zeros(RNG_WORDS, np.uint64)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def user_play_chunk_nb(seed, first, n, P, tr, cards, ncards, tavern, legends, strat, sp, ufn, uparams, calls,
                        view_len, err, out_g, out_s):
     """Games ``first .. first + n - 1`` (drivers.play_chunk_nb with user seats): blocks of
