@@ -97,8 +97,10 @@ def _module_file(dotted: str) -> Path | None:
 
 
 def _imported_names(source: bytes, here: list[str]) -> list[str]:
-    """Dotted names a module's top-level imports reach (``from . import kernel`` gives both the
-    package and ``package.kernel``), relative imports resolved from the package ``here``."""
+    """Dotted names of the package modules a module's top-level imports read names from, relative
+    imports resolved from the package ``here``: ``from .rules import X`` gives ``pkg.rules`` (not
+    ``pkg``, whose ``__init__`` runs but lends no name), ``from . import kernel`` gives
+    ``pkg.kernel``, and ``from . import NAME`` of a name defined in ``pkg/__init__.py`` gives ``pkg``."""
     names = set()
     for node in _top_level(ast.parse(source).body):
         if isinstance(node, ast.Import):
@@ -109,12 +111,13 @@ def _imported_names(source: bytes, here: list[str]) -> list[str]:
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            names.add(target)
-            names.update(f"{target}.{a.name}" for a in node.names)
+            for a in node.names:
+                sub = f"{target}.{a.name}"
+                names.add(sub if _module_file(sub) is not None else target)
     return sorted(n for n in names if n.split(".")[0] == PACKAGE.name)
 
 
-_NAMES_FILE = "imports.json"  # source SHA-256 -> its imported names: parsing 50 modules costs 0.3 s a start
+_NAMES_FILE = "imports-v2.json"  # source SHA-256 -> its imported names: parsing 50 modules costs 0.3 s a start
 
 
 @functools.lru_cache(maxsize=1)
@@ -132,8 +135,10 @@ def _source(path: Path) -> bytes:
 
 @functools.lru_cache(maxsize=None)
 def _imports(path: Path) -> frozenset[Path]:
-    """Package files ``path`` imports at its top level, with the packages' ``__init__`` files
-    those imports run (the names read from the user cache when this very source was parsed before)."""
+    """Package files ``path`` reads names from at its top level (the names read from the user
+    cache when this very source was parsed before).  The ``__init__`` files such an import runs
+    on the way are not followed (a game's ``__init__`` loads its plug-in, reports and all, and
+    none of it reaches a kernel); :func:`module_digest` still hashes their own text."""
     source = _source(path)
     key = hashlib.sha256(source).hexdigest()
     known = _known_names()
@@ -141,14 +146,7 @@ def _imports(path: Path) -> frozenset[Path]:
         here = list(path.relative_to(PACKAGE.parent).parts[:-1])  # a.b for a/b/c.py and a/b/__init__.py
         known[key] = _imported_names(source, here)
         _save_names(known)
-    out = set()
-    for name in known[key]:
-        parts = name.split(".")
-        for i in range(1, len(parts) + 1):
-            f = _module_file(".".join(parts[:i]))
-            if f is not None:
-                out.add(f)
-    return frozenset(out)
+    return frozenset(f for f in map(_module_file, known[key]) if f is not None)
 
 
 def _save_names(known: dict) -> None:
@@ -182,9 +180,13 @@ def _data_files() -> tuple[Path, ...]:
 @functools.lru_cache(maxsize=64)
 def module_digest(path: Path) -> str:
     """SHA-256 (16 hex digits) of a package module's import closure inside the package (see the
-    module docstring) and of the package's data files (a board read at import time)."""
+    module docstring), of the ``__init__`` files of the packages those modules sit in (their own
+    text: an import runs them) and of the package's data files (a board read at import time)."""
+    closure = import_closure(path)
+    inits = {p / "__init__.py" for f in closure for p in f.parents
+             if PACKAGE in (p, *p.parents) and (p / "__init__.py").is_file()}
     h = hashlib.sha256()
-    for f in sorted(import_closure(path) | set(_data_files())):
+    for f in sorted(closure | inits | set(_data_files())):
         h.update(str(f.relative_to(PACKAGE)).encode())
         h.update(_source(f))
     return h.hexdigest()[:16]

@@ -70,9 +70,38 @@ def test_a_kernels_digest_covers_every_package_module_it_imports():
     # what the kernel inlines and the constants it freezes
     assert {"rng.py", "search.py", "seating.py", "games/pirates_peak/rules.py", "games/pirates_peak/board.py",
             "games/pirates_peak/strategies.py"} <= names
-    # what it never reads
+    # what it never reads: the plug-in layer its package's __init__ loads (game.py, the report pages)
+    # included, so that an edit to a game's report or plug-in compiles none of its kernels
     assert not names & {"api.py", "cli/__init__.py", "report/__init__.py", "meta/skill.py",
-                        "games/ice_pirates/kernel.py"}
+                        "games/ice_pirates/kernel.py", "games/pirates_peak/game.py",
+                        "games/pirates_peak/report.py", "games/pirates_peak/__init__.py"}
+
+
+def _peak_digest(where: Path, cache: Path) -> str:
+    env = {**os.environ, "PIRATE_SIM_CACHE": str(cache), "PYTHONPATH": str(where)}
+    code = ("from pirate_sim import _cache; "
+            "print(_cache.module_digest(_cache.PACKAGE / 'games/pirates_peak/kernel.py'))")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=where, env=env, timeout=60)
+    assert res.returncode == 0, res.stderr
+    return res.stdout.strip()
+
+
+def test_an_edit_to_a_games_plug_in_or_report_leaves_its_kernels_digest(tmp_path):
+    """A game's ``__init__`` loads its plug-in and report pages; an import of the kernel runs it, but
+    none of that reaches machine code: editing them keeps the digest (no compile), while an edit to
+    the ``__init__`` itself or to a module the kernel imports changes it."""
+    pkg = _copy(tmp_path / "a")
+    first = _peak_digest(pkg.parent, tmp_path / "c")
+    for rel in ("games/pirates_peak/game.py", "games/pirates_peak/report.py"):
+        with open(pkg / rel, "a", encoding="utf-8") as f:
+            f.write("\n# an edit\n")
+    assert _peak_digest(pkg.parent, tmp_path / "c") == first
+    for rel in ("games/pirates_peak/__init__.py", "games/pirates_peak/rules.py"):
+        with open(pkg / rel, "a", encoding="utf-8") as f:
+            f.write("\n# an edit\n")
+        now = _peak_digest(pkg.parent, tmp_path / "c")
+        assert now != first, rel
+        first = now
 
 
 def test_a_user_numba_cache_dir_places_the_kernels_itself(tmp_path):
