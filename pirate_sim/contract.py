@@ -138,9 +138,10 @@ class ProtocolGame(Game):
             strat = by_name[seat["strategy"]]
             codes[e] = strat.code
             if strat.code == SEARCH:
-                rollout = by_name[seat.get("rollout", self.search_defaults.get("default_rollout"))]
-                prm[e, :SEARCH_SLOTS] = (seat["budget"], seat["top_k"], REWARDS.index(seat["reward"]),
-                                         seat["horizon"], rollout.code)
+                v = {p.key: seat.get(p.key, p.default) for p in strat.params}  # a seat may omit any
+                rollout = by_name[v["rollout"]]
+                prm[e, :SEARCH_SLOTS] = (v["budget"], v["top_k"], REWARDS.index(v["reward"]), v["horizon"],
+                                         rollout.code)
                 rprm[e] = self._row(rollout, {})
             else:
                 prm[e] = self._row(strat, seat)

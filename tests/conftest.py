@@ -19,6 +19,7 @@ os.environ["PIRATE_SIM_COMPILE_NOTES"] = "0"
 from pirate_sim.games import GAME_MODULES  # noqa: E402
 
 GAME_MODULES.setdefault("dice_duel", "toy_game")
+GAME_MODULES.setdefault("sum_race", "toy_race")  # a game on the decision protocol (pirate_sim/contract.py)
 REAL_GAMES = ("pirates_peak", "ice_pirates", "pirates_cove", "pirateer")
 
 

@@ -10,12 +10,11 @@ import pytest
 
 from pirate_sim import contract
 from pirate_sim import scenario as scen
-from pirate_sim.games import GAME_MODULES
 from pirate_sim.search import REWARD_MARGIN
 
 import toy_race as R
 
-GAME_MODULES.setdefault("sum_race", "toy_race")
+# sum_race is registered by tests/conftest.py, so the tests over every game (report pages...) play it too
 N = 4000
 
 
@@ -145,3 +144,18 @@ def test_tournament_on_a_protocol_game_ranks_search_first(tmp_path):
     t = ps.tournament(path, tmp_path / "meta", strategies=["first", "random", "search"], games=300, bootstrap=50,
                       progress=False)
     assert t.verdict.startswith("search beats every other strategy"), t.verdict
+
+
+def test_skill_ladder_on_a_protocol_game_where_no_decision_matters(tmp_path):
+    """``mode = "equal"``: no option is better, so search at any budget wins its fair share against
+    search at half that budget; the ladder (meta/skill.py, nothing game-specific) says so."""
+    from pirate_sim.meta import plan, skill
+
+    b = scen.from_dict({"game": "sum_race", "run": {"seed": 11}, "rules": {},
+                        "seats": [{"strategy": "first"}, {"strategy": "first"}]})
+    matches, st = skill.build(b, skill.settings(base_budget=2, steps=3, games=600, place=[], sequential=False))
+    s = plan.execute(tmp_path / "skill", "skill", b, matches, st, skill.analyse, skip=skill.skip)
+    assert s["fair_share"] == pytest.approx(0.5)
+    for step in s["steps"]:
+        assert step["win_rate"]["lo"] <= 0.5 <= step["win_rate"]["hi"], step
+    assert s["skill_depth"]["value"] == 0 and 0 <= s["skill_trace"]["value"] < 0.1
