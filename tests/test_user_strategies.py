@@ -94,9 +94,10 @@ def test_pirateer_view_is_a_copy_of_public_fields_only():
     """fill_view_nb reads the position only: scrambling everything else of the state (event
     count, dice counter, test script words, hold bookkeeping) leaves the view unchanged, and
     the view is a fresh array (writing to it leaves the state alone)."""
-    from pirate_sim.games.pirateer import kernel as K
     from pirate_sim.games.pirateer import rules as R
+    from pirate_sim.games.pirateer.turn import begin_turn_nb
     from pirate_sim.games.pirateer.user_view import V_SHIPS, V_TREASURE, VIEW_LEN, fill_view_nb
+    from pirate_sim.games.pirateer.whole_game import setup_nb
     from pirate_sim.rng import new_rng
 
     s = _pirateer({"strategy": "random"})
@@ -105,9 +106,9 @@ def test_pirateer_view_is_a_copy_of_public_fields_only():
     st = np.zeros(P.state_words, np.int32)
     ev = np.zeros((0, 6), np.int32)
     rng = new_rng(3, 0)
-    K.setup_nb(st, ev, rng, P, a[7], a[8], a[9], 0)
+    setup_nb(st, ev, rng, P, a[7], a[8], a[9], 0)
     st[R.G_TURN] += 1
-    K.begin_turn_nb(st, ev, rng, P, *a[:3], a[6], np.zeros((R.MAX_PLAYS, R.PLAY_WIDTH), np.int32))
+    begin_turn_nb(st, ev, rng, P, *a[:3], a[6], np.zeros((R.MAX_PLAYS, R.PLAY_WIDTH), np.int32))
     view = np.zeros(VIEW_LEN, np.int32)
     fill_view_nb(st, P, view)
     before = st.copy()
