@@ -1,9 +1,10 @@
 """Toy games with known meta-game answers, for the skill ladder and the tournament.
 
-* ``luck`` (2-4 seats): the winner is one uniform die roll; nothing any player does
-  matters.  Its ``search`` player searches (rollouts on derived streams) but every option
-  is worth the same, so every ladder step sits at the fair share 1/n, the skill trace
-  is near 0 and the skill depth 0.
+* ``luck`` (2-4 seats, tests/toy_luck.py, written on the decision protocol: its search is
+  the contract's): the winner is one uniform draw; nothing any player does matters.  Its
+  ``search`` player searches (rollouts on derived streams) but every option is worth the
+  same, so every ladder step sits at the fair share 1/n, the skill trace is near 0 and the
+  skill depth 0.
 * ``best_move`` (2-4 seats): each seat picks one of ``len(quality)`` options at once; the
   seat whose option has the highest quality wins (ties: a die among the tied).  The
   ``search`` player estimates each option's quality from ``budget`` Bernoulli rollouts
@@ -27,6 +28,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit, prange
 
+import toy_luck
 from pirate_sim import search
 from pirate_sim.games.base import Column, Compiled, Game, Param, Strategy
 from pirate_sim.rng import RNG_WORDS, rand_below_nb, rand_float_nb, seed_game_nb
@@ -43,70 +45,6 @@ def _seat_arrays(game: Game, seats: list[dict]) -> tuple[np.ndarray, np.ndarray]
     codes = np.array([game.strategy(s["strategy"]).code for s in seats], np.int64)
     sp = np.array([[s.get("budget", 1), s.get("top_k", 0)] for s in seats], np.int64)
     return codes, sp
-
-
-# ----------------------------------------------------------------------------- luck
-LUCK_SEARCH = 1
-
-
-@njit(cache=True)
-def luck_search_nb(rng, decision, budget, sums, counts, scratch):
-    """The luck game's search: 6 options, each rollout a fresh die (worth the same)."""
-    for o in range(6):
-        sums[o] = 0.0
-        counts[o] = 0.0
-    for j in range(budget):
-        search.derive_stream_nb(scratch, rng, decision, j)
-        o = j % 6
-        sums[o] += 1.0 if rand_below_nb(scratch, 2) == 0 else 0.0
-        counts[o] += 1.0
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def luck_chunk_nb(p, codes, sp, seed, first, n, out_g, out_s):
-    for i in prange(n):
-        k = first + i
-        rng = np.zeros(RNG_WORDS, np.uint64)
-        seed_game_nb(rng, seed, k)
-        sums = np.zeros(6)
-        counts = np.zeros(6)
-        scratch = np.zeros(RNG_WORDS, np.uint64)
-        for seat in range(p.n_seats):
-            e = entry_of_seat_nb(seat, k, p.n_seats, p.rotate)
-            if codes[e] == LUCK_SEARCH:
-                luck_search_nb(rng, seat, sp[e, 0], sums, counts, scratch)
-                out_s[i, seat, 0] += sp[e, 0]
-        w = rand_below_nb(rng, p.n_seats)
-        out_g[i, 0] = w
-        out_g[i, 1] = 1
-        out_g[i, 2] = 0
-        out_g[i, 3] = 0
-        out_g[i, 4] = 0
-
-
-class Luck(Game):
-    name = "luck"
-    title = "Luck (test game)"
-    version = "1"
-    min_seats, max_seats = 2, 4
-    params = seating_params(rule_means="seat 0")
-    strategies = (Strategy("random", 0, "does nothing that matters"),
-                  Strategy("search", LUCK_SEARCH, "searches options that are all worth the same",
-                           search.search_params(("random",), "random", 8)))
-    default_seats = ("random", "random")
-    end_reasons = ("rolled", "truncated")
-    seat_columns = (Column("rollouts", "int32", "rollouts the seat's search played"),)
-
-    def compile(self, rules, seats):
-        codes, sp = _seat_arrays(self, seats)
-        return Compiled(ToyParams(len(seats), rotates(rules)), (codes, sp), len(seats),
-                        tuple(s["strategy"] for s in seats))
-
-    def play(self, compiled, seed, first_game, n_games):
-        out_g, out_s = self.new_outputs(n_games, compiled.n_seats)
-        luck_chunk_nb(compiled.params, *compiled.arrays, np.uint64(seed % 2**64), np.int64(first_game),
-                      np.int64(n_games), out_g, out_s)
-        return out_g, out_s
 
 
 # ----------------------------------------------------------------------------- best_move
@@ -266,7 +204,7 @@ class RPS(Game):
         return out_g, out_s
 
 
-GAMES = {"luck": Luck(), "best_move": BestMove(), "rps": RPS()}
+GAMES = {"luck": toy_luck.GAME, "best_move": BestMove(), "rps": RPS()}
 
 
 def register() -> None:
