@@ -49,6 +49,7 @@ from . import _cache
 from .games.base import Compiled, Game, Strategy
 from .rng import RNG_WORDS
 from .search import REWARDS, search_params
+from .seating import rotates
 
 TEMPLATE = Path(__file__).with_name("engine_template.py")
 PLACEHOLDER = "G = None  # PROTOCOL: the rendered copy imports the game's protocol module here"
@@ -94,11 +95,13 @@ class ProtocolGame(Game):
 
     protocol: str = ""  # dotted name of the game's protocol module
     search_defaults: dict = {}  # search_params' keyword arguments (default_rollout, default_budget, ...)
-    prm_width = 8  # parameter slots per [[seats]] entry (at least the search's SEARCH_SLOTS)
+    trace_events = 4096  # event rows a trace keeps (a longer game's trace says it was cut)
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
         scripted = tuple(s for s in cls.strategies if s.name != "search")
+        # parameter slots per [[seats]] entry: the most any strategy declares, search's included
+        cls.prm_width = max([SEARCH_SLOTS, *(len(s.params) for s in scripted)])
         if cls.protocol and len(scripted) == len(cls.strategies):
             names = tuple(s.name for s in sorted(scripted, key=lambda s: s.code))
             cls.strategies = scripted + (Strategy(
@@ -145,8 +148,6 @@ class ProtocolGame(Game):
                 rprm[e] = self._row(rollout, {})
             else:
                 prm[e] = self._row(strat, seat)
-        from .seating import rotates
-
         return Compiled(self.rules_tuple(rules, len(seats)), (self.tables(rules), codes, prm, rprm,
                                                              bool(rotates(rules))),
                         len(seats), tuple(s["strategy"] for s in seats))
@@ -165,43 +166,37 @@ class ProtocolGame(Game):
         return self.play_counted(compiled, seed, first_game, n_games)[:2]
 
     def trace(self, compiled, seed, game_index):
-        ev, out_g, out_s = self.traced_game(self.engine().play_traced_nb, compiled, seed, game_index, 4096, 6)
-        return [self.event_text(row) for row in ev] + [self.result_line(out_g)]
+        cap = self.trace_events
+        ev, out_g, out_s = self.traced_game(self.engine().play_traced_nb, compiled, seed, game_index, cap, 6)
+        cut = [f"(the trace stops at {cap:,} events; the game went on)"] if len(ev) == cap else []
+        return [self.event_text(row) for row in ev] + cut + [self.result_line(out_g)]
 
     def search_bench(self, compiled, seed, n_decisions):
-        """The search player's cost on one thread: ``n_decisions`` searched decisions of the
-        compiled table's search seats, searched again (rollouts/s), and as many plain playouts
-        of the rollout strategy from the same decisions (``s_per_playout``): the difference is
-        the machinery's (determinising, deriving streams, halving)."""
+        """The search player's cost on one thread (the bench's kernels are not parallel):
+        ``n_decisions`` searched decisions of the compiled table's search seats, searched again
+        (rollouts/s), and as many plain playouts of the rollout strategy from the same decisions
+        (``s_per_playout``): the difference is the machinery's (determinising, deriving streams,
+        halving)."""
         import time
-
-        import numba
 
         eng = self.engine()
         P, (T, codes, prm, rprm, rotate) = compiled.params, compiled.arrays
-        words = 4 + RNG_WORDS + len(eng.G.new_state_nb(P))
+        words = eng.REC_RNG + RNG_WORDS + len(eng.G.new_state_nb(P))
         rec = np.zeros((n_decisions + 1, words), np.int64)
         out_g, out_s = self.one_game_outputs(compiled.n_seats)
         eng.collect_nb(np.uint64(seed % 2**64), np.int64(0), P, T, codes, prm, rprm, rotate, rec, out_g, out_s)
         n = int(rec[0, 0])
         if n == 0:
             raise ValueError("search_bench: no seat searched a decision (no search seat, or one option everywhere)")
-        old = numba.get_num_threads()
-        numba.set_num_threads(1)
-        try:
-            none = np.zeros((1, words), np.int64)  # no decisions: compiles both kernels before the clock
-            eng.search_points_nb(none, P, T, codes, prm, rprm)
-            eng.playout_points_nb(none, P, T, prm, rprm, np.ones(1, np.int64))
-            t = time.thread_time()
-            rollouts = int(eng.search_points_nb(rec, P, T, codes, prm, rprm))
-            t_search = time.thread_time() - t
-            per = np.zeros(n + 1, np.int64)
-            per[1:] = np.maximum(1, rollouts // n)
-            t = time.thread_time()
-            playouts = int(eng.playout_points_nb(rec, P, T, prm, rprm, per))
-            t_play = time.thread_time() - t
-        finally:
-            numba.set_num_threads(old)
+        none = np.zeros((1, words), np.int64)  # no decisions: compiles both kernels before the clock
+        eng.search_points_nb(none, P, T, codes, prm, rprm)
+        eng.playout_points_nb(none, P, T, prm, rprm, 1)
+        t = time.thread_time()
+        rollouts = int(eng.search_points_nb(rec, P, T, codes, prm, rprm))
+        t_search = time.thread_time() - t
+        t = time.thread_time()
+        playouts = int(eng.playout_points_nb(rec, P, T, prm, rprm, max(1, rollouts // n)))
+        t_play = time.thread_time() - t
         s_roll, s_play = t_search / max(rollouts, 1), t_play / max(playouts, 1)
         return {"rollouts_per_s": rollouts / t_search if t_search > 0 else 0.0, "s_per_rollout": s_roll,
                 "s_per_playout": s_play, "overhead": s_roll / s_play - 1 if s_play > 0 else float("nan"),

@@ -101,7 +101,7 @@ def play_game_nb(st, ev, rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out
         e = entry_of_seat_nb(s, k, n_seats, rotate)
         if codes[e] == SEARCH:
             if n > 1:
-                record_nb(rec, st, rng, s, e, n, cnt[CNT_DECISIONS])
+                record_nb(rec, st, rng, s, e, cnt[CNT_DECISIONS])
             i = search_nb(st, rng, P, T, prm[e], rprm[e], s, opts, n, cnt[CNT_DECISIONS], scr) if n > 1 else 0
         else:
             i = G.policy_nb(st, rng, P, T, s, codes[e], prm[e], opts, n, scores)
@@ -143,12 +143,13 @@ def play_traced_nb(seed, k, P, T, codes, prm, rprm, rotate, ev, out_g, out_s):
 
 # -- the bench: search's cost against plain playouts from the same decisions ----------------
 # A recorded decision is one row of ``rec`` (int64): [0] count of rows used (row 0 only),
-# then per row r >= 1: seat, entry, options, decision index, the rng words, the state words.
-REC_SEAT, REC_ENTRY, REC_N, REC_DEC, REC_RNG = 0, 1, 2, 3, 4
+# then per row r >= 1: seat, entry, decision index, the rng words, the state words.
+REC_SEAT, REC_ENTRY, REC_DEC, REC_RNG = 0, 1, 2, 3
+BENCH_MAX_GAMES = 1_000_000  # collect_nb gives up after this many games (a table that never searches)
 
 
 @njit(cache=True)
-def record_nb(rec, st, rng, s, e, n, decision):
+def record_nb(rec, st, rng, s, e, decision):
     """Keep a searched decision in the next free row of ``rec`` while there is one."""
     r = rec[0, 0] + 1
     if r >= rec.shape[0]:
@@ -156,7 +157,6 @@ def record_nb(rec, st, rng, s, e, n, decision):
     rec[0, 0] = r
     rec[r, REC_SEAT] = s
     rec[r, REC_ENTRY] = e
-    rec[r, REC_N] = n
     rec[r, REC_DEC] = decision
     for w in range(RNG_WORDS):
         rec[r, REC_RNG + w] = np.int64(rng[w])
@@ -181,7 +181,7 @@ def collect_nb(seed, first, P, T, codes, prm, rprm, rotate, rec, out_g, out_s):
     rng = np.zeros(RNG_WORDS, np.uint64)
     scr = new_scratch_nb(P)
     k = first
-    while rec[0, 0] < rec.shape[0] - 1 and k < first + 1_000_000:
+    while rec[0, 0] < rec.shape[0] - 1 and k < first + BENCH_MAX_GAMES:
         seed_game_nb(rng, seed, k)
         play_game_nb(st, scr[10], rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out_s, rec)
         k += 1
@@ -220,7 +220,7 @@ def playout_points_nb(rec, P, T, prm, rprm, per_point):
         recorded_nb(rec, r, truth, rng)
         sp = prm[rec[r, REC_ENTRY]]
         code = int(sp[SP_ROLLOUT])
-        for _j in range(per_point[r]):
+        for _j in range(per_point):
             rs[:] = truth
             rrng[:] = rng
             while True:

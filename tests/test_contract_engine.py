@@ -159,3 +159,14 @@ def test_skill_ladder_on_a_protocol_game_where_no_decision_matters(tmp_path):
     for step in s["steps"]:
         assert step["win_rate"]["lo"] <= 0.5 <= step["win_rate"]["hi"], step
     assert s["skill_depth"]["value"] == 0 and 0 <= s["skill_trace"]["value"] < 0.1
+
+
+def test_a_trace_longer_than_its_log_says_it_was_cut():
+    import copy
+
+    game, c = _compiled({}, [{"strategy": "search", "budget": 9}, {"strategy": "random"}])
+    short = copy.copy(game)
+    short.trace_events = 3  # the game logs 10 events: 2 bonuses, 8 moves
+    lines = short.trace(c, 21, 42)
+    assert len(lines) == 5 and lines[3] == "(the trace stops at 3 events; the game went on)"
+    assert lines[:3] == game.trace(c, 21, 42)[:3] and lines[-1] == game.trace(c, 21, 42)[-1]
