@@ -29,7 +29,7 @@ import time
 
 from numba.core import event
 
-from . import _frame_stack
+from . import _fast_inline, _frame_stack
 from ._cache import root as cache_dir
 
 # Module-name prefixes whose top-level compiles are announced (besides every registered game's
@@ -168,6 +168,7 @@ class CompileNotes(event.Listener):
         return self.local.stack
 
     def on_start(self, ev):
+        _fast_inline.install()  # before numba inlines anything: a copy per function, not per block
         stack = self._stack()
         module, name = _name(ev.data.get("dispatcher"))
         if stack:  # a function the top-level kernel calls
