@@ -91,10 +91,12 @@ class ProtocolGame(Game):
     """A game on the decision protocol: subclasses name their ``protocol`` module, set the usual
     :class:`~pirate_sim.games.base.Game` attributes (scripted ``strategies`` with codes >= 0,
     columns, end reasons) and write :meth:`rules_tuple` (and :meth:`tables`, :meth:`event_text`
-    where they have them).  ``search`` is added to the strategies with ``search_defaults``."""
+    where they have them).  ``search`` is added to the strategies with ``search_defaults``
+    unless ``searchable`` is False."""
 
     protocol: str = ""  # dotted name of the game's protocol module
     search_defaults: dict = {}  # search_params' keyword arguments (default_rollout, default_budget, ...)
+    searchable = True  # False: no ``search`` strategy (a game with nothing to search, as one-shot throws)
     trace_events = 4096  # event rows a trace keeps (a longer game's trace says it was cut)
 
     def __init_subclass__(cls, **kw):
@@ -102,7 +104,7 @@ class ProtocolGame(Game):
         scripted = tuple(s for s in cls.strategies if s.name != "search")
         # parameter slots per [[seats]] entry: the most any strategy declares, search's included
         cls.prm_width = max([SEARCH_SLOTS, *(len(s.params) for s in scripted)])
-        if cls.protocol and len(scripted) == len(cls.strategies):
+        if cls.protocol and cls.searchable and len(scripted) == len(cls.strategies):
             names = tuple(s.name for s in sorted(scripted, key=lambda s: s.code))
             cls.strategies = scripted + (Strategy(
                 "search", SEARCH, "searches each decision: determinised rollouts of the rollout strategy, "

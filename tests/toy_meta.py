@@ -11,8 +11,9 @@
   (sequential halving, search.py's helpers), so its strength rises with its budget until
   it finds the best option every time; scripted ``random`` picks uniformly and ``first``
   always takes option 0.
-* ``rps`` (2 seats): rock, paper, scissors and ``dud``; ``beats`` is the chance the row
-  strategy wins against the column one (row-major 4x4).  With the default table dud wins
+* ``rps`` (2 seats, tests/toy_rps.py, on the decision protocol): rock, paper, scissors and
+  ``dud``; ``beats`` is the chance the row strategy wins against the column one (row-major
+  4x4).  With the default table dud wins
   40% against each of the three, so it is strictly dominated by the uniform mix of the
   three (which wins 50% against each of them and 60% against dud): the equilibrium is
   (1/3, 1/3, 1/3, 0).
@@ -29,6 +30,7 @@ import numpy as np
 from numba import njit, prange
 
 import toy_luck
+import toy_rps
 from pirate_sim import search
 from pirate_sim.games.base import Column, Compiled, Game, Param, Strategy
 from pirate_sim.rng import RNG_WORDS, rand_below_nb, rand_float_nb, seed_game_nb
@@ -151,60 +153,7 @@ class BestMove(Game):
         return out_g, out_s
 
 
-# ----------------------------------------------------------------------------- rps
-# chance that the row strategy beats the column one (rock, paper, scissors, dud)
-DEFAULT_BEATS = [0.5, 0.0, 1.0, 0.6,
-                 1.0, 0.5, 0.0, 0.6,
-                 0.0, 1.0, 0.5, 0.6,
-                 0.4, 0.4, 0.4, 0.5]
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def rps_chunk_nb(p, beats, codes, seed, first, n, out_g, out_s):
-    for i in prange(n):
-        k = first + i
-        rng = np.zeros(RNG_WORDS, np.uint64)
-        seed_game_nb(rng, seed, k)
-        a = codes[entry_of_seat_nb(0, k, 2, p.rotate)]
-        b = codes[entry_of_seat_nb(1, k, 2, p.rotate)]
-        out_g[i, 0] = 0 if rand_float_nb(rng) < beats[a * 4 + b] else 1
-        out_g[i, 1] = 1
-        out_g[i, 2] = 0
-        out_g[i, 3] = 0
-        out_g[i, 4] = 0
-        out_s[i, 0, 0] = a
-        out_s[i, 1, 0] = b
-
-
-class RPS(Game):
-    name = "rps"
-    title = "Rock, paper, scissors, dud (test game)"
-    version = "1"
-    params = (Param("beats", DEFAULT_BEATS, "float_list", "chance the row strategy beats the column one "
-                    "(rock, paper, scissors, dud; row-major)", 0.0, 1.0, length=16),) + seating_params(
-        rule_means="seat 0")
-    strategies = (Strategy("rock", 0, "rock"), Strategy("paper", 1, "paper"), Strategy("scissors", 2, "scissors"),
-                  Strategy("dud", 3, "wins 40% against each of the others"))
-    default_seats = ("rock", "paper")
-    end_reasons = ("thrown", "truncated")
-    seat_columns = (Column("throw", "int8", "strategy code thrown", counter=False),)
-
-    def compile(self, rules, seats):
-        beats = np.array(rules["beats"], np.float64)
-        m = beats.reshape(4, 4)
-        if not np.allclose(m + m.T, 1.0):
-            raise ValueError("beats: beats[a][b] + beats[b][a] must be 1")
-        codes = np.array([self.strategy(s["strategy"]).code for s in seats], np.int64)
-        return Compiled(ToyParams(2, rotates(rules)), (beats, codes), 2, tuple(s["strategy"] for s in seats))
-
-    def play(self, compiled, seed, first_game, n_games):
-        out_g, out_s = self.new_outputs(n_games, 2)
-        rps_chunk_nb(compiled.params, *compiled.arrays, np.uint64(seed % 2**64), np.int64(first_game),
-                     np.int64(n_games), out_g, out_s)
-        return out_g, out_s
-
-
-GAMES = {"luck": toy_luck.GAME, "best_move": BestMove(), "rps": RPS()}
+GAMES = {"luck": toy_luck.GAME, "best_move": BestMove(), "rps": toy_rps.GAME}
 
 
 def register() -> None:
