@@ -72,17 +72,10 @@ def refresh_around_nb(st, geo, c):
                 set_pass_nb(st, w, ib, (st[word + w] & ~(1 << o)) | (((m >> d) & 1) << o))
 
 
-@njit(cache=True, _nrt=False)
-def refresh_all_nb(st, geo):
-    """Passage masks and every bitboard built from the cells (setup; tests that lay cards by hand)."""
-    for ib in range(2):
-        for d in range(6):
-            set_bb_nb(st, (BB_PASS_IB if ib == 1 else BB_PASS) + 2 * d, 0)
-    for c in range(N_CELLS):
-        st[C_PASS + c] = 0
-        st[C_PASS_IB + c] = 0
-        refresh_pass_nb(st, geo, c)
-    rev = np.int64(0)
+@njit(cache=True, _nrt=False, inline="always")
+def card_boards_nb(st):
+    """The storm, Kelly and Lost Island (one per colour) bitboards from the cells' cards: at
+    set-up and after a determinisation re-deals the unseen cards."""
     storm = np.int64(0)
     kelly = np.int64(0)
     lost0 = np.int64(0)
@@ -91,8 +84,6 @@ def refresh_all_nb(st, geo):
     for c in range(N_CELLS):
         bit = np.int64(1) << BB_BIT[c]
         card = st[C_CARD + c]
-        if st[C_REVEALED + c] == 1:
-            rev |= bit
         if card == STORM:
             storm |= bit
         elif card == KELLY:
@@ -105,12 +96,29 @@ def refresh_all_nb(st, geo):
                 lost1 |= bit
             elif col == 2:
                 lost2 |= bit
-    set_bb_nb(st, BB_REVEALED, rev)
     set_bb_nb(st, BB_STORM, storm)
     set_bb_nb(st, BB_KELLY, kelly)
     set_bb_nb(st, BB_LOST, lost0)
     set_bb_nb(st, BB_LOST + 2, lost1)
     set_bb_nb(st, BB_LOST + 4, lost2)
+
+
+@njit(cache=True, _nrt=False)
+def refresh_all_nb(st, geo):
+    """Passage masks and every bitboard built from the cells (setup; tests that lay cards by hand)."""
+    for ib in range(2):
+        for d in range(6):
+            set_bb_nb(st, (BB_PASS_IB if ib == 1 else BB_PASS) + 2 * d, 0)
+    for c in range(N_CELLS):
+        st[C_PASS + c] = 0
+        st[C_PASS_IB + c] = 0
+        refresh_pass_nb(st, geo, c)
+    rev = np.int64(0)
+    for c in range(N_CELLS):
+        if st[C_REVEALED + c] == 1:
+            rev |= np.int64(1) << BB_BIT[c]
+    set_bb_nb(st, BB_REVEALED, rev)
+    card_boards_nb(st)
 
 
 @njit(cache=True, _nrt=False)

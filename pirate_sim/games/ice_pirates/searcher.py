@@ -8,7 +8,7 @@ copied.  Each rollout copies the turn's start, re-deals what the seat has not se
 with the rollout strategy to the end (or the horizon).  Nothing here allocates per rollout.
 Only scenarios with a ``search`` seat (and strategy files: ``user_kernel.py``) compile it.
 
-Imports ``state``, ``policies``, ``play`` (and ``pirate_sim.search``); see ``state.py`` for
+Imports ``state``, ``board``, ``policies``, ``play`` (and ``pirate_sim.search``); see ``state.py`` for
 the order of the kernel's modules.
 """
 
@@ -20,14 +20,15 @@ from numba import njit
 from ...search import (H_INDEX, H_OPT, H_SIZE, REWARD_MARGIN, REWARD_RANK, REWARD_WIN, derive_stream_nb,
                        halving_best_nb, halving_next_nb, halving_start_nb, top_k_nb)
 from ...rng import RNG_WORDS, rand_below_nb
-from .rules import (BB_KELLY, BB_LOST, BB_STORM, C_CARD, C_COLOUR, C_MASK, C_REVEALED, C_WALLED, C_WRECK, G_END,
-                    G_ENTRY, G_SEAT, G_TREASURE, G_TURN, G_WIND, G_WINNER, KELLY, LOST_ISLAND, MAX_FORCED, N_BAY,
-                    N_CELLS, OPEN, PEND_DIR, PEND_FIGHT, PEND_RAID, STORM, S_CREW, S_POS, S_PROGRESS, S_UPG, T_FORCED,
+from .rules import (C_CARD, C_COLOUR, C_MASK, C_REVEALED, C_WALLED, C_WRECK, G_END,
+                    G_ENTRY, G_SEAT, G_TREASURE, G_TURN, G_WIND, G_WINNER, MAX_FORCED, N_BAY,
+                    N_CELLS, OPEN, PEND_DIR, PEND_FIGHT, PEND_RAID, S_CREW, S_POS, S_PROGRESS, S_UPG, T_FORCED,
                     T_FPOS, T_FSEAT, T_NF, T_PAUSE, T_PEND, T_PMASK, T_PSTOP, WRECK)
-from .state import (BB_AROUND, BB_BIT, FS_DIST, FS_KEY_TURN, FS_SIZE, OPP_MIX, OPP_POOL, SP_BUDGET, SP_CREW_RESERVE,
+from .state import (BB_AROUND, FS_DIST, FS_KEY_TURN, FS_SIZE, OPP_MIX, OPP_POOL, SP_BUDGET, SP_CREW_RESERVE,
                     SP_HORIZON, SP_OPPONENTS, SP_RAID_WORTHLESS, SP_REWARD, SP_ROLLOUT, SP_SEARCH, SP_TOP_K,
-                    popcount_nb, sb_nb, set_bb_nb)
+                    popcount_nb, sb_nb)
 from .policies import edge_cost_nb, plan_nb, raid_value_nb, search_nb
+from .board import card_boards_nb
 from .play import draw_mask_nb, setup_nb, turn_nb, write_outputs_nb
 
 
@@ -106,31 +107,7 @@ def determinise_nb(rs, truth, rng, P, geo, cards):
             rs[C_REVEALED + c] = 0
             rs[C_WALLED + c] = 0
             rs[C_MASK + c] = draw_mask_nb(rng, sides, P.two_adjacent)
-    storm = np.int64(0)
-    kelly = np.int64(0)
-    lost0 = np.int64(0)
-    lost1 = np.int64(0)
-    lost2 = np.int64(0)
-    for c in range(N_CELLS):
-        bit = np.int64(1) << BB_BIT[c]
-        card = rs[C_CARD + c]
-        if card == STORM:
-            storm |= bit
-        elif card == KELLY:
-            kelly |= bit
-        elif card == LOST_ISLAND:
-            col = rs[C_COLOUR + c]
-            if col == 0:
-                lost0 |= bit
-            elif col == 1:
-                lost1 |= bit
-            else:
-                lost2 |= bit
-    set_bb_nb(rs, BB_STORM, storm)
-    set_bb_nb(rs, BB_KELLY, kelly)
-    set_bb_nb(rs, BB_LOST, lost0)
-    set_bb_nb(rs, BB_LOST + 2, lost1)
-    set_bb_nb(rs, BB_LOST + 4, lost2)
+    card_boards_nb(rs)
 
 
 @njit(cache=True, _nrt=False)

@@ -14,13 +14,13 @@ from numba import njit
 from ...rng import RNG_WORDS
 from ...search import (H_INDEX, H_OPT, H_SIZE, REWARD_RANK, REWARD_WIN, derive_stream_nb, halving_best_nb,
                        halving_next_nb, halving_start_nb, top_k_nb)
-from .rules import (END_TRUNCATED, G_END, G_SEAT, G_TREASURE, G_TURN, G_WINNER, MAX_PLAYS, MAX_SHIPS, PLAY_WIDTH,
+from .rules import (G_END, G_SEAT, G_TREASURE, G_TURN, G_WINNER, MAX_PLAYS, MAX_SHIPS, PLAY_WIDTH,
                     SHIPS_BASE, S_ENTRY, S_SHIPS)
 from .state import (MARGIN_WEIGHT, N_ROLLOUT_ROWS, SP_BUDGET, SP_HORIZON, SP_PRIOR, SP_REWARD, SP_RISK, SP_ROLLOUT,
                     SP_TOP_K, ST_RANDOM, sb_nb)
 from .moves import do_step_nb, undo_step_nb, walk_nb, wins_nb
 from .players import compute_threat_nb, policy_nb, score_play_nb
-from .turn import begin_turn_nb, finish_turn_nb
+from .turn import finish_turn_nb, start_turn_nb
 
 
 @njit(cache=True, error_model="numpy")
@@ -29,12 +29,9 @@ def playout_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home
     """Play on with every seat the scripted player ``code`` (weights ``w``) until the game
     ends or ``limit`` turns are reached (the turn cap marks the game truncated)."""
     while st[G_END] < 0:
-        if st[G_TURN] >= limit:
-            if limit >= P.turn_cap:
-                st[G_END] = END_TRUNCATED
+        n = start_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, limit)
+        if n < 0:
             return
-        st[G_TURN] += 1
-        n = begin_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays)
         if n == 0:
             finish_turn_nb(st, ev, P, nb, kind, pass_row, heat)
         else:

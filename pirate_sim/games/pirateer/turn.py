@@ -1,4 +1,5 @@
-"""Pirateer's kernel: the rules of the turn.  ``begin_turn_nb`` rolls and lists the plays,
+"""Pirateer's kernel: the rules of the turn.  ``start_turn_nb`` stops at a turn limit or begins
+the turn, ``begin_turn_nb`` rolls and lists the plays,
 ``finish_turn_nb`` makes the chosen one (``apply_play_nb``: moves, captures, the treasure, the
 win) and ends the turn (doubles, next seat).  The chooser between them is in ``whole_game``.
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 from numba import njit
 
 from ...rng import roll_die_nb
-from .rules import (DIE_SIDES, END_CAPTURE, END_HOME, EV_CAPTURE, EV_EXTRA, EV_MOVE, EV_PASS, EV_ROLL, EV_TAKE, EV_WIN,
+from .rules import (DIE_SIDES, END_CAPTURE, END_HOME, END_TRUNCATED, EV_CAPTURE, EV_EXTRA, EV_MOVE, EV_PASS, EV_ROLL, EV_TAKE, EV_WIN,
                     G_CHANGES, G_DICE, G_END, G_EXTRA, G_FIRST_PICKUP, G_HOLD_END, G_HOLD_TURNS, G_PLAYS, G_ROLL,
                     G_SEAT, G_TREASURE, G_TURN, G_WINNER, SHIPS_BASE, S_ANCHOR, S_CAPTURES, S_LOSSES, S_LOST, S_PASSED,
                     S_PICKUPS, S_SAILED, S_SHIPS, S_TREASURE_TURNS)
@@ -91,6 +92,19 @@ def begin_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays):
     st[G_PLAYS] = n
     log_nb(st, ev, seat, EV_ROLL, d1, d2, n)
     return n
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def start_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, limit):
+    """The next turn begun (``begin_turn_nb``: the count of legal plays), or -1 once ``limit``
+    turns are played; a limit at the turn cap ends the game truncated.  The one turn prologue
+    of the game, the search's playouts and the strategy files' playouts."""
+    if st[G_TURN] >= limit:
+        if limit >= P.turn_cap:
+            st[G_END] = END_TRUNCATED
+        return -1
+    st[G_TURN] += 1
+    return begin_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays)
 
 
 @njit(cache=True, error_model="numpy")

@@ -32,7 +32,7 @@ from pirate_sim.games.pirateer.rules import (END_TRUNCATED, EV_TRUNC, EVENT_WIDT
 from pirate_sim.games.pirateer.search_player import (reward_nb, search_limit_nb, search_play_of_nb,
                                                      search_prepare_nb)
 from pirate_sim.games.pirateer.state import SP_BUDGET, SP_REWARD, ST_SEARCH, log_nb, sb_nb
-from pirate_sim.games.pirateer.turn import begin_turn_nb, finish_turn_nb
+from pirate_sim.games.pirateer.turn import finish_turn_nb, start_turn_nb
 from pirate_sim.games.pirateer.user_view import USER_STREAM, VIEW_LEN, fill_view_nb
 from pirate_sim.games.pirateer.whole_game import choose_nb, setup_nb, write_outputs_nb
 from pirate_sim.rng import RNG_WORDS, seed_game_nb
@@ -65,12 +65,9 @@ def user_playout_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, f, params
     """search_player.playout_nb with every seat playing user function ``f`` (parameters ``params``);
     an illegal index is reported in ``err`` and ends the playout."""
     while st[G_END] < 0:
-        if st[G_TURN] >= limit:
-            if limit >= P.turn_cap:
-                st[G_END] = END_TRUNCATED
+        n = start_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, limit)
+        if n < 0:
             return
-        st[G_TURN] += 1
-        n = begin_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays)
         if n == 0:
             finish_turn_nb(st, ev, P, nb, kind, pass_row, heat)
             continue
@@ -137,12 +134,10 @@ def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_ho
     """whole_game.step_nb with the user hook (a seat's own function, or a search's user rollouts)."""
     if st[G_END] >= 0:
         return
-    if st[G_TURN] >= P.turn_cap:
-        st[G_END] = END_TRUNCATED
+    n = start_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, P.turn_cap)
+    if n < 0:  # the turn cap: truncated
         log_nb(st, ev, -1, EV_TRUNC, 0, 0, 0)
         return
-    st[G_TURN] += 1
-    n = begin_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays)
     if n == 0:
         finish_turn_nb(st, ev, P, nb, kind, ss[0][0], heat)
         return

@@ -22,7 +22,7 @@ from .rules import (DIE_SIDES, END_TRUNCATED, EV_FIRST, EV_TRUNC, G_CHANGES, G_D
                     S_PICKUPS, S_SAILED, S_SHIPS, S_TREASURE_TURNS)
 from .state import G_HOLD_START, HOLD_NEVER, HOLD_OPEN, ST_SEARCH, log_nb, sb_nb
 from .players import policy_nb
-from .turn import begin_turn_nb, finish_turn_nb
+from .turn import finish_turn_nb, start_turn_nb
 from .search_player import search_nb
 
 
@@ -46,12 +46,10 @@ def step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, s
     """One turn of the seat to move (or truncation at the turn cap), then the next seat."""
     if st[G_END] >= 0:
         return
-    if st[G_TURN] >= P.turn_cap:
-        st[G_END] = END_TRUNCATED
+    n = start_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, P.turn_cap)
+    if n < 0:  # the turn cap: truncated
         log_nb(st, ev, -1, EV_TRUNC, 0, 0, 0)
         return
-    st[G_TURN] += 1
-    n = begin_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays)
     if n == 0:
         finish_turn_nb(st, ev, P, nb, kind, ss[0][0], heat)  # ss[0][0]: the pass row
     else:
