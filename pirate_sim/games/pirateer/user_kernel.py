@@ -27,14 +27,14 @@ from numba import njit, prange
 
 from pirate_sim.games.kernel_base import block_nb
 from pirate_sim.games.pirateer.kernel import bench_point_nb, block_scratch_nb, n_blocks_nb
-from pirate_sim.games.pirateer.rules import (END_TRUNCATED, EV_TRUNC, EVENT_WIDTH, G_END, G_EVENTS, G_SEAT,
+from pirate_sim.games.pirateer.rules import (END_TRUNCATED, EVENT_WIDTH, G_END, G_EVENTS, G_SEAT,
                                              G_TURN, PLAY_WIDTH, S_ENTRY)
 from pirate_sim.games.pirateer.search_player import (reward_nb, search_limit_nb, search_play_of_nb,
                                                      search_prepare_nb)
-from pirate_sim.games.pirateer.state import SP_BUDGET, SP_REWARD, ST_SEARCH, log_nb, sb_nb
+from pirate_sim.games.pirateer.state import SP_BUDGET, SP_REWARD, ST_SEARCH, sb_nb
 from pirate_sim.games.pirateer.turn import finish_turn_nb, start_turn_nb
 from pirate_sim.games.pirateer.user_view import USER_STREAM, VIEW_LEN, fill_view_nb
-from pirate_sim.games.pirateer.whole_game import choose_nb, setup_nb, write_outputs_nb
+from pirate_sim.games.pirateer.whole_game import choose_nb, setup_nb, step_start_nb, write_outputs_nb
 from pirate_sim.rng import RNG_WORDS, seed_game_nb
 from pirate_sim.user_abi import call_user_nb
 from pirate_sim.search import H_INDEX, H_OPT, H_SIZE, derive_stream_nb, halving_best_nb, halving_next_nb, halving_start_nb
@@ -132,14 +132,8 @@ def user_search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_isl
 def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp, plays,
                  reach, union, hits, heat, ss, ufn, uparams, calls, view, opts, urng, err):
     """whole_game.step_nb with the user hook (a seat's own function, or a search's user rollouts)."""
-    if st[G_END] >= 0:
-        return
-    n = start_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, P.turn_cap)
-    if n < 0:  # the turn cap: truncated
-        log_nb(st, ev, -1, EV_TRUNC, 0, 0, 0)
-        return
+    n = step_start_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, heat, ss[0][0])
     if n == 0:
-        finish_turn_nb(st, ev, P, nb, kind, ss[0][0], heat)
         return
     seat = st[G_SEAT]
     e = st[sb_nb(seat) + S_ENTRY]

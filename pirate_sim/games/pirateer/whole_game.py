@@ -40,19 +40,28 @@ def choose_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, 
 
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def step_start_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, heat, pass_row):
+    """The start of a step: the count of legal plays the seat to move chooses among, or 0
+    where the step is over already (the game was over; the turn cap truncated it, logged; no
+    legal play, the turn passed).  ``step_nb`` and the strategy files' ``user_step_nb``."""
+    if st[G_END] >= 0:
+        return 0
+    n = start_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, P.turn_cap)
+    if n < 0:  # the turn cap: truncated
+        log_nb(st, ev, -1, EV_TRUNC, 0, 0, 0)
+        return 0
+    if n == 0:
+        finish_turn_nb(st, ev, P, nb, kind, pass_row, heat)
+    return n
+
+
 @njit(cache=True, error_model="numpy")
 def step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp,
             plays, reach, union, hits, heat, ss):
     """One turn of the seat to move (or truncation at the turn cap), then the next seat."""
-    if st[G_END] >= 0:
-        return
-    n = start_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, P.turn_cap)
-    if n < 0:  # the turn cap: truncated
-        log_nb(st, ev, -1, EV_TRUNC, 0, 0, 0)
-        return
-    if n == 0:
-        finish_turn_nb(st, ev, P, nb, kind, ss[0][0], heat)  # ss[0][0]: the pass row
-    else:
+    n = step_start_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, heat, ss[0][0])
+    if n > 0:
         k = choose_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp,
                       st[G_SEAT], plays, n, reach, union, hits, ss)
         finish_turn_nb(st, ev, P, nb, kind, plays[k], heat)

@@ -209,6 +209,21 @@ def resample_nb(st, rng, P, ncards, s, pool):
 
 
 # ------------------------------------------------------------------ rollouts
+@njit(cache=True, inline="always")
+def standing_nb(st, P, o, done):
+    """Seat ``o``'s standing at a rollout's end, doubled so that the tie-break fits: its fame
+    (at a horizon plus its Fame cards, its chests and its gold at the burying rate), +1 for
+    the seat a finished game's tie-break named."""
+    b = sb_nb(o)
+    v = st[b + S_FAME]
+    if not done:
+        v += st[b + S_FAME_CARDS] + st[b + S_CHESTS] * P.chest_fame + st[b + S_GOLD] // P.gold_per_fame
+    v *= 2
+    if done and st[G_WINNER] == o:
+        v += 1  # the tie-break's winner ranks above the seats it beat
+    return v
+
+
 @njit(cache=True)
 def score_nb(st, P, s, reward):
     """What a finished (or stopped, at a horizon) rollout is worth to seat ``s``: win (1,
@@ -221,13 +236,7 @@ def score_nb(st, P, s, reward):
     best_other = -1 << 30
     mine = 0
     for o in range(n):
-        b = sb_nb(o)
-        v = st[b + S_FAME]
-        if not done:
-            v += st[b + S_FAME_CARDS] + st[b + S_CHESTS] * P.chest_fame + st[b + S_GOLD] // P.gold_per_fame
-        v *= 2
-        if done and st[G_WINNER] == o:
-            v += 1  # the tie-break's winner ranks above the seats it beat
+        v = standing_nb(st, P, o, done)
         if o == s:
             mine = v
         elif v > best_other:
@@ -237,13 +246,7 @@ def score_nb(st, P, s, reward):
     level = 0
     below = 0
     for o in range(n):
-        b = sb_nb(o)
-        v = st[b + S_FAME]
-        if not done:
-            v += st[b + S_FAME_CARDS] + st[b + S_CHESTS] * P.chest_fame + st[b + S_GOLD] // P.gold_per_fame
-        v *= 2
-        if done and st[G_WINNER] == o:
-            v += 1
+        v = standing_nb(st, P, o, done)
         if v == best:
             level += 1
         if o != s and v < mine:
@@ -255,16 +258,7 @@ def score_nb(st, P, s, reward):
     if reward == REWARD_RANK:
         equal = 0
         for o in range(n):
-            if o == s:
-                continue
-            b = sb_nb(o)
-            v = st[b + S_FAME]
-            if not done:
-                v += st[b + S_FAME_CARDS] + st[b + S_CHESTS] * P.chest_fame + st[b + S_GOLD] // P.gold_per_fame
-            v *= 2
-            if done and st[G_WINNER] == o:
-                v += 1
-            if v == mine:
+            if o != s and standing_nb(st, P, o, done) == mine:
                 equal += 1
         return (below + 0.5 * equal) / (n - 1)
     if reward == REWARD_MARGIN:
