@@ -8,7 +8,7 @@ variable of the function) into that copy, so one copy costs blocks x variables: 
 Ice Pirates' cold ``play`` compile spent 311 of its 420 s in ``copy.deepcopy`` (numba issues
 #8989 and #9204, numba-cuda #688 measure the same).  :func:`install` rewrites that one helper
 so the blocks of one copy share one memo: the scope is copied once per copy, as one
-``copy.deepcopy`` of the whole IR would.  The IR that comes out is the same (one scope copy
+``copy.deepcopy`` of the whole IR would; and it drops a second, never-read copy of each callee.  The IR that comes out is the same (one scope copy
 instead of equal ones per block; numba itself keeps only the first of those and points every
 inlined block at the caller's scope), so the machine code and every result are too
 (tests/results_hash.py and the other hash harnesses prove it on every bundled game).
@@ -38,6 +38,12 @@ _NEW = """\
             new_block = copy.deepcopy(the_ir.blocks[block_label], memo)
             kernel_copy.blocks[block_label] = new_block
 """
+# numba then copies the copy again, to return an unmutated IR that neither of its callers
+# (InlineInlinables, InlineOverloads) reads; the caller's IR is returned instead, as it is never
+# mutated here (numba-cuda #689 makes the same change)
+_OLD_ORIGINAL = ("    callee_ir = copy_ir(callee_ir)\n", "    callee_ir_original = copy_ir(callee_ir)\n")
+_NEW_ORIGINAL = ("    callee_ir_original = callee_ir  # pirate-sim: the caller's IR, never mutated here\n"
+                 "    callee_ir = copy_ir(callee_ir)\n", "")
 _state: dict = {}  # "installed": True/False once install() has run
 
 
@@ -54,10 +60,13 @@ def install() -> bool:
         src = textwrap.dedent(inspect.getsource(icc.InlineWorker.inline_ir))
     except (OSError, TypeError):  # no source shipped: leave numba as it is
         return False
-    if src.count(_OLD) != 1:
+    if any(src.count(old) != 1 for old in (_OLD, *_OLD_ORIGINAL)):
         return False
+    src = src.replace(_OLD, _NEW)
+    for old, new in zip(_OLD_ORIGINAL, _NEW_ORIGINAL):
+        src = src.replace(old, new)
     namespace = dict(vars(icc))
-    exec(compile(src.replace(_OLD, _NEW), icc.__file__, "exec"), namespace)  # noqa: S102 - numba's own text
+    exec(compile(src, icc.__file__, "exec"), namespace)  # noqa: S102 - numba's own text
     fast = namespace["inline_ir"]
     fast.__qualname__ = icc.InlineWorker.inline_ir.__qualname__
     fast.__doc__ = icc.InlineWorker.inline_ir.__doc__
