@@ -60,10 +60,29 @@ REQUIRED = ("MAX_OPTIONS", "new_state_nb", "setup_nb", "next_decision_nb", "opti
 _engines: dict[str, Any] = {}
 
 
+def engine_source(protocol: str, mod) -> tuple[str, str]:
+    """(module name, text) of the engine of protocol module ``mod``: the template with ``G``
+    bound to it, named by the SHA-256 of that text, of the source of the protocol and of every
+    module one of its functions comes from (a toy may take some from another; numba's cache
+    of the engine checks only the engine's own file), and of the package's sources."""
+    template = TEMPLATE.read_text(encoding="utf-8")
+    assert PLACEHOLDER in template, "engine_template.py lost its protocol line"
+    text = template.replace(PLACEHOLDER, f"import {protocol} as G  # the game's protocol module")
+    h = hashlib.sha256(text.encode())
+    files = {Path(inspect.getfile(mod))}
+    for n in REQUIRED:
+        f = getattr(getattr(mod, n), "py_func", None)
+        if f is not None:
+            files.add(Path(inspect.getfile(f)))
+    for f in sorted(files):
+        h.update(f.read_bytes())
+    h.update(_cache.source_digest().encode())  # what the engine and the protocol import from the package
+    return f"pirate_sim_engine_{protocol.rsplit('.', 1)[-1]}_{h.hexdigest()[:16]}", text
+
+
 def engine(protocol: str):
-    """The engine module of the protocol module named ``protocol`` (dotted): the template with
-    ``G`` bound to it, written to the user cache under a name that is the SHA-256 of the
-    template, the protocol's source and the package's sources, and imported (once a process)."""
+    """The engine module of the protocol module named ``protocol`` (dotted):
+    :func:`engine_source` written to the user cache and imported (once a process)."""
     if protocol in _engines:
         return _engines[protocol]
     mod = importlib.import_module(protocol)
@@ -72,13 +91,7 @@ def engine(protocol: str):
         raise TypeError(f"{protocol} lacks the protocol's {', '.join(missing)} (pirate_sim/contract.py)")
     from .user_strategy import _import_file, _write_if_changed  # the strategy files' way to a module
 
-    template = TEMPLATE.read_text(encoding="utf-8")
-    assert PLACEHOLDER in template, "engine_template.py lost its protocol line"
-    text = template.replace(PLACEHOLDER, f"import {protocol} as G  # the game's protocol module")
-    h = hashlib.sha256(text.encode())
-    h.update(Path(inspect.getfile(mod)).read_bytes())
-    h.update(_cache.source_digest().encode())  # what the engine and the protocol import from the package
-    name = f"pirate_sim_engine_{protocol.rsplit('.', 1)[-1]}_{h.hexdigest()[:16]}"
+    name, text = engine_source(protocol, mod)
     folder = _cache.root() / "engines"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.py"

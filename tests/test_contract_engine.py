@@ -170,3 +170,31 @@ def test_a_trace_longer_than_its_log_says_it_was_cut():
     lines = short.trace(c, 21, 42)
     assert len(lines) == 5 and lines[3] == "(the trace stops at 3 events; the game went on)"
     assert lines[:3] == game.trace(c, 21, 42)[:3] and lines[-1] == game.trace(c, 21, 42)[-1]
+
+
+def _engine_name(folder) -> str:
+    """The engine name of the rps toy whose files lie in ``folder``, in a fresh process."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import toy_rps; from pirate_sim import contract; "
+            "print(contract.engine_source('toy_rps', toy_rps)[0])")
+    done = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip()
+
+
+def test_an_edit_to_a_module_a_protocol_takes_functions_from_renames_its_engine(tmp_path):
+    # rps takes its set-up, picks and outputs from luck: numba's cache of the engine checks only
+    # the engine's file, so an edit to luck alone must give the engine another name (no stale code)
+    import shutil
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    for f in ("toy_luck.py", "toy_rps.py"):
+        shutil.copy(here / f, tmp_path / f)
+    before = _engine_name(tmp_path)
+    assert _engine_name(tmp_path) == before, "the name is a pure function of the sources"
+    luck = tmp_path / "toy_luck.py"
+    luck.write_text(luck.read_text().replace("    st[ST_WINNER] = -1\n", "    st[ST_WINNER] = -1  # edited\n"))
+    assert _engine_name(tmp_path) != before

@@ -1,5 +1,6 @@
 """The ``rps`` toy of tests/toy_meta.py (rock, paper, scissors, dud), written on the decision
-protocol (pirate_sim/contract.py): its rules only; the driver and the trace are the contract's.
+protocol (pirate_sim/contract.py): its rules only; the driver and the trace are the contract's,
+and its state, set-up, picks and outputs are the ``luck`` toy's (tests/toy_luck.py).
 
 Seat 0 throws, then seat 1, without seeing seat 0's throw; one draw then decides: seat 0 wins
 with chance ``beats[a * 4 + b]`` (a, b: the two throws).  Each scripted strategy always throws
@@ -16,21 +17,18 @@ import numpy as np
 from numba import njit
 
 from pirate_sim.contract import ProtocolGame
-from pirate_sim.games.base import G_END, G_FIRST_SEAT, G_TRUNCATED, G_TURNS, G_WINNER, Column, Param, \
-    Strategy, column_code
+from pirate_sim.games.base import Column, Param, Strategy, column_code
 from pirate_sim.games.kernel_base import append_event_nb
 from pirate_sim.rng import rand_below_nb, rand_float_nb
 from pirate_sim.seating import seating_params
+# luck's state layout and the functions of one pick per seat in turn (the engine reads them
+# as this module's): only the draw, the options, the throws and what seat 1 cannot see differ
+from toy_luck import (EV_WIN, SC_PICK, ST_EVENTS, ST_NEXT, ST_PICK, ST_WINNER, apply_nb,  # noqa: F401
+                      n_events_nb, new_state_nb, outputs_nb, reward_nb, setup_nb, turn_nb)
 
 RpsRules = namedtuple("RpsRules", ["n_seats"])
-ST_NEXT = 0  # the seat to throw next (2: both have thrown)
-ST_WINNER = 1  # the drawn winner (-1 before the draw)
-ST_EVENTS = 2  # event rows logged
-ST_THROW = 3  # ST_THROW + s: seat s's throw
-STATE_WORDS = ST_THROW + 2
 MAX_OPTIONS = 4  # rock, paper, scissors, dud
 SIGNS = ("rock", "paper", "scissors", "dud")
-EV_THROW, EV_WIN = 0, 1
 # chance that the row throw beats the column one (rock, paper, scissors, dud): dud wins 40%
 # against each of the three, so the uniform mix of the three dominates it
 DEFAULT_BEATS = [0.5, 0.0, 1.0, 0.6,
@@ -39,18 +37,8 @@ DEFAULT_BEATS = [0.5, 0.0, 1.0, 0.6,
                  0.4, 0.4, 0.4, 0.5]
 
 SEAT_COLUMNS = (Column("throw", "int8", "strategy code thrown", counter=False),)
-SC_THROW = column_code(SEAT_COLUMNS, "throw")
-
-
-@njit(cache=True)
-def new_state_nb(P):
-    return np.zeros(STATE_WORDS, np.int64)
-
-
-@njit(cache=True)
-def setup_nb(st, ev, rng, P, T, k):
-    st[:] = 0
-    st[ST_WINNER] = -1
+# luck's outputs_nb writes each seat's pick to luck's one seat column: it must be this one
+assert column_code(SEAT_COLUMNS, "throw") == SC_PICK
 
 
 @njit(cache=True)
@@ -59,7 +47,7 @@ def next_decision_nb(st, ev, rng, P, T):
         return st[ST_NEXT]
     if st[ST_WINNER] < 0:  # both have thrown: the draw
         beats = T[0]
-        st[ST_WINNER] = 0 if rand_float_nb(rng) < beats[st[ST_THROW] * 4 + st[ST_THROW + 1]] else 1
+        st[ST_WINNER] = 0 if rand_float_nb(rng) < beats[st[ST_PICK] * 4 + st[ST_PICK + 1]] else 1
         if append_event_nb(ev, st[ST_EVENTS], 1, st[ST_WINNER], EV_WIN, 0, 0, 0):
             st[ST_EVENTS] += 1
     return -1
@@ -73,15 +61,6 @@ def options_nb(st, P, T, opts):
 
 
 @njit(cache=True)
-def apply_nb(st, ev, rng, P, T, opt):
-    s = st[ST_NEXT]
-    st[ST_THROW + s] = opt
-    if append_event_nb(ev, st[ST_EVENTS], 1, s, EV_THROW, opt, 0, 0):
-        st[ST_EVENTS] += 1
-    st[ST_NEXT] += 1
-
-
-@njit(cache=True)
 def policy_nb(st, rng, P, T, seat, code, prm, opts, n, scores):
     for i in range(n):
         scores[i] = 1.0 if opts[i] == code else 0.0
@@ -92,33 +71,7 @@ def policy_nb(st, rng, P, T, seat, code, prm, opts, n, scores):
 def determinise_nb(st, truth, rng, P, T, seat):
     st[:] = truth
     if seat == 1 and truth[ST_NEXT] >= 1:  # seat 1 never sees seat 0's throw
-        st[ST_THROW] = rand_below_nb(rng, MAX_OPTIONS)
-
-
-@njit(cache=True)
-def reward_nb(st, P, T, seat, kind):
-    return 1.0 if st[ST_WINNER] == seat else 0.0
-
-
-@njit(cache=True)
-def turn_nb(st):
-    return st[ST_NEXT]
-
-
-@njit(cache=True)
-def n_events_nb(st):
-    return st[ST_EVENTS]
-
-
-@njit(cache=True)
-def outputs_nb(st, rng, P, T, out_g, out_s):
-    out_g[G_WINNER] = st[ST_WINNER]
-    out_g[G_TURNS] = 1
-    out_g[G_END] = 0
-    out_g[G_TRUNCATED] = 0
-    out_g[G_FIRST_SEAT] = 0
-    for s in range(2):
-        out_s[s, SC_THROW] = st[ST_THROW + s]
+        st[ST_PICK] = rand_below_nb(rng, MAX_OPTIONS)
 
 
 class RPS(ProtocolGame):
