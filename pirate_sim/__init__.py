@@ -25,17 +25,17 @@ _cache.configure()  # numba's cache folder keyed by the sources' digest, before 
 _API = ("Scenario", "Results", "Comparison", "Sweep", "Check", "Sensitivity", "Tuning", "APIError",
         "ScenarioError", "UserError",
         "load", "run", "open", "trace", "write_report", "compare", "sweep", "check", "sensitivity", "tune", "list_games",
-        "skill", "tournament", "MetaGame")
+        "skill", "tournament", "MetaGame", "learn")
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports it
     from .api import (APIError, Check, Comparison, Results, Scenario, ScenarioError, Sensitivity, Sweep, Tuning,
                       UserError, check, compare, list_games, load, open, run, sensitivity, sweep, trace, tune,
-                      write_report, skill, tournament, MetaGame)
+                      write_report, skill, tournament, MetaGame, learn)
     from .api import scenario  # noqa: F811 - at run time the module pirate_sim.scenario, callable as this
 
 __all__ = ["__version__", "Scenario", "Results", "Comparison", "Sweep", "Check", "Sensitivity", "Tuning", "APIError",
            "ScenarioError", "UserError", "load", "scenario", "run", "open", "trace", "write_report", "compare", "sweep", "check",
-           "sensitivity", "tune", "list_games", "skill", "tournament", "MetaGame"]
+           "sensitivity", "tune", "list_games", "skill", "tournament", "MetaGame", "learn"]
 
 
 def __getattr__(name: str):

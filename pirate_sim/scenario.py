@@ -74,6 +74,9 @@ class Scenario:
             "rules": self.rules,
             "seats": self.seats,
         }
+        if any(seat["strategy"] == "learned" for seat in self.seats):  # weights count by content, not place
+            out["seats"] = [{k: v for k, v in seat.items() if k != "weights"} if seat["strategy"] == "learned"
+                            else seat for seat in out["seats"]]
         if self.user:  # a strategy file counts by its content, not by where it lies
             out["seats"] = [dict(seat, strategy=self.user[seat["strategy"]].identity) if seat["strategy"] in self.user
                             else seat for seat in self.seats]
@@ -83,7 +86,9 @@ class Scenario:
 
     def strategy_files(self) -> list[dict[str, str]]:
         """What the manifest records of each strategy file: the seat's spec, the file read, its SHA-256."""
-        return [{"strategy": spec, "path": u.path, "sha256": u.sha256} for spec, u in self.user.items()]
+        return ([{"strategy": spec, "path": u.path, "sha256": u.sha256} for spec, u in self.user.items()]
+                + [{"strategy": "learned", "weights": seat["weights"], "sha256": seat["weights_sha256"]}
+                   for seat in self.seats if seat["strategy"] == "learned"])
 
     def user_sources(self) -> dict[str, tuple[str, str]]:
         """spec -> (source text, SHA-256): what a cluster worker receives instead of the files."""
@@ -172,7 +177,7 @@ def from_dict(raw: dict, source: str = "<memory>", overrides=(), user_sources: d
     run = _validate_run(raw.get("run", {}), source)
     rules = _validate_rules(game, raw.get("rules", {}), source)
     users: dict = {}
-    seats = _validate_seats(game, raw.get("seats"), source, users, user_sources)
+    seats = _validate_seats(game, raw.get("seats"), source, users, user_sources, rules)
     for key in ("title", "description"):
         if key in raw and not isinstance(raw[key], str):
             raise ScenarioError(source, key, f"expected a string, got {raw[key]!r}")
@@ -374,8 +379,22 @@ def _load_user(name: str, key: str, source: str, users: dict, user_sources: dict
     return u
 
 
+def _learned_seat(game: Game, seat: dict, key: str, source: str, rules: dict, users: dict) -> dict:
+    """A seat ``strategy = "learned"``: its weights file read and checked (pirate_sim.learned)."""
+    from . import learned
+
+    base = Path(source).parent if not source.startswith("<") else Path.cwd()
+    try:
+        resolved, u = learned.resolve_seat(game, seat, rules, base)
+    except learned.LearnError as exc:
+        sub, msg = exc.args if len(exc.args) == 2 else ("strategy", exc.args[0])
+        raise ScenarioError(source, f"{key}.{sub}", msg) from None
+    users["learned"] = u
+    return resolved
+
+
 def _validate_seats(game: Game, seats: Any, source: str, users: dict | None = None,
-                    user_sources: dict | None = None) -> list[dict[str, Any]]:
+                    user_sources: dict | None = None, rules: dict | None = None) -> list[dict[str, Any]]:
     if seats is None:
         seats = [{"strategy": s} for s in game.default_seats]
     if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
@@ -392,6 +411,9 @@ def _validate_seats(game: Game, seats: Any, source: str, users: dict | None = No
         name = seat["strategy"]
         from .user_strategy import is_spec
 
+        if name == "learned":
+            out.append(_learned_seat(game, seat, key, source, rules, users if users is not None else {}))
+            continue
         if is_spec(name):
             out.append(_user_seat(game, seat, key, source, users if users is not None else {}, user_sources))
             continue
@@ -540,6 +562,15 @@ def render_toml(s: Scenario, with_docs: bool = True) -> str:
             leaf = key.rpartition(".")[2]
             lines.append(f"{leaf} = {_toml_value(s.rules[key])}" + (_doc_comment(params[key]) if with_docs else ""))
     for seat in s.seats:
+        if seat["strategy"] == "learned":
+            lines += ["", "[[seats]]", 'strategy = "learned"'
+                      + ("  # a linear value over the seat's view (docs/learned.md)" if with_docs else "")]
+            lines.append(f"weights = {_toml_value(seat['weights'])}"
+                         + (f"  # SHA-256 {seat['weights_sha256'][:16]}" if with_docs else ""))
+            if seat.get("allow_other_rules"):
+                lines.append("allow_other_rules = true")
+            lines += [f"{k} = {_toml_value(seat[k])}" for k in getattr(g, "user_seat_params", {})]
+            continue
         if seat["strategy"] in s.user:
             u = s.user[seat["strategy"]]
             lines += ["", "[[seats]]"]
@@ -564,6 +595,11 @@ def resolved_parameters(s: Scenario) -> list[tuple[str, Any, Any, str]]:
     rows = [(f"run.{k}", s.run[k], d, doc) for k, (d, doc, _a, _b) in RUN_PARAMS.items()]
     rows += [(f"rules.{p.key}", s.rules[p.key], p.default, p.doc) for p in s.game.params]
     for i, seat in enumerate(s.seats):
+        if seat["strategy"] == "learned":
+            rows.append((f"seats.{i}.strategy", "learned", None, "a linear value over the seat's view (docs/learned.md)"))
+            rows.append((f"seats.{i}.weights", seat["weights"], None, f"weights file, SHA-256 {seat['weights_sha256'][:16]}"))
+            rows += [(f"seats.{i}.{k}", seat[k], p.default, p.doc) for k, p in getattr(s.game, "user_seat_params", {}).items()]
+            continue
         if seat["strategy"] in s.user:
             u = s.user[seat["strategy"]]
             rows.append((f"seats.{i}.strategy", seat["strategy"], None, f"strategy file, SHA-256 {u.sha256[:16]}"))

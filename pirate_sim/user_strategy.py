@@ -508,12 +508,13 @@ def changed_files(records: list[dict]) -> list[str]:
     content changed since the run."""
     out = []
     for r in records or []:
-        p = Path(r.get("path", ""))
+        what = "weights file" if "weights" in r else "strategy file"
+        p = Path(r.get("weights") or r.get("path", ""))
         if not p.is_file():
-            out.append(f"{p}: strategy file of seat strategy {r.get('strategy')!r} is missing")
+            out.append(f"{p}: {what} of seat strategy {r.get('strategy')!r} is missing")
             continue
         sha = hashlib.sha256(p.read_bytes()).hexdigest()
         if sha != r.get("sha256"):
-            out.append(f"{p}: strategy file changed since the run (SHA-256 {sha[:16]}, the run used "
+            out.append(f"{p}: {what} changed since the run (SHA-256 {sha[:16]}, the run used "
                        f"{str(r.get('sha256'))[:16]})")
     return out

@@ -26,9 +26,9 @@ def main():
 
 
 def _register() -> None:
-    from . import analysis, bench, catalog, meta, play, report, tuning
+    from . import analysis, bench, catalog, learning, meta, play, report, tuning
 
-    for module in (catalog, play, report, bench, analysis, tuning, meta):
+    for module in (catalog, play, report, bench, analysis, tuning, meta, learning):
         for command in module.COMMANDS:
             main.add_command(command)
 

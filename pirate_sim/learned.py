@@ -1,0 +1,379 @@
+"""Learned players: a seat's choices by a linear value over features of its own view, the
+weights fitted by self-play against a pool (docs/learned.md).
+
+A game's learned player is a strategy file bundled in ``pirate_sim/players/<game>.py``
+(function ``learned``): it runs through the same compiled call as any strategy file, so it
+sees only the seat's view (the strategy-file contract, scramble-tested per game) and needs
+no kernel of its own.  Its weights are the file's ``PARAMS``; a weights file (``.npz``,
+written by :func:`learn`) fills them.  A scenario seat names one::
+
+    [[seats]]
+    strategy = "learned"
+    weights = "players/peak.npz"      # relative to the scenario file
+    base = "expert"                   # Pirate's Peak: the choices the learned player leaves
+
+Training (:func:`learn`) is the cross-entropy method, a policy search on the measured result:
+each generation draws ``population`` weight vectors around the current mean, plays each in
+the learner's seat against the pool on the same games (common random numbers), keeps the
+``elite`` best by points and moves the mean and spread to theirs.  Every generation is
+checkpointed (``--resume`` continues it, identically), and the mean is measured on held-out
+games that training never plays (the learning curve).  Same seed: identical weights, on any
+thread count (each game's dice depend only on its seed and index).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from .errors import UserError
+
+LEARNED = "learned"  # the strategy name of a learned seat
+WEIGHTS_KEY = "weights"  # the seat's key naming its weights file
+ALLOW_KEY = "allow_other_rules"  # the seat's key accepting weights trained for other rules
+FORMAT = 1  # weights-file format version (learned.npz's "format")
+PLAYERS = Path(__file__).with_name("players")  # the bundled learned players, one file per game
+# seed offsets of the three disjoint game sets (training, the curve's held-out games, the final
+# table): a generation's training games are seed + TRAIN + g, the curve's held-out games
+# seed + HELD_OUT, the final table's seed + FINAL; far apart so that no two sets share a seed
+TRAIN, HELD_OUT, FINAL = 1_000_003, 2_000_003, 3_000_003
+SPREAD0 = 1.0  # the first generation's spread of every weight (features are scaled to about 1)
+SPREAD_FLOOR = 0.02  # smallest spread kept (the search never collapses onto one point)
+
+
+class LearnError(UserError, ValueError):
+    """A learned seat or a training run that cannot go on (one line)."""
+
+
+# ------------------------------------------------------------------ the players and their files
+def player_path(game_name: str) -> Path:
+    return PLAYERS / f"{game_name}.py"
+
+
+def has_player(game_name: str) -> bool:
+    return player_path(game_name).is_file()
+
+
+def games_with_players() -> list[str]:
+    return sorted(p.stem for p in PLAYERS.glob("*.py") if not p.stem.startswith("_"))
+
+
+def player(game_name: str):
+    """The loaded strategy file of ``game_name``'s learned player (pirate_sim.user_strategy)."""
+    from . import user_strategy
+
+    if not has_player(game_name):
+        from .games import get_game
+
+        have = ", ".join(get_game(g).title for g in games_with_players())
+        raise LearnError(f"{get_game(game_name).title} has no learned player yet ({have} has; docs/learned.md)")
+    return user_strategy.load(f"{player_path(game_name)}:{LEARNED}")
+
+
+def rules_hash(game, rules: dict[str, Any]) -> str:
+    """What weights are trained for: the game, its rules version and every rule's value
+    (not the seats, seed or game count)."""
+    blob = json.dumps({"game": game.name, "rules_version": game.version, "rules": rules}, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+@dataclass
+class Weights:
+    """A weights file: the values in the player's ``PARAMS`` order and what they were trained for."""
+
+    game: str
+    rules_version: str
+    rules_hash: str
+    names: tuple[str, ...]
+    values: np.ndarray
+    info: dict = field(default_factory=dict)  # how they were trained (seed, generations, pool, curve's last point)
+    path: Path | None = None
+    sha256: str = ""
+
+    def as_params(self) -> dict[str, float]:
+        return {k: float(v) for k, v in zip(self.names, self.values)}
+
+
+def write_weights(path: Path, w: Weights) -> str:
+    """Write ``w`` atomically; its SHA-256."""
+    from .results import atomic_write_bytes
+
+    meta = {"format": FORMAT, "game": w.game, "rules_version": w.rules_version, "rules_hash": w.rules_hash,
+            "names": list(w.names), "info": w.info}
+    buf = io.BytesIO()
+    np.savez(buf, values=np.asarray(w.values, np.float64), meta=np.array(json.dumps(meta, sort_keys=True)))
+    data = buf.getvalue()
+    atomic_write_bytes(Path(path), data)
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_weights(path: Path) -> Weights:
+    """Read a weights file (LearnError naming the file if it is not one)."""
+    path = Path(path)
+    if not path.is_file():
+        raise LearnError(f"{path}: weights file not found (pirate-sim learn writes one)")
+    data = path.read_bytes()
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as z:
+            values = np.asarray(z["values"], np.float64)
+            meta = json.loads(str(z["meta"]))
+    except Exception as exc:  # noqa: BLE001 - any unreadable file gets the same one line
+        raise LearnError(f"{path}: not a weights file ({type(exc).__name__})") from None
+    if meta.get("format") != FORMAT or len(meta.get("names", ())) != len(values) or values.ndim != 1:
+        raise LearnError(f"{path}: not a weights file of format {FORMAT}")
+    if not np.all(np.isfinite(values)):
+        raise LearnError(f"{path}: holds a weight that is not a finite number")
+    return Weights(meta["game"], meta["rules_version"], meta["rules_hash"], tuple(meta["names"]), values,
+                   meta.get("info", {}), path, hashlib.sha256(data).hexdigest())
+
+
+def resolve_seat(game, seat: dict, rules: dict[str, Any], base_dir: Path) -> tuple[dict, Any]:
+    """A scenario seat ``strategy = "learned"`` checked and resolved: (the seat with its
+    weights as parameters, the player's strategy file).  Raises LearnError(key, message)."""
+    from .scenario import check_value
+
+    u = player(game.name)
+    extra = dict(getattr(game, "user_seat_params", {}))
+    known = [WEIGHTS_KEY, ALLOW_KEY, *extra]
+    for k in seat:
+        if k != "strategy" and k not in known:
+            raise LearnError(k, f"unknown parameter of strategy 'learned'; it has {', '.join(known)}")
+    if WEIGHTS_KEY not in seat:
+        raise LearnError(WEIGHTS_KEY, "missing: the weights file `pirate-sim learn` wrote (weights = \"DIR/weights.npz\")")
+    if not isinstance(seat[WEIGHTS_KEY], str):
+        raise LearnError(WEIGHTS_KEY, f"expected a file name, got {seat[WEIGHTS_KEY]!r}")
+    allow = seat.get(ALLOW_KEY, False)
+    if not isinstance(allow, bool):
+        raise LearnError(ALLOW_KEY, f"expected true or false, got {allow!r}")
+    path = Path(seat[WEIGHTS_KEY]).expanduser()
+    path = (path if path.is_absolute() else base_dir / path).resolve()
+    try:
+        w = read_weights(path)
+    except LearnError as exc:
+        raise LearnError(WEIGHTS_KEY, str(exc)) from None
+    if w.game != game.name:
+        raise LearnError(WEIGHTS_KEY, f"{path}: weights for {w.game}, not {game.name}")
+    if tuple(w.names) != tuple(u.params):
+        raise LearnError(WEIGHTS_KEY, f"{path}: its weights are not those of this version's {game.title} player "
+                         f"({len(w.names)} named, {len(u.params)} expected); train again")
+    mine = rules_hash(game, rules)
+    if w.rules_hash != mine and not allow:
+        raise LearnError(WEIGHTS_KEY, f"{path}: trained for other rules (rules hash {w.rules_hash}, rules version "
+                         f"{w.rules_version}; this scenario's {mine}, {game.version}); train for these rules or set "
+                         f"{ALLOW_KEY} = true")
+    out = {"strategy": LEARNED, WEIGHTS_KEY: str(path), ALLOW_KEY: allow}
+    for k, p in extra.items():
+        out[k] = check_value(p, seat.get(k, p.default), "", k)
+    out.update(w.as_params())
+    out["weights_sha256"] = w.sha256
+    return out, u
+
+
+def seat_label(seat: dict) -> str:
+    return f"learned ({Path(seat[WEIGHTS_KEY]).name})"
+
+
+# ------------------------------------------------------------------ training
+@dataclass
+class LearnResult:
+    """What :func:`learn` made: the weights, the learning curve (a row per generation: the
+    mean's points against the pool on the held-out games, Wilson 95%), the final table and
+    the files in ``out``."""
+
+    weights: Weights
+    curve: "Any"  # pandas.DataFrame
+    final: dict
+    out: Path
+    files: list[Path]
+    seconds: float
+    stopped: bool = False
+
+
+def _learner_table(sc, against: list[str], values: np.ndarray | None, names: tuple[str, ...], extra: dict) -> Any:
+    """The training table: the learner in entry 0, the pool in the others, seats rotating so
+    the learner plays every position equally often (the engine scenario, ready to compile)."""
+    from . import scenario as scen
+
+    seat = {"strategy": LEARNED, **extra}
+    others = [{"strategy": a} for a in against]
+    s = scen.Scenario(sc.game, sc.title, sc.description, dict(sc.run), dict(sc.rules, strategy_seating="rotate"),
+                      [seat, *others], source=sc.source)
+    u = player(sc.game.name)
+    s.user = {LEARNED: u}
+    if values is not None:
+        s.seats[0].update({k: float(v) for k, v in zip(names, values)})
+    return s
+
+
+def _points(game, s, values_list: list[np.ndarray], names, seed: int, n: int) -> np.ndarray:
+    """The learner's points in each of ``n`` games (win 1, no winner 1 / seats, loss 0) for
+    every weight vector, all on the same games: float[len(values_list), n]."""
+    from .seating import entries_of_seats
+
+    n_seats = s.n_seats
+    ent = entries_of_seats(np.arange(n), n_seats, True)
+    out = np.zeros((len(values_list), n))
+    for i, v in enumerate(values_list):
+        s.seats[0].update({k: float(x) for k, x in zip(names, v)})
+        g, _st = game.play(s.compile(), seed, 0, n)
+        win = g[:, 0].astype(np.int64)
+        mine = ent[np.arange(n), np.clip(win, 0, n_seats - 1)] == 0
+        out[i] = np.where(win < 0, 1.0 / n_seats, np.where(mine, 1.0, 0.0))
+    return out
+
+
+def _save_checkpoint(path: Path, mean, spread, curve: list[dict], settings: dict) -> None:
+    from .results import atomic_write_bytes
+
+    buf = io.BytesIO()
+    np.savez(buf, mean=mean, spread=spread, curve=np.array(json.dumps(curve)), settings=np.array(json.dumps(settings)))
+    atomic_write_bytes(path, buf.getvalue())
+
+
+def _load_checkpoint(path: Path) -> tuple[np.ndarray, np.ndarray, list[dict], dict]:
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return z["mean"].copy(), z["spread"].copy(), json.loads(str(z["curve"])), json.loads(str(z["settings"]))
+    except Exception as exc:  # noqa: BLE001
+        raise LearnError(f"{path}: not a training checkpoint ({type(exc).__name__}); use --force") from None
+
+
+def _wilson_row(points: np.ndarray, fair: float) -> dict:
+    from .stats import wilson
+
+    n = len(points)
+    e = wilson(float(points.sum()), n)
+    return {"share": e.value, "lo": e.lo, "hi": e.hi, "games": n, "fair": fair}
+
+
+def learn(sc, out: Path, *, generations: int = 30, population: int = 24, elite: int = 6, games: int = 4000,
+          held_out: int = 20000, final_games: int = 40000, against: list[str] | None = None, seed: int | None = None,
+          resume: bool = False, force: bool = False, progress: Callable[[int, int, dict], None] | None = None,
+          extra: dict | None = None) -> LearnResult:
+    """Train ``sc``'s game's learned player for ``sc``'s rules (see the module docstring);
+    write ``out``/weights.npz, curve.csv, final.json, learning_curve.png and checkpoint.npz."""
+    import pandas as pd
+
+    from .results import atomic_write_json, atomic_write_text, clear_dir, has_content
+
+    t0 = time.perf_counter()
+    game = sc.game
+    u = player(game.name)
+    names = tuple(u.params)
+    n_seats = sc.n_seats
+    if against is None:
+        against = ["expert"] * (n_seats - 1)
+    if len(against) != n_seats - 1:
+        raise LearnError(f"against: {len(against)} opponents for a {n_seats}-player scenario; give {n_seats - 1}")
+    strategies = {s.name for s in game.strategies} - {"search"}
+    for a in against:
+        if a not in strategies:
+            raise LearnError(f"against: unknown opponent {a!r}; one of {', '.join(sorted(strategies))}")
+    if not 2 <= elite < population:
+        raise LearnError(f"elite: {elite} must be at least 2 and below the population {population}")
+    seed = sc.seed if seed is None else int(seed)
+    extra = dict(extra or {})
+    if "base" in getattr(game, "user_seat_params", {}) and "base" not in extra:
+        extra["base"] = "expert"
+    out = Path(out)
+    ck_path = out / "checkpoint.npz"
+    settings = {"game": game.name, "rules_hash": rules_hash(game, sc.rules), "seed": seed, "population": population,
+                "elite": elite, "games": games, "held_out": held_out, "against": list(against), "extra": extra,
+                "names": list(names), "player_sha256": u.sha256}
+    mean = np.zeros(len(names))
+    spread = np.full(len(names), SPREAD0)
+    curve: list[dict] = []
+    g0 = 0
+    if resume and ck_path.is_file():
+        mean, spread, curve, got = _load_checkpoint(ck_path)
+        if got != settings:
+            diff = sorted(k for k in settings if got.get(k) != settings[k])
+            raise LearnError(f"{out}: cannot resume: the training there has other settings ({', '.join(diff)}); "
+                             "use another -o DIR or --force")
+        g0 = len(curve)
+    elif has_content(out):
+        if not force:
+            raise LearnError(f"{out}: is not empty; use --resume to continue its training or --force to replace it")
+        clear_dir(out)
+    out.mkdir(parents=True, exist_ok=True)
+    s = _learner_table(sc, list(against), None, names, extra)
+    fair = 1.0 / n_seats
+    stopped = False
+    try:
+        for g in range(g0, generations):
+            rng = np.random.default_rng([seed, g])  # a generation's draws depend on (seed, g) only
+            cand = mean + spread * rng.standard_normal((population, len(names)))
+            pts = _points(game, s, list(cand), names, seed + TRAIN + g, games).mean(axis=1)
+            order = np.argsort(-pts, kind="stable")[:elite]
+            new_mean = cand[order].mean(axis=0)
+            new_spread = cand[order].std(axis=0) + SPREAD_FLOOR
+            held = _points(game, s, [new_mean], names, seed + HELD_OUT, held_out)[0]
+            row = {"generation": g + 1, **_wilson_row(held, fair), "best_training": float(pts[order[0]]),
+                   "seconds": round(time.perf_counter() - t0, 2)}
+            _save_checkpoint(ck_path, new_mean, new_spread, [*curve, row], settings)  # a stop after it keeps g
+            mean, spread, curve = new_mean, new_spread, [*curve, row]
+            if progress:
+                progress(g + 1, generations, row)
+    except KeyboardInterrupt:
+        stopped = True
+        if ck_path.is_file():  # the stop may fall between the checkpoint and the lines after it
+            mean, spread, curve = _load_checkpoint(ck_path)[:3]
+    info = {"seed": seed, "generations": len(curve), "population": population, "elite": elite, "games": games,
+            "against": list(against), "extra": extra, "trained_seconds": round(time.perf_counter() - t0, 1),
+            "held_out": curve[-1] if curve else None}
+    w = Weights(game.name, game.version, rules_hash(game, sc.rules), names, mean, info)
+    files = [out / "weights.npz", out / "curve.csv", out / "checkpoint.npz"]
+    w.sha256 = write_weights(out / "weights.npz", w)
+    w.path = out / "weights.npz"
+    df = pd.DataFrame(curve)
+    atomic_write_text(out / "curve.csv", df.to_csv(index=False))
+    final: dict = {}
+    if stopped:
+        return LearnResult(w, df, final, out, files, time.perf_counter() - t0, stopped=True)
+    pts = _points(game, s, [mean], names, seed + FINAL, final_games)[0]
+    final = {"against": list(against), **_wilson_row(pts, fair), "seed": seed + FINAL,
+             "weights_sha256": w.sha256, "seconds": round(time.perf_counter() - t0, 1)}
+    atomic_write_json(out / "final.json", final)
+    files.append(out / "final.json")
+    png = out / "learning_curve.png"
+    plot_curve(df, final, game.title, png)
+    files.append(png)
+    return LearnResult(w, df, final, out, files, time.perf_counter() - t0)
+
+
+def plot_curve(df, final: dict, title: str, path: Path) -> None:
+    """The learning curve: the mean's share against the pool on held-out games by generation
+    (Wilson 95% band), the fair share, and the final table's point."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .results import atomic_path
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    if len(df):
+        ax.plot(df["generation"], df["share"], marker="o", ms=3, label="learned (held-out games)")
+        ax.fill_between(df["generation"], df["lo"], df["hi"], alpha=0.25, label="Wilson 95%")
+        ax.axhline(df["fair"].iloc[0], color="grey", ls="--", lw=1, label="fair share")
+    if final:
+        ax.errorbar([df["generation"].iloc[-1]], [final["share"]], yerr=[[final["share"] - final["lo"]],
+                    [final["hi"] - final["share"]]], fmt="s", color="k", capsize=3,
+                    label=f"final, {final['games']:,} fresh games")
+    ax.set_xlabel("generation")
+    ax.set_ylabel(f"points share against {', '.join(final.get('against', [])) or 'the pool'}")
+    ax.set_title(f"{title}: the learned player's strength as it trains")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=110)
+    plt.close(fig)
+
