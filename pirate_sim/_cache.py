@@ -56,6 +56,12 @@ def root() -> Path:
     return Path(base) / "pirate-sim"
 
 
+# pirate_sim/players/: the learned players, strategy files that no kernel imports (each is
+# compiled on its own, cached by its SHA-256, pirate_sim.user_strategy), so editing one
+# recompiles nothing else
+BUNDLED_PLAYERS = "players"
+
+
 @functools.lru_cache(maxsize=8)  # the sources a process imported do not change under it
 def source_digest(*extra: Path) -> str:
     """SHA-256 (16 hex digits) of every Python source of the package (a kernel also freezes the
@@ -64,7 +70,7 @@ def source_digest(*extra: Path) -> str:
     h = hashlib.sha256()
     for top, only_numba in ((PACKAGE, False), *((Path(e), True) for e in extra)):
         for f in sorted(top.rglob("*.py")):
-            if "__pycache__" in f.parts:
+            if "__pycache__" in f.parts or (not only_numba and f.parent.name == BUNDLED_PLAYERS):
                 continue
             data = f.read_bytes()
             if only_numba and not _USES_NUMBA.search(data):

@@ -1,0 +1,164 @@
+"""Learned players (pirate_sim.learned, docs/learned.md): training is reproducible and resumable,
+a weights file is checked against the rules it was trained for, a seat plays its weights, and
+training has a real signal.  Pirate's Peak's player, real kernels, real files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from pirate_sim import learned, runner
+from pirate_sim import scenario as scen
+from pirate_sim.cli import main
+
+SMALL = dict(generations=3, population=6, elite=2, games=300, held_out=400, final_games=400)
+
+
+def _peak(**rules):
+    return scen.from_dict({"game": "pirates_peak", "rules": rules} if rules else {"game": "pirates_peak"})
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """Three small generations of Pirate's Peak's player, default rules."""
+    return learned.learn(_peak(), tmp_path_factory.mktemp("learn") / "peak", **SMALL)
+
+
+def test_training_has_a_signal(trained):
+    """Weights at zero always sail (about 5% of the points against the expert); three small
+    generations already take a large share of the held-out points, and the final table is
+    on fresh games with a Wilson interval that contains its share."""
+    zero = learned._points(_peak().game, learned._learner_table(
+        _peak(), ["expert"], None, trained.weights.names, {"base": "expert"}), [np.zeros(len(trained.weights.names))],
+        trained.weights.names, 7, 400)[0]
+    assert zero.mean() < 0.15
+    assert trained.curve["share"].iloc[-1] > zero.mean() + 0.2
+    f = trained.final
+    assert f["games"] == SMALL["final_games"] and f["lo"] < f["share"] < f["hi"] and f["fair"] == 0.5
+    assert json.loads((trained.out / "final.json").read_text())["weights_sha256"] == trained.weights.sha256
+    assert (trained.out / "learning_curve.png").stat().st_size > 1000
+
+
+def test_same_seed_same_weights_on_any_thread_count(trained, tmp_path):
+    old = runner.set_threads(1)
+    try:
+        again = learned.learn(_peak(), tmp_path / "one_thread", **SMALL)
+    finally:
+        runner.set_threads(None)
+    assert old >= 1
+    assert np.array_equal(again.weights.values, trained.weights.values)
+    assert again.curve.drop(columns="seconds").equals(trained.curve.drop(columns="seconds"))
+    other = learned.learn(_peak(), tmp_path / "other_seed", seed=99, **SMALL)
+    assert not np.array_equal(other.weights.values, trained.weights.values)
+
+
+def test_a_stopped_training_resumes_identically(trained, tmp_path):
+    """A stop (the KeyboardInterrupt a SIGINT raises) after generation 2 keeps generation 2's
+    checkpoint and weights; --resume finishes with the uninterrupted run's weights."""
+    out = tmp_path / "stopped"
+
+    def stop_after_two(g, n, row):
+        if g == 2:
+            raise KeyboardInterrupt
+
+    r = learned.learn(_peak(), out, progress=stop_after_two, **SMALL)
+    assert r.stopped and len(r.curve) == 2 and not (out / "final.json").exists()
+    assert learned.read_weights(out / "weights.npz").info["generations"] == 2
+    with pytest.raises(learned.LearnError, match="is not empty; use --resume"):
+        learned.learn(_peak(), out, **SMALL)
+    with pytest.raises(learned.LearnError, match="other settings \\(games\\)"):
+        learned.learn(_peak(), out, resume=True, **{**SMALL, "games": 301})
+    done = learned.learn(_peak(), out, resume=True, **SMALL)
+    assert np.array_equal(done.weights.values, trained.weights.values)
+    assert done.final["share"] == trained.final["share"]
+
+
+def _seat_scenario(tmp_path, weights, rules="", extra=""):
+    p = tmp_path / "vs.toml"
+    p.write_text(f'game = "pirates_peak"\n[run]\ngames = 500\n{rules}\n[[seats]]\nstrategy = "learned"\n'
+                 f'weights = "{weights}"\n{extra}\n[[seats]]\nstrategy = "expert"\n')
+    return p
+
+
+def test_a_seat_plays_its_weights(trained, tmp_path):
+    """The seat's weights change its games and the scenario's hash; the manifest records the
+    weights file's SHA-256; the rendered scenario names the file, not 32 numbers."""
+    w = trained.weights.path
+    s = scen.load(_seat_scenario(tmp_path, w))
+    assert s.seats[0]["weights_sha256"] == trained.weights.sha256
+    g1, _ = s.game.play(s.compile(), 1, 0, 500)
+    zero = learned.Weights(**{**trained.weights.__dict__, "values": np.zeros(len(trained.weights.names)),
+                              "path": None, "sha256": ""})
+    learned.write_weights(tmp_path / "zero.npz", zero)
+    s0 = scen.load(_seat_scenario(tmp_path, tmp_path / "zero.npz"))
+    g0, _ = s0.game.play(s0.compile(), 1, 0, 500)
+    assert s0.hash() != s.hash() and not np.array_equal(g0, g1)
+    assert "weights = " in s.to_toml() and "search_bias" not in s.to_toml()
+    out = tmp_path / "run"
+    res = CliRunner().invoke(main, ["run", str(_seat_scenario(tmp_path, w)), "-o", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    man = json.loads((out / "manifest.json").read_text())
+    assert {"strategy": "learned", "weights": str(w), "sha256": trained.weights.sha256} in man["strategy_files"]
+
+
+def test_weights_for_other_rules_are_refused(trained, tmp_path):
+    """One line naming the file, the key and the two rules hashes, exit 2, nothing written;
+    allow_other_rules = true plays them."""
+    p = _seat_scenario(tmp_path, trained.weights.path, rules="[rules.ship]\nlife_points = 3")
+    with pytest.raises(scen.ScenarioError, match=r"seats\.0\.weights: .*trained for other rules"):
+        scen.load(p)
+    out = tmp_path / "never"
+    res = CliRunner().invoke(main, ["run", str(p), "-o", str(out)])
+    assert res.exit_code == 2 and "trained for other rules" in res.output
+    assert len(res.output.strip().splitlines()) == 1, res.output
+    assert not out.exists()
+    ok = scen.load(_seat_scenario(tmp_path, trained.weights.path, rules="[rules.ship]\nlife_points = 3",
+                                  extra="allow_other_rules = true"))
+    assert ok.seats[0]["allow_other_rules"] is True
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "weights file not found"),
+    (b"not numpy", "not a weights file"),
+])
+def test_bad_weights_files(tmp_path, content, message):
+    f = tmp_path / "w.npz"
+    if content is not None:
+        f.write_bytes(content)
+    with pytest.raises(scen.ScenarioError, match=f"seats.0.weights: .*{message}"):
+        scen.load(_seat_scenario(tmp_path, f))
+
+
+def test_a_seat_without_weights_or_with_unknown_keys(tmp_path):
+    p = tmp_path / "s.toml"
+    p.write_text('game = "pirates_peak"\n[[seats]]\nstrategy = "learned"\n[[seats]]\nstrategy = "expert"\n')
+    with pytest.raises(scen.ScenarioError, match="seats.0.weights: missing"):
+        scen.load(p)
+    p.write_text('game = "pirates_peak"\n[[seats]]\nstrategy = "learned"\nweights = "w.npz"\nbudget = 3\n'
+                 '[[seats]]\nstrategy = "expert"\n')
+    with pytest.raises(scen.ScenarioError, match="seats.0.budget: unknown parameter of strategy 'learned'"):
+        scen.load(p)
+
+
+def test_weights_of_another_game_are_refused(trained, tmp_path):
+    p = tmp_path / "s.toml"
+    other = next((g for g in learned.games_with_players() if g != "pirates_peak"), None)
+    if other is None:
+        pytest.skip("only Pirate's Peak has a learned player")
+    p.write_text(f'game = "{other}"\n[[seats]]\nstrategy = "learned"\nweights = "{trained.weights.path}"\n')
+    with pytest.raises(scen.ScenarioError, match="weights for pirates_peak"):
+        scen.from_dict({"game": other, "seats": [{"strategy": "learned", "weights": str(trained.weights.path)},
+                                                  *[{"strategy": "expert"}] * (scen.get_game(other).min_seats - 1)]})
+
+
+def test_a_game_without_a_learned_player_says_which_have_one():
+    missing = [g for g in ("pirateer", "pirates_cove", "ice_pirates") if not learned.has_player(g)]
+    if not missing:
+        pytest.skip("every game has a learned player")
+    with pytest.raises(scen.ScenarioError, match="has no learned player yet"):
+        scen.from_dict({"game": missing[0], "seats": [{"strategy": "learned", "weights": "w.npz"},
+                                                       *[{"strategy": "expert"}] * 3]})
