@@ -1364,8 +1364,9 @@ def list_games() -> "pd.DataFrame":
     return pd.DataFrame(rows)
 
 
-def learn(scenario: Scenario | PathLike, out: PathLike | None = None, *, generations: int = 30,
-          population: int = 24, elite: int = 6, games: int = 4000, held_out: int = 20000, final_games: int = 40000,
+def learn(scenario: Scenario | PathLike, out: PathLike | None = None, *, generations: int | None = None,
+          population: int | None = None, elite: int | None = None, games: int | None = None,
+          held_out: int | None = None, final_games: int | None = None,
           against: Sequence[str] | None = None, seed: int | None = None, threads: int | None = None,
           resume: bool = False, force: bool = False, progress: Progress = True) -> "learned.LearnResult":
     """Train the game's learned player for the scenario's rules by self-play against ``against``
@@ -1375,6 +1376,7 @@ def learn(scenario: Scenario | PathLike, out: PathLike | None = None, *, generat
     Each of ``generations`` plays ``population`` weight vectors on the same ``games`` games
     (cross-entropy method, ``elite`` kept) and measures the new mean on ``held_out`` games
     training never plays; the final table plays ``final_games`` fresh ones (Wilson 95%).
+    Settings left None are the game's (``pirate_sim.learned.training_defaults``).
     ``resume`` continues a stopped training identically; same seed, same weights.
 
     Example:
@@ -1392,6 +1394,8 @@ def learn(scenario: Scenario | PathLike, out: PathLike | None = None, *, generat
     seed, threads, out, force, resume, progress = valid.checked(seed=seed, threads=threads, out=out, force=force,
                                                                 resume=resume, progress=progress)
     sc = _as_scenario(scenario).engine
+    if generations is None:
+        generations = learned.training_defaults(sc.game.name)["generations"]
     dest = _out_dir(out, "learn")
     runner.set_threads(threads)
     with _progress(progress, "learn", generations, unit="generations") as bar:

@@ -78,6 +78,20 @@ def player(game_name: str):
     return user_strategy.load(f"{player_path(game_name)}:{LEARNED}")
 
 
+DEFAULTS = {"generations": 30, "population": 24, "elite": 6, "games": 4000, "held_out": 20000, "final_games": 40000}
+AUTO = "auto"  # weights = "auto": the player trained for the scenario's rules, from the user cache or trained now
+AUTO_SEED = 20261203  # the seed of every "auto" training (its weights depend only on the rules and seats)
+
+
+def training_defaults(game_name: str) -> dict[str, int]:
+    """The trainer's settings for a game: :data:`DEFAULTS`, with the player file's ``TRAINING``
+    (a slower game trains on fewer games per generation)."""
+    import sys
+
+    u = player(game_name)
+    return {**DEFAULTS, **getattr(sys.modules.get(u.module_name), "TRAINING", {})}
+
+
 def rules_hash(game, rules: dict[str, Any]) -> str:
     """What weights are trained for: the game, its rules version and every rule's value
     (not the seats, seed or game count)."""
@@ -135,9 +149,10 @@ def read_weights(path: Path) -> Weights:
                    meta.get("info", {}), path, hashlib.sha256(data).hexdigest())
 
 
-def resolve_seat(game, seat: dict, rules: dict[str, Any], base_dir: Path) -> tuple[dict, Any]:
+def resolve_seat(game, seat: dict, rules: dict[str, Any], base_dir: Path, n_seats: int) -> tuple[dict, Any]:
     """A scenario seat ``strategy = "learned"`` checked and resolved: (the seat with its
-    weights as parameters, the player's strategy file).  Raises LearnError(key, message)."""
+    weights as parameters, the player's strategy file).  Raises LearnError(key, message).
+    ``weights = "auto"``: :func:`auto_weights` (trained for these rules on first use)."""
     from .scenario import check_value
 
     u = player(game.name)
@@ -153,8 +168,11 @@ def resolve_seat(game, seat: dict, rules: dict[str, Any], base_dir: Path) -> tup
     allow = seat.get(ALLOW_KEY, False)
     if not isinstance(allow, bool):
         raise LearnError(ALLOW_KEY, f"expected true or false, got {allow!r}")
-    path = Path(seat[WEIGHTS_KEY]).expanduser()
-    path = (path if path.is_absolute() else base_dir / path).resolve()
+    if seat[WEIGHTS_KEY] == AUTO:
+        path = auto_weights(game, rules, n_seats, {k: seat.get(k, p.default) for k, p in extra.items()})
+    else:
+        path = Path(seat[WEIGHTS_KEY]).expanduser()
+        path = (path if path.is_absolute() else base_dir / path).resolve()
     try:
         w = read_weights(path)
     except LearnError as exc:
@@ -169,16 +187,43 @@ def resolve_seat(game, seat: dict, rules: dict[str, Any], base_dir: Path) -> tup
         raise LearnError(WEIGHTS_KEY, f"{path}: trained for other rules (rules hash {w.rules_hash}, rules version "
                          f"{w.rules_version}; this scenario's {mine}, {game.version}); train for these rules or set "
                          f"{ALLOW_KEY} = true")
-    out = {"strategy": LEARNED, WEIGHTS_KEY: str(path), ALLOW_KEY: allow}
+    out = {"strategy": LEARNED, WEIGHTS_KEY: AUTO if seat[WEIGHTS_KEY] == AUTO else str(path), ALLOW_KEY: allow}
     for k, p in extra.items():
         out[k] = check_value(p, seat.get(k, p.default), "", k)
     out.update(w.as_params())
     out["weights_sha256"] = w.sha256
+    out["weights_file"] = str(path)  # where they were read ("auto": the user cache)
     return out, u
 
 
-def seat_label(seat: dict) -> str:
-    return f"learned ({Path(seat[WEIGHTS_KEY]).name})"
+def auto_weights(game, rules: dict[str, Any], n_seats: int, extra: dict) -> Path:
+    """The weights of ``game``'s player trained for ``rules`` and ``n_seats`` seats against
+    the expert (the game's training defaults, seed :data:`AUTO_SEED`): from the user cache,
+    or trained now and cached there (named by the rules' hash, the seats, the player file's
+    SHA-256 and the settings), so that each rules variant of a compare or sweep gets its own."""
+    import sys
+
+    from . import _cache
+    from . import scenario as scen
+
+    u = player(game.name)
+    settings = training_defaults(game.name)
+    key = hashlib.sha256(json.dumps([rules_hash(game, rules), n_seats, u.sha256, settings, extra, AUTO_SEED],
+                                    sort_keys=True, default=str).encode()).hexdigest()[:16]
+    folder = _cache.root() / "learned" / f"{game.name}-{key}"
+    path = folder / "weights.npz"
+    if path.is_file():
+        return path
+    run = {k: d for k, (d, *_rest) in scen.RUN_PARAMS.items()}
+    sc = scen.Scenario(game, game.title, "", dict(run, seed=AUTO_SEED), dict(rules),
+                       [{"strategy": "expert"}] * n_seats, source="<auto>")
+    print(f"training {game.title}'s learned player for these rules (rules hash {rules_hash(game, rules)}, "
+          f"{settings['generations']} generations; once, then cached in {folder})...", file=sys.stderr, flush=True)
+    t0 = time.perf_counter()
+    res = learn(sc, folder, force=True, extra=extra, **settings)
+    print(f"trained in {time.perf_counter() - t0:.0f} s: {res.final['share']:.3f} [{res.final['lo']:.3f}, "
+          f"{res.final['hi']:.3f}] of the points against the expert on fresh games", file=sys.stderr, flush=True)
+    return path
 
 
 # ------------------------------------------------------------------ training
@@ -254,18 +299,24 @@ def _wilson_row(points: np.ndarray, fair: float) -> dict:
     return {"share": e.value, "lo": e.lo, "hi": e.hi, "games": n, "fair": fair}
 
 
-def learn(sc, out: Path, *, generations: int = 30, population: int = 24, elite: int = 6, games: int = 4000,
-          held_out: int = 20000, final_games: int = 40000, against: list[str] | None = None, seed: int | None = None,
-          resume: bool = False, force: bool = False, progress: Callable[[int, int, dict], None] | None = None,
-          extra: dict | None = None) -> LearnResult:
+def learn(sc, out: Path, *, generations: int | None = None, population: int | None = None, elite: int | None = None,
+          games: int | None = None, held_out: int | None = None, final_games: int | None = None,
+          against: list[str] | None = None, seed: int | None = None, resume: bool = False, force: bool = False,
+          progress: Callable[[int, int, dict], None] | None = None, extra: dict | None = None) -> LearnResult:
     """Train ``sc``'s game's learned player for ``sc``'s rules (see the module docstring);
-    write ``out``/weights.npz, curve.csv, final.json, learning_curve.png and checkpoint.npz."""
+    write ``out``/weights.npz, curve.csv, final.json, learning_curve.png and checkpoint.npz.
+    A setting left None is the game's (:func:`training_defaults`)."""
     import pandas as pd
 
     from .results import atomic_write_json, atomic_write_text, clear_dir, has_content
 
     t0 = time.perf_counter()
     game = sc.game
+    d = training_defaults(game.name)
+    generations, population, elite, games, held_out, final_games = (
+        d[k] if v is None else v for k, v in (("generations", generations), ("population", population),
+                                              ("elite", elite), ("games", games), ("held_out", held_out),
+                                              ("final_games", final_games)))
     u = player(game.name)
     names = tuple(u.params)
     n_seats = sc.n_seats

@@ -75,7 +75,8 @@ class Scenario:
             "seats": self.seats,
         }
         if any(seat["strategy"] == "learned" for seat in self.seats):  # weights count by content, not place
-            out["seats"] = [{k: v for k, v in seat.items() if k != "weights"} if seat["strategy"] == "learned"
+            out["seats"] = [{k: v for k, v in seat.items() if k not in ("weights", "weights_file")}
+                            if seat["strategy"] == "learned"
                             else seat for seat in out["seats"]]
         if self.user:  # a strategy file counts by its content, not by where it lies
             out["seats"] = [dict(seat, strategy=self.user[seat["strategy"]].identity) if seat["strategy"] in self.user
@@ -87,7 +88,7 @@ class Scenario:
     def strategy_files(self) -> list[dict[str, str]]:
         """What the manifest records of each strategy file: the seat's spec, the file read, its SHA-256."""
         return ([{"strategy": spec, "path": u.path, "sha256": u.sha256} for spec, u in self.user.items()]
-                + [{"strategy": "learned", "weights": seat["weights"], "sha256": seat["weights_sha256"]}
+                + [{"strategy": "learned", "weights": seat["weights_file"], "sha256": seat["weights_sha256"]}
                    for seat in self.seats if seat["strategy"] == "learned"])
 
     def user_sources(self) -> dict[str, tuple[str, str]]:
@@ -379,13 +380,13 @@ def _load_user(name: str, key: str, source: str, users: dict, user_sources: dict
     return u
 
 
-def _learned_seat(game: Game, seat: dict, key: str, source: str, rules: dict, users: dict) -> dict:
+def _learned_seat(game: Game, seat: dict, key: str, source: str, rules: dict, users: dict, n_seats: int) -> dict:
     """A seat ``strategy = "learned"``: its weights file read and checked (pirate_sim.learned)."""
     from . import learned
 
     base = Path(source).parent if not source.startswith("<") else Path.cwd()
     try:
-        resolved, u = learned.resolve_seat(game, seat, rules, base)
+        resolved, u = learned.resolve_seat(game, seat, rules, base, n_seats)
     except learned.LearnError as exc:
         sub, msg = exc.args if len(exc.args) == 2 else ("strategy", exc.args[0])
         raise ScenarioError(source, f"{key}.{sub}", msg) from None
@@ -412,7 +413,7 @@ def _validate_seats(game: Game, seats: Any, source: str, users: dict | None = No
         from .user_strategy import is_spec
 
         if name == "learned":
-            out.append(_learned_seat(game, seat, key, source, rules, users if users is not None else {}))
+            out.append(_learned_seat(game, seat, key, source, rules, users if users is not None else {}, len(seats)))
             continue
         if is_spec(name):
             out.append(_user_seat(game, seat, key, source, users if users is not None else {}, user_sources))

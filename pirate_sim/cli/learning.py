@@ -16,18 +16,18 @@ from .common import (EXIT_INTERRUPTED, console, esc, fail, load_scenario, progre
 @click.argument("scenario_path", metavar="SCENARIO", type=click.Path(dir_okay=False))
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), required=True,
               help="Output directory: weights.npz, curve.csv, learning_curve.png, final.json, checkpoint.npz.")
-@click.option("--generations", "-g", type=click_type(GAMES), default=30, show_default=True,
-              help="Training generations (each: a population of weight vectors on the same games).")
-@click.option("--population", type=click_type(GAMES), default=24, show_default=True,
-              help="Weight vectors tried per generation.")
-@click.option("--elite", type=click_type(GAMES), default=6, show_default=True,
-              help="The best vectors of a generation that the next is drawn around.")
-@click.option("--games", "-n", type=click_type(POINT_GAMES), default=4000, show_default=True,
-              help="Training games per weight vector (every vector of a generation plays the same games).")
-@click.option("--held-out", type=click_type(POINT_GAMES), default=20000, show_default=True,
-              help="Held-out games measuring each generation (the learning curve; never trained on).")
-@click.option("--final-games", type=click_type(POINT_GAMES), default=40000, show_default=True,
-              help="Fresh games of the final table against the pool.")
+@click.option("--generations", "-g", type=click_type(GAMES), default=None,
+              help="Training generations (default 30; each: a population of weight vectors on the same games).")
+@click.option("--population", type=click_type(GAMES), default=None,
+              help="Weight vectors tried per generation (default 24).")
+@click.option("--elite", type=click_type(GAMES), default=None,
+              help="The best vectors of a generation that the next is drawn around (default 6).")
+@click.option("--games", "-n", type=click_type(POINT_GAMES), default=None,
+              help="Training games per weight vector (every vector of a generation plays the same games; default: the game's, 4000 in Pirate's Peak).")
+@click.option("--held-out", type=click_type(POINT_GAMES), default=None,
+              help="Held-out games measuring each generation (the learning curve; never trained on; default: the game's, 20000 in Pirate's Peak).")
+@click.option("--final-games", type=click_type(POINT_GAMES), default=None,
+              help="Fresh games of the final table against the pool (default: the game's, 40000 in Pirate's Peak).")
 @click.option("--against", default=None, metavar="A,B,...",
               help="The pool's strategies, one per other seat (default: expert in each).")
 @click.option("--seed", type=click_type(SEED), help="Master seed (default: the scenario's run.seed).")
