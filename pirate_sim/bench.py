@@ -177,15 +177,17 @@ def bench_game(s: Scenario, n_games: int | None, nojit_games: int, log=None) -> 
     say(f"[dim]{s.game.name}: {n_games:,} games on {all_threads} threads, bare and run end to end...[/]")
     gall, rall, ratio_all = paired_rates(s, compiled, n_games, all_threads)
     set_threads(None)
-    say(f"[dim]{s.game.name}: {nojit_games} games with the JIT disabled...[/]")
-    gnojit = nojit_rate(s, nojit_games)
+    gnojit = float("nan")  # a strategy file runs through its compiled address: no JIT-disabled run
+    if not s.user:
+        say(f"[dim]{s.game.name}: {nojit_games} games with the JIT disabled...[/]")
+        gnojit = nojit_rate(s, nojit_games)
     dpg = s.game.dice_per_game(compiled, s.seed, min(n_games, 100_000))
     turns = float(s.game.play(compiled, s.seed, 0, min(n_games, TURN_SAMPLE))[0][:, G_TURNS].mean())
     raw = raw_dice_rate()
     set_threads(1)
     say(f"[dim]{s.game.name}: the search player's rollouts, 1 thread...[/]")
     search = {}
-    if has_search_bench(s.game):
+    if has_search_bench(s.game) and not s.user:  # a search seat beside a strategy file: not in every game
         ss, where = search_scenario(s)
         search = {**search_figures(ss.game, ss.compile() if ss is not s else compiled, s.seed), "search_seat": where}
     set_threads(None)

@@ -92,9 +92,13 @@ def training_defaults(game_name: str) -> dict[str, int]:
     return {**DEFAULTS, **getattr(sys.modules.get(u.module_name), "TRAINING", {})}
 
 
+SEATING_KEYS = ("first_player", "strategy_seating")  # how the table is seated, not how the game plays
+
+
 def rules_hash(game, rules: dict[str, Any]) -> str:
-    """What weights are trained for: the game, its rules version and every rule's value
-    (not the seats, seed or game count)."""
+    """What weights are trained for: the game, its rules version and every rule's value (not
+    the seating, :data:`SEATING_KEYS`: training rotates the seats; nor the seed or game count)."""
+    rules = {k: v for k, v in rules.items() if k not in SEATING_KEYS}
     blob = json.dumps({"game": game.name, "rules_version": game.version, "rules": rules}, sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
