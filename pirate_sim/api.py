@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # the heavy imports stay out of `import pirate_sim`
     import pandas as pd
     import pyarrow as pa
 
+    from . import learned
     from . import scenario as _scen
     from .metrics import Accumulator
 

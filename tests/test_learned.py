@@ -162,3 +162,59 @@ def test_a_game_without_a_learned_player_says_which_have_one():
     with pytest.raises(scen.ScenarioError, match="has no learned player yet"):
         scen.from_dict({"game": missing[0], "seats": [{"strategy": "learned", "weights": "w.npz"},
                                                        *[{"strategy": "expert"}] * 3]})
+
+
+def test_learn_cli_stops_on_sigint_and_resumes(tmp_path):
+    """A real SIGINT to a real `pirate-sim learn`: exit 130 with the resume command, the finished
+    generations kept; --resume ends with the weights of an uninterrupted training."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    args = ["learn", "scenarios/pirates_peak/default.toml", "-g", "40", "--population", "6", "--elite", "2",
+            "-n", "300", "--held-out", "300", "--final-games", "300", "-q"]
+    root = Path(__file__).resolve().parents[1]
+    cli = [sys.executable, "-c", "from pirate_sim.cli import main; main()"]
+    out = tmp_path / "stopped"
+    p = subprocess.Popen([*cli, *args, "-o", str(out)], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    deadline = time.time() + 300
+    while not (out / "checkpoint.npz").exists() and time.time() < deadline and p.poll() is None:
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == 130, err
+    assert "interrupted" in err and "--resume" in err
+    stopped_at = len(learned._load_checkpoint(out / "checkpoint.npz")[2])
+    assert 1 <= stopped_at < 40 and not (out / "final.json").exists()
+    done = subprocess.run([*cli, *args, "-o", str(out), "--resume"], cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    whole = subprocess.run([*cli, *args, "-o", str(tmp_path / "whole")], cwd=root, capture_output=True, text=True)
+    assert whole.returncode == 0, whole.stderr
+    assert np.array_equal(learned.read_weights(out / "weights.npz").values,
+                          learned.read_weights(tmp_path / "whole" / "weights.npz").values)
+    assert "it beats the pool" in whole.stdout or "cannot be told" in whole.stdout or "loses to" in whole.stdout
+
+
+def test_learn_help_has_an_example():
+    r = CliRunner().invoke(main, ["learn", "--help"])
+    assert r.exit_code == 0 and "pirate-sim learn scenarios/pirates_peak/default.toml -o" in r.output
+
+
+@pytest.mark.slow
+def test_auto_weights_train_once_per_rules_variant(tmp_path, monkeypatch):
+    """weights = "auto": the first load trains the player for the scenario's rules (one stderr
+    line says so) and caches it; the second load reads the cache; another rules variant gets
+    its own player."""
+    monkeypatch.setenv("PIRATE_SIM_CACHE", str(tmp_path))  # a cold player cache (kernels stay where they are)
+    raw = {"game": "pirates_peak", "rules": {"ship": {"life_points": 2}},
+           "seats": [{"strategy": "learned", "weights": "auto"}, {"strategy": "expert"}]}
+    s = scen.from_dict(raw)
+    trained_for = learned.read_weights(Path(s.seats[0]["weights_file"]))
+    assert trained_for.rules_hash == learned.rules_hash(s.game, s.rules) and s.seats[0]["weights"] == "auto"
+    assert str(tmp_path) in s.seats[0]["weights_file"]
+    again = scen.from_dict(raw)
+    assert again.seats[0]["weights_sha256"] == s.seats[0]["weights_sha256"] and again.hash() == s.hash()
+    assert trained_for.info["held_out"]["lo"] > 0.5  # it beats the expert on held-out games
