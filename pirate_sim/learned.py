@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import math
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -224,7 +224,15 @@ def auto_weights(game, rules: dict[str, Any], n_seats: int, extra: dict) -> Path
     print(f"training {game.title}'s learned player for these rules (rules hash {rules_hash(game, rules)}, "
           f"{settings['generations']} generations; once, then cached in {folder})...", file=sys.stderr, flush=True)
     t0 = time.perf_counter()
-    res = learn(sc, folder, force=True, extra=extra, **settings)
+    partial = folder.with_name(folder.name + ".training")  # a stopped training resumes from here next time
+    res = learn(sc, partial, resume=True, force=True, extra=extra, **settings)
+    if res.stopped:
+        raise KeyboardInterrupt  # the caller's stop; nothing half-trained is ever read as "auto"
+    try:
+        os.replace(partial, folder)
+    except OSError:  # another process finished the same training first: its weights are the same
+        if not path.is_file():
+            raise
     print(f"trained in {time.perf_counter() - t0:.0f} s: {res.final['share']:.3f} [{res.final['lo']:.3f}, "
           f"{res.final['hi']:.3f}] of the points against the expert on fresh games", file=sys.stderr, flush=True)
     return path
