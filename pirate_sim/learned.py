@@ -391,19 +391,23 @@ def learn(sc, out: Path, *, generations: int | None = None, population: int | No
             mean, spread, curve = _load_checkpoint(ck_path)[:3]
     info = {"seed": seed, "generations": len(curve), "population": population, "elite": elite, "games": games,
             "against": list(against), "extra": extra, "trained_seconds": round(time.perf_counter() - t0, 1),
-            "held_out": curve[-1] if curve else None}
+            "held_out": curve[-1] if curve else None,
+            "curve": [{k: r[k] for k in ("generation", "share", "lo", "hi", "games", "fair")} for r in curve]}
+    df = pd.DataFrame(curve)
+    final: dict = {}
+    if not stopped:  # the final table, on fresh games (the weights file carries it, the report shows it)
+        pts = _points(game, s, [mean], names, seed + FINAL, final_games)[0]
+        final = {"against": list(against), **_wilson_row(pts, fair), "seed": seed + FINAL,
+                 "seconds": round(time.perf_counter() - t0, 1)}
+        info["final"] = final
     w = Weights(game.name, game.version, rules_hash(game, sc.rules), names, mean, info)
     files = [out / "weights.npz", out / "curve.csv", out / "checkpoint.npz"]
     w.sha256 = write_weights(out / "weights.npz", w)
     w.path = out / "weights.npz"
-    df = pd.DataFrame(curve)
     atomic_write_text(out / "curve.csv", df.to_csv(index=False))
-    final: dict = {}
     if stopped:
         return LearnResult(w, df, final, out, files, time.perf_counter() - t0, stopped=True)
-    pts = _points(game, s, [mean], names, seed + FINAL, final_games)[0]
-    final = {"against": list(against), **_wilson_row(pts, fair), "seed": seed + FINAL,
-             "weights_sha256": w.sha256, "seconds": round(time.perf_counter() - t0, 1)}
+    final = dict(final, weights_sha256=w.sha256)
     atomic_write_json(out / "final.json", final)
     files.append(out / "final.json")
     png = out / "learning_curve.png"

@@ -80,7 +80,7 @@ class Scenario:
                             else seat for seat in out["seats"]]
         if self.user:  # a strategy file counts by its content, not by where it lies
             out["seats"] = [dict(seat, strategy=self.user[seat["strategy"]].identity) if seat["strategy"] in self.user
-                            else seat for seat in self.seats]
+                            else seat for seat in out["seats"]]
             out["seats"] = [dict(seat, rollout=self.user[seat["rollout"]].identity) if seat.get("rollout") in self.user
                             else seat for seat in out["seats"]]
         return out

@@ -474,6 +474,7 @@ def raise_errors(err: np.ndarray, first_game: int, users: list[UserStrategy]) ->
 
 # ------------------------------------------------------------------ results directories
 STRATEGIES_DIR = "strategies"  # a run's copies of its strategy files (beside scenario.toml)
+LEARNED = "learned"  # pirate_sim.learned.LEARNED: a seat of a bundled learned player
 
 
 def results_copy(s, out_dir: Path):
@@ -489,6 +490,9 @@ def results_copy(s, out_dir: Path):
     renamed: dict[str, str] = {}
     users = {}
     for spec, u in s.user.items():
+        if spec == LEARNED:  # a bundled player: its weights file is copied instead (below)
+            users[spec] = u
+            continue
         name = f"{u.sha256[:16]}_{Path(spec.rsplit(':', 1)[0]).name}"
         _write_if_changed(d / name, u.source)
         new = f"{STRATEGIES_DIR}/{name}:{u.func_name}"
@@ -499,6 +503,14 @@ def results_copy(s, out_dir: Path):
     t.seats = [dict(seat, strategy=renamed.get(seat["strategy"], seat["strategy"])) for seat in s.seats]
     t.seats = [dict(seat, **{ROLLOUT_KEY: renamed[seat[ROLLOUT_KEY]]}) if seat.get(ROLLOUT_KEY) in renamed else seat
                for seat in t.seats]
+    for seat in t.seats:
+        if seat["strategy"] == LEARNED:  # the weights travel with the results, named by content
+            name = f"{seat['weights_sha256'][:16]}_weights.npz"
+            if not (d / name).exists():
+                from .results import atomic_write_bytes
+
+                atomic_write_bytes(d / name, Path(seat["weights_file"]).read_bytes())
+            seat["weights"], seat["weights_file"] = f"{STRATEGIES_DIR}/{name}", str(d / name)
     t.user = users
     return t
 

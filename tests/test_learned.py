@@ -218,3 +218,24 @@ def test_auto_weights_train_once_per_rules_variant(tmp_path, monkeypatch):
     again = scen.from_dict(raw)
     assert again.seats[0]["weights_sha256"] == s.seats[0]["weights_sha256"] and again.hash() == s.hash()
     assert trained_for.info["held_out"]["lo"] > 0.5  # it beats the expert on held-out games
+
+
+def test_the_report_shows_how_a_learned_seat_was_trained(trained, tmp_path):
+    """A run with a learned seat: its results directory keeps a copy of the weights (the
+    scenario.toml there loads on its own, same hash) and the report draws the training curve
+    the weights file carries, a page without layout problems."""
+    from pirate_sim.report import build_report
+    from pirate_sim.report.checks import page_problems
+    from pirate_sim.report.learned_page import learned_page
+
+    out = tmp_path / "run"
+    s = scen.load(_seat_scenario(tmp_path, trained.weights.path))
+    runner.run(s, out)
+    kept = scen.load(out / "scenario.toml")
+    assert kept.hash() == s.hash() and Path(kept.seats[0]["weights"]).parent == out / "strategies"
+    pdf, charts = build_report(out, tmp_path / "report", quick=True)
+    assert any(p.name == "08_learned_players.png" for p in charts)
+    from pirate_sim.report import report_context
+
+    fig = learned_page(report_context(out, quick=True))
+    assert page_problems(fig) == []

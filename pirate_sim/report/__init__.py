@@ -636,6 +636,12 @@ def report_pages(ctx: ReportContext, progress=None):
     from .players import players_page
 
     yield "08_players_strength", players_page(ctx, say)
+    from .learned_page import learned_page
+
+    fig = learned_page(ctx)
+    if fig is not None:  # a seat plays a learned player: how it was trained
+        say("learned players")
+        yield "08_learned_players", fig
     from .strength import strength_page
 
     fig = strength_page(ctx)
