@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from pirate_sim import scenario as scen
+from cove_states import island_states, scramble
 from pirate_sim import user_strategy as U
 from pirate_sim.cli import main
 from pirate_sim.stats import wilson
@@ -83,70 +84,6 @@ def test_scribbling_on_its_copies_changes_nothing():
 
 
 # ------------------------------------------------------------------ what the function sees
-def _island_states(c, seat: int, n_games: int = 3) -> list[np.ndarray]:
-    """States at ``seat``'s island choices (its entry marked as searching, as the user kernel
-    does), driven from Python; its other decisions take option 0 (no Treasure Island upgrade)."""
-    from pirate_sim.games.pirates_cove import rounds as K
-    from pirate_sim.games.pirates_cove.actions import WK_SIZE
-    from pirate_sim.games.pirates_cove.whole_game import setup_nb
-    from pirate_sim.games.pirates_cove import rules as R
-    from pirate_sim.games.pirates_cove.policies import FS_SIZE
-    from pirate_sim.rng import new_rng
-
-    tr, cards, ncards, tavern, legends, strat, sp = c.extra["user"]["arrays"]
-    P = c.params
-    out = []
-    for game in range(n_games):
-        st = np.zeros(R.STATE_WORDS, np.int32)
-        ev = np.zeros((0, 6), np.int32)
-        rng = new_rng(17, game)
-        fs = np.zeros(FS_SIZE)
-        wk = np.zeros(WK_SIZE, np.int64)
-        setup_nb(st, ev, rng, P, tr, ncards, tavern, legends, strat, sp, game)
-        while K.advance_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk, P.rounds + 1) != R.DEC_NONE:
-            assert st[R.G_DEC_SEAT] == seat
-            if st[R.G_DEC] == R.DEC_ISLAND:
-                out.append(st.copy())
-                st[R.G_FORCED] = 1 + (st[R.G_ROUND] + game) % 6 + R.FORCED_BIAS
-            else:
-                st[R.G_FORCED] = (-1 if st[R.G_DEC] == R.DEC_TI else 0) + R.FORCED_BIAS
-    return out
-
-
-def _scramble(st: np.ndarray, s: int, n: int, g) -> np.ndarray:
-    """Every word seat ``s`` cannot know, changed: the others' secret islands of the round,
-    their hands by type (same counts, Parrots kept) and Fame cards' values, the Tavern pile's
-    order and the Treasure stacks', and the bookkeeping (events, search counters, scripts,
-    the fight scratch, the entries playing the other seats)."""
-    from pirate_sim.games.pirates_cove import rules as R
-    from pirate_sim.games.pirates_cove.ship import sb_nb
-
-    st = st.copy()
-    for o in range(n):
-        if o == s:
-            continue
-        b = int(sb_nb(o))
-        held = int(st[b + R.S_HAND + R.MASTERCRAFT:b + R.S_HAND + R.FAME + 1].sum())
-        st[b + R.S_HAND + R.MASTERCRAFT:b + R.S_HAND + R.FAME + 1] = 0
-        st[b + R.S_HAND + R.FAME] = held  # all Fame cards now, of value 3
-        st[b + R.S_FAMEV:b + R.S_FAMEV + R.MAX_FAME_VALUE + 1] = 0
-        st[b + R.S_FAMEV + 3] = held
-        st[b + R.S_FAME_CARDS] = 3 * held
-        st[b + R.S_ENTRY] = 7
-        st[R.G_PEND + o] = g.integers(1, 7)
-    nd = int(st[R.G_DECK_N])
-    st[R.G_TDECK:R.G_TDECK + nd] = g.permutation(st[R.G_TDECK:R.G_TDECK + nd]) + 1
-    r = int(st[R.G_ROUND])
-    for i in range(R.N_CARD_ISLANDS):
-        lo, hi = R.G_TPERM + i * R.MAX_TREASURE + r + 1, R.G_TPERM + (i + 1) * R.MAX_TREASURE
-        st[lo:hi] = st[lo:hi][::-1]
-    for w in (R.G_EVENTS, R.G_DECISIONS, R.G_GAME, R.G_FORCED, R.G_SUB):
-        st[w] = 1234
-    st[R.G_SCRIPT:R.G_SCRIPT + R.SC_WORDS] = 5
-    st[R.G_FIGHT:R.G_FIGHT + R.F_WORDS] = 3
-    return st
-
-
 def test_view_holds_only_what_the_seat_may_know():
     """fill_view_nb at seat 2's island choice (seats 0 and 1 chose already, in secret):
     scrambling everything hidden leaves the view unchanged; changing a public word (another
@@ -159,7 +96,7 @@ def test_view_holds_only_what_the_seat_may_know():
 
     s = _probe(0.0)
     c = s.compile()
-    states = _island_states(c, 2)
+    states = island_states(c, 2)
     assert len(states) == 3 * 12
     g = np.random.default_rng(3)
 
@@ -171,7 +108,7 @@ def test_view_holds_only_what_the_seat_may_know():
     changed = 0
     for st in states:
         v = view(st)
-        sc = _scramble(st, 2, 3, g)
+        sc = scramble(st, 2, 3, g)
         changed += int(not np.array_equal(sc, st))
         assert np.array_equal(v, view(sc)), int(st[R.G_ROUND])
         assert v[V_ROUND] == st[R.G_ROUND]
