@@ -95,6 +95,20 @@ def training_defaults(game_name: str) -> dict[str, int]:
 SEATING_KEYS = ("first_player", "strategy_seating")  # how the table is seated, not how the game plays
 
 
+def start_weights(game_name: str) -> np.ndarray:
+    """Where training starts: 0 for every weight, but those the player file's ``START`` names
+    (a prior, e.g. ``{"expert": 1.0}``: begin by playing as the expert's own score says and
+    learn the departures from it)."""
+    import sys
+
+    u = player(game_name)
+    start = getattr(sys.modules.get(u.module_name), "START", {})
+    unknown = sorted(set(start) - set(u.params))
+    if unknown:
+        raise LearnError(f"{u.path}: START names weights the player does not have: {', '.join(unknown)}")
+    return np.array([float(start.get(k, 0.0)) for k in u.params])
+
+
 def rules_hash(game, rules: dict[str, Any]) -> str:
     """What weights are trained for: the game, its rules version and every rule's value (not
     the seating, :data:`SEATING_KEYS`: training rotates the seats; nor the seed or game count)."""
@@ -350,8 +364,8 @@ def learn(sc, out: Path, *, generations: int | None = None, population: int | No
     ck_path = out / "checkpoint.npz"
     settings = {"game": game.name, "rules_hash": rules_hash(game, sc.rules), "seed": seed, "population": population,
                 "elite": elite, "games": games, "held_out": held_out, "against": list(against), "extra": extra,
-                "names": list(names), "player_sha256": u.sha256}
-    mean = np.zeros(len(names))
+                "names": list(names), "player_sha256": u.sha256, "start": start_weights(game.name).tolist()}
+    mean = start_weights(game.name)
     spread = np.full(len(names), SPREAD0)
     curve: list[dict] = []
     g0 = 0
