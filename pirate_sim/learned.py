@@ -23,6 +23,7 @@ thread count (each game's dice depend only on its seed and index).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -167,12 +168,13 @@ def read_weights(path: Path) -> Weights:
                    meta.get("info", {}), path, hashlib.sha256(data).hexdigest())
 
 
-def resolve_seat(game, seat: dict, rules: dict[str, Any], base_dir: Path, n_seats: int) -> tuple[dict, Any]:
+def resolve_seat(game, seat: dict, rules: dict[str, Any], base_dir: Path, n_seats: int,
+                 training_table: Callable[[], Any]) -> tuple[dict, Any]:
     """A scenario seat ``strategy = "learned"`` checked and resolved: (the seat with its
     weights as parameters, the player's strategy file).  Raises LearnError(key, message).
-    ``weights = "auto"``: :func:`auto_weights` (trained for these rules on first use)."""
-    from .scenario import check_value
-
+    ``weights = "auto"``: :func:`auto_weights` (trained for these rules on first use, on the
+    scenario ``training_table()`` makes).  The seat's other keys (``base``) come back unchecked:
+    the scenario checks them as any seat's."""
     u = player(game.name)
     extra = dict(getattr(game, "user_seat_params", {}))
     known = [WEIGHTS_KEY, ALLOW_KEY, *extra]
@@ -187,7 +189,7 @@ def resolve_seat(game, seat: dict, rules: dict[str, Any], base_dir: Path, n_seat
     if not isinstance(allow, bool):
         raise LearnError(ALLOW_KEY, f"expected true or false, got {allow!r}")
     if seat[WEIGHTS_KEY] == AUTO:
-        path = auto_weights(game, rules, n_seats, {k: seat.get(k, p.default) for k, p in extra.items()})
+        path = auto_weights(training_table(), {k: seat.get(k, p.default) for k, p in extra.items()})
     else:
         path = Path(seat[WEIGHTS_KEY]).expanduser()
         path = (path if path.is_absolute() else base_dir / path).resolve()
@@ -207,34 +209,32 @@ def resolve_seat(game, seat: dict, rules: dict[str, Any], base_dir: Path, n_seat
                          f"{ALLOW_KEY} = true")
     out = {"strategy": LEARNED, WEIGHTS_KEY: AUTO if seat[WEIGHTS_KEY] == AUTO else str(path), ALLOW_KEY: allow}
     for k, p in extra.items():
-        out[k] = check_value(p, seat.get(k, p.default), "", k)
+        out[k] = seat.get(k, p.default)
     out.update(w.as_params())
     out["weights_sha256"] = w.sha256
     out["weights_file"] = str(path)  # where they were read ("auto": the user cache)
     return out, u
 
 
-def auto_weights(game, rules: dict[str, Any], n_seats: int, extra: dict) -> Path:
-    """The weights of ``game``'s player trained for ``rules`` and ``n_seats`` seats against
-    the expert (the game's training defaults, seed :data:`AUTO_SEED`): from the user cache,
-    or trained now and cached there (named by the rules' hash, the seats, the player file's
-    SHA-256 and the settings), so that each rules variant of a compare or sweep gets its own."""
+def auto_weights(sc, extra: dict) -> Path:
+    """The weights of the player of ``sc``'s game trained for ``sc``'s rules and seat count
+    against the expert (the game's training defaults, seed ``sc.seed``: :data:`AUTO_SEED`
+    where the scenario builds ``sc``): from the user cache, or trained now and cached there
+    (named by the rules' hash, the seats, the player file's SHA-256 and the settings), so
+    that each rules variant of a compare or sweep gets its own."""
     import sys
 
     from . import _cache
-    from . import scenario as scen
 
+    game, rules, n_seats = sc.game, sc.rules, sc.n_seats
     u = player(game.name)
     settings = training_defaults(game.name)
-    key = hashlib.sha256(json.dumps([rules_hash(game, rules), n_seats, u.sha256, settings, extra, AUTO_SEED],
+    key = hashlib.sha256(json.dumps([rules_hash(game, rules), n_seats, u.sha256, settings, extra, sc.seed],
                                     sort_keys=True, default=str).encode()).hexdigest()[:16]
     folder = _cache.root() / "learned" / f"{game.name}-{key}"
     path = folder / "weights.npz"
     if path.is_file():
         return path
-    run = {k: d for k, (d, *_rest) in scen.RUN_PARAMS.items()}
-    sc = scen.Scenario(game, game.title, "", dict(run, seed=AUTO_SEED), dict(rules),
-                       [{"strategy": "expert"}] * n_seats, source="<auto>")
     print(f"training {game.title}'s learned player for these rules (rules hash {rules_hash(game, rules)}, "
           f"{settings['generations']} generations; once, then cached in {folder})...", file=sys.stderr, flush=True)
     t0 = time.perf_counter()
@@ -271,12 +271,10 @@ class LearnResult:
 def _learner_table(sc, against: list[str], values: np.ndarray | None, names: tuple[str, ...], extra: dict) -> Any:
     """The training table: the learner in entry 0, the pool in the others, seats rotating so
     the learner plays every position equally often (the engine scenario, ready to compile)."""
-    from . import scenario as scen
-
     seat = {"strategy": LEARNED, **extra}
     others = [{"strategy": a} for a in against]
-    s = scen.Scenario(sc.game, sc.title, sc.description, dict(sc.run), dict(sc.rules, strategy_seating="rotate"),
-                      [seat, *others], source=sc.source)
+    s = dataclasses.replace(sc, run=dict(sc.run), rules=dict(sc.rules, strategy_seating="rotate"), seats=[seat, *others],
+                            overrides=[], notes=[])
     u = player(sc.game.name)
     s.user = {LEARNED: u}
     if values is not None:

@@ -385,11 +385,19 @@ def _learned_seat(game: Game, seat: dict, key: str, source: str, rules: dict, us
     from . import learned
 
     base = Path(source).parent if not source.startswith("<") else Path.cwd()
+    run = {k: d for k, (d, *_rest) in RUN_PARAMS.items()}
+
+    def training_table() -> Scenario:  # weights = "auto": the expert in every seat, these rules
+        return Scenario(game, game.title, "", dict(run, seed=learned.AUTO_SEED), dict(rules),
+                        [{"strategy": "expert"}] * n_seats, source="<auto>")
+
     try:
-        resolved, u = learned.resolve_seat(game, seat, rules, base, n_seats)
+        resolved, u = learned.resolve_seat(game, seat, rules, base, n_seats, training_table)
     except learned.LearnError as exc:
         sub, msg = exc.args if len(exc.args) == 2 else ("strategy", exc.args[0])
         raise ScenarioError(source, f"{key}.{sub}", msg) from None
+    for k, p in getattr(game, "user_seat_params", {}).items():
+        resolved[k] = check_value(p, resolved[k], source, f"{key}.{k}")
     users["learned"] = u
     return resolved
 

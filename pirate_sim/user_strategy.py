@@ -506,10 +506,10 @@ def results_copy(s, out_dir: Path):
     for seat in t.seats:
         if seat["strategy"] == LEARNED:  # the weights travel with the results, named by content
             name = f"{seat['weights_sha256'][:16]}_weights.npz"
-            if not (d / name).exists():
-                from .results import atomic_write_bytes
-
-                atomic_write_bytes(d / name, Path(seat["weights_file"]).read_bytes())
+            if not (d / name).exists():  # written whole or not at all (the name is its content's)
+                tmp = d / f".{name}.{os.getpid()}.tmp"
+                tmp.write_bytes(Path(seat["weights_file"]).read_bytes())
+                os.replace(tmp, d / name)
             seat["weights"], seat["weights_file"] = f"{STRATEGIES_DIR}/{name}", str(d / name)
     t.user = users
     return t
