@@ -84,13 +84,17 @@ AUTO = "auto"  # weights = "auto": the player trained for the scenario's rules, 
 AUTO_SEED = 20261203  # the seed of every "auto" training (its weights depend only on the rules and seats)
 
 
+def _player_constant(game_name: str, name: str) -> dict:
+    """A dict constant of the game's player file (``TRAINING``, ``START``), {} if it has none."""
+    import sys
+
+    return dict(getattr(sys.modules.get(player(game_name).module_name), name, {}))
+
+
 def training_defaults(game_name: str) -> dict[str, int]:
     """The trainer's settings for a game: :data:`DEFAULTS`, with the player file's ``TRAINING``
     (a slower game trains on fewer games per generation)."""
-    import sys
-
-    u = player(game_name)
-    return {**DEFAULTS, **getattr(sys.modules.get(u.module_name), "TRAINING", {})}
+    return {**DEFAULTS, **_player_constant(game_name, "TRAINING")}
 
 
 SEATING_KEYS = ("first_player", "strategy_seating")  # how the table is seated, not how the game plays
@@ -100,10 +104,8 @@ def start_weights(game_name: str) -> np.ndarray:
     """Where training starts: 0 for every weight, but those the player file's ``START`` names
     (a prior, e.g. ``{"expert": 1.0}``: begin by playing as the expert's own score says and
     learn the departures from it)."""
-    import sys
-
     u = player(game_name)
-    start = getattr(sys.modules.get(u.module_name), "START", {})
+    start = _player_constant(game_name, "START")
     unknown = sorted(set(start) - set(u.params))
     if unknown:
         raise LearnError(f"{u.path}: START names weights the player does not have: {', '.join(unknown)}")
@@ -332,7 +334,8 @@ def learn(sc, out: Path, *, generations: int | None = None, population: int | No
     A setting left None is the game's (:func:`training_defaults`)."""
     import pandas as pd
 
-    from .results import atomic_write_json, atomic_write_text, clear_dir, has_content
+    from .results import (atomic_path, atomic_write_json, atomic_write_text, clear_dir, has_content, lock_dir,
+                          refuse_overlap)
 
     t0 = time.perf_counter()
     game = sc.game
@@ -362,97 +365,116 @@ def learn(sc, out: Path, *, generations: int | None = None, population: int | No
     ck_path = out / "checkpoint.npz"
     settings = {"game": game.name, "rules_hash": rules_hash(game, sc.rules), "seed": seed, "population": population,
                 "elite": elite, "games": games, "held_out": held_out, "against": list(against), "extra": extra,
-                "names": list(names), "player_sha256": u.sha256, "start": start_weights(game.name).tolist()}
+                "names": list(names), "player_sha256": u.sha256}
     mean = start_weights(game.name)
+    settings["start"] = mean.tolist()
     spread = np.full(len(names), SPREAD0)
     curve: list[dict] = []
     g0 = 0
-    if resume and ck_path.is_file():
-        mean, spread, curve, got = _load_checkpoint(ck_path)
-        if got != settings:
-            diff = sorted(k for k in settings if got.get(k) != settings[k])
-            raise LearnError(f"{out}: cannot resume: the training there has other settings ({', '.join(diff)}); "
-                             "use another -o DIR or --force")
-        g0 = len(curve)
-    elif has_content(out):
-        if not force:
-            raise LearnError(f"{out}: is not empty; use --resume to continue its training or --force to replace it")
-        clear_dir(out)
-    out.mkdir(parents=True, exist_ok=True)
-    s = _learner_table(sc, list(against), None, names, extra)
-    fair = 1.0 / n_seats
-    stopped = False
-    try:
-        for g in range(g0, generations):
-            rng = np.random.default_rng([seed, g])  # a generation's draws depend on (seed, g) only
-            cand = mean + spread * rng.standard_normal((population, len(names)))
-            pts = _points(game, s, list(cand), names, seed + TRAIN + g, games).mean(axis=1)
-            order = np.argsort(-pts, kind="stable")[:elite]
-            new_mean = cand[order].mean(axis=0)
-            new_spread = cand[order].std(axis=0) + SPREAD_FLOOR
-            held = _points(game, s, [new_mean], names, seed + HELD_OUT, held_out)[0]
-            row = {"generation": g + 1, **_wilson_row(held, fair), "best_training": float(pts[order[0]]),
-                   "seconds": round(time.perf_counter() - t0, 2)}
-            _save_checkpoint(ck_path, new_mean, new_spread, [*curve, row], settings)  # a stop after it keeps g
-            mean, spread, curve = new_mean, new_spread, [*curve, row]
-            if progress:
-                progress(g + 1, generations, row)
-    except KeyboardInterrupt:
-        stopped = True
-        if ck_path.is_file():  # the stop may fall between the checkpoint and the lines after it
-            mean, spread, curve = _load_checkpoint(ck_path)[:3]
-    info = {"seed": seed, "generations": len(curve), "population": population, "elite": elite, "games": games,
-            "against": list(against), "extra": extra, "trained_seconds": round(time.perf_counter() - t0, 1),
-            "held_out": curve[-1] if curve else None,
-            "curve": [{k: r[k] for k in ("generation", "share", "lo", "hi", "games", "fair")} for r in curve]}
-    df = pd.DataFrame(curve)
-    final: dict = {}
-    if not stopped:  # the final table, on fresh games (the weights file carries it, the report shows it)
-        pts = _points(game, s, [mean], names, seed + FINAL, final_games)[0]
-        final = {"against": list(against), **_wilson_row(pts, fair), "seed": seed + FINAL,
-                 "seconds": round(time.perf_counter() - t0, 1)}
-        info["final"] = final
-    w = Weights(game.name, game.version, rules_hash(game, sc.rules), names, mean, info)
-    files = [out / "weights.npz", out / "curve.csv", out / "checkpoint.npz"]
-    w.sha256 = write_weights(out / "weights.npz", w)
-    w.path = out / "weights.npz"
-    atomic_write_text(out / "curve.csv", df.to_csv(index=False))
-    if stopped:
-        return LearnResult(w, df, final, out, files, time.perf_counter() - t0, stopped=True)
-    final = dict(final, weights_sha256=w.sha256)
-    atomic_write_json(out / "final.json", final)
-    files.append(out / "final.json")
-    png = out / "learning_curve.png"
-    plot_curve(df, final, game.title, png)
-    files.append(png)
-    return LearnResult(w, df, final, out, files, time.perf_counter() - t0)
+    with lock_dir(out):  # one command per directory: two trainings would mix their checkpoints
+        if resume and ck_path.is_file():
+            mean, spread, curve, got = _load_checkpoint(ck_path)
+            if got != settings:
+                diff = sorted(k for k in settings if got.get(k) != settings[k])
+                raise LearnError(f"{out}: cannot resume: the training there has other settings ({', '.join(diff)}); "
+                                 "use another -o DIR or --force")
+            g0 = len(curve)
+        elif has_content(out):
+            refuse_overlap(out, [] if sc.source.startswith("<") else [sc.source], what="learn -o")
+            if resume and not force:
+                raise LearnError(f"{out}: holds no training to resume (no checkpoint.npz); use another -o DIR or --force")
+            if not force:
+                raise LearnError(f"{out}: is not empty; use --resume to continue its training or --force to replace it")
+            clear_dir(out)
+        s = _learner_table(sc, list(against), None, names, extra)
+        fair = 1.0 / n_seats
+        stopped = False
+        try:
+            for g in range(g0, generations):
+                rng = np.random.default_rng([seed, g])  # a generation's draws depend on (seed, g) only
+                cand = mean + spread * rng.standard_normal((population, len(names)))
+                pts = _points(game, s, list(cand), names, seed + TRAIN + g, games).mean(axis=1)
+                order = np.argsort(-pts, kind="stable")[:elite]
+                new_mean = cand[order].mean(axis=0)
+                new_spread = cand[order].std(axis=0) + SPREAD_FLOOR
+                held = _points(game, s, [new_mean], names, seed + HELD_OUT, held_out)[0]
+                row = {"generation": g + 1, **_wilson_row(held, fair), "best_training": float(pts[order[0]]),
+                       "seconds": round(time.perf_counter() - t0, 2)}
+                _save_checkpoint(ck_path, new_mean, new_spread, [*curve, row], settings)  # a stop after it keeps g
+                mean, spread, curve = new_mean, new_spread, [*curve, row]
+                if progress:
+                    progress(g + 1, generations, row)
+        except KeyboardInterrupt:
+            stopped = True
+            if ck_path.is_file():  # the stop may fall between the checkpoint and the lines after it
+                mean, spread, curve = _load_checkpoint(ck_path)[:3]
+        info = {"seed": seed, "generations": len(curve), "population": population, "elite": elite, "games": games,
+                "against": list(against), "extra": extra, "trained_seconds": round(time.perf_counter() - t0, 1),
+                "curve": [{k: r[k] for k in ("generation", "share", "lo", "hi", "games", "fair")} for r in curve]}
+        df = pd.DataFrame(curve)
+        final: dict = {}
+        if not stopped:  # the final table, on fresh games (the weights file carries it, the report shows it)
+            pts = _points(game, s, [mean], names, seed + FINAL, final_games)[0]
+            final = {"against": list(against), **_wilson_row(pts, fair), "seed": seed + FINAL,
+                     "seconds": round(time.perf_counter() - t0, 1)}
+            info["final"] = final
+        w = Weights(game.name, game.version, rules_hash(game, sc.rules), names, mean, info)
+        files = [out / "weights.npz", out / "curve.csv", out / "checkpoint.npz"]
+        w.sha256 = write_weights(out / "weights.npz", w)
+        w.path = out / "weights.npz"
+        atomic_write_text(out / "curve.csv", df.to_csv(index=False))
+        if stopped:
+            return LearnResult(w, df, final, out, files, time.perf_counter() - t0, stopped=True)
+        final = dict(final, weights_sha256=w.sha256)
+        atomic_write_json(out / "final.json", final)
+        files.append(out / "final.json")
+        png = out / "learning_curve.png"
+        fig = curve_figure([("learned", w)])
+        with atomic_path(png) as tmp:
+            fig.savefig(tmp, format="png", dpi=110)
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+        files.append(png)
+        return LearnResult(w, df, final, out, files, time.perf_counter() - t0)
 
 
-def plot_curve(df, final: dict, title: str, path: Path) -> None:
-    """The learning curve: the mean's share against the pool on held-out games by generation
-    (Wilson 95% band), the fair share, and the final table's point."""
+def curve_figure(players: list[tuple[str, Weights]]):
+    """One page: each player's learning curve (its share against the training pool on held-out
+    games by generation, Wilson 95% band) and final table, from its weights file; ``players``
+    is (label, weights) with a curve.  `pirate-sim learn`'s PNG and the report's page."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .results import atomic_path
+    from .report.style import COLOURS, FIGSIZE, footnote
 
-    fig, ax = plt.subplots(figsize=(7, 4))
-    if len(df):
-        ax.plot(df["generation"], df["share"], marker="o", ms=3, label="learned (held-out games)")
-        ax.fill_between(df["generation"], df["lo"], df["hi"], alpha=0.25, label="Wilson 95%")
-        ax.axhline(df["fair"].iloc[0], color="grey", ls="--", lw=1, label="fair share")
-    if final:
-        ax.errorbar([df["generation"].iloc[-1]], [final["share"]], yerr=[[final["share"] - final["lo"]],
-                    [final["hi"] - final["share"]]], fmt="s", color="k", capsize=3,
-                    label=f"final, {final['games']:,} fresh games")
-    ax.set_xlabel("generation")
-    ax.set_ylabel(f"points share against {', '.join(final.get('against', [])) or 'the pool'}")
-    ax.set_title(f"{title}: the learned player's strength as it trains")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=110)
-    plt.close(fig)
-
+    fig, ax = plt.subplots(figsize=FIGSIZE)
+    notes = []
+    for i, (label, w) in enumerate(players):
+        c = COLOURS[i % len(COLOURS)]
+        curve = w.info["curve"]
+        gen = [r["generation"] for r in curve]
+        ax.plot(gen, [100 * r["share"] for r in curve], marker="o", ms=3, color=c,
+                label=f"{label}: weights {w.sha256[:12]} (held-out games)")
+        ax.fill_between(gen, [100 * r["lo"] for r in curve], [100 * r["hi"] for r in curve], color=c, alpha=0.2)
+        f = w.info.get("final")
+        if f:
+            ax.errorbar([gen[-1] + 0.4], [100 * f["share"]], yerr=[[100 * (f["share"] - f["lo"])],
+                        [100 * (f["hi"] - f["share"])]], fmt="s", color=c, capsize=3,
+                        label=f"final: {100 * f['share']:.1f}% [{100 * f['lo']:.1f}, {100 * f['hi']:.1f}], "
+                              f"{f['games']:,} fresh games")
+        notes.append(f"{label}: trained for rules hash {w.rules_hash} ({w.game} {w.rules_version}), seed "
+                     f"{w.info.get('seed')}, {w.info.get('generations')} generations x {w.info.get('population')} "
+                     f"weight vectors x {w.info.get('games'):,} games against {', '.join(w.info.get('against', []))}, "
+                     f"{w.info.get('trained_seconds')} s")
+    fair = players[0][1].info["curve"][0]["fair"]
+    ax.axhline(100 * fair, ls="--", color="grey", lw=1.2, label=f"fair share {100 * fair:.0f}%")
+    ax.set(title="Learned players: strength against the training pool as training went on (95% Wilson bands)",
+           xlabel="training generation", ylabel="share of the points (%)")
+    ax.legend(fontsize=8, loc="lower right")
+    footnote(fig, "\n".join(notes) + "\nThe curve is measured on held-out games training never played, and the "
+             "weights are the last generation's (no pick on the curve); docs/learned.md.")
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    return fig

@@ -87,8 +87,8 @@ def learn_cmd(scenario_path, out_dir, generations, population, elite, games, hel
     console.print(f"final: learned against {esc(', '.join(f['against']))}: {f['share']:.3f} "
                   f"[{f['lo']:.3f}, {f['hi']:.3f}] of the points over {f['games']:,} fresh games (fair share "
                   f"{f['fair']:.3f}): it {verdict} the pool. Trained in {res.seconds:.0f} s.", soft_wrap=True)
-    console.print(f"weights: {esc(res.weights.path)} (SHA-256 {res.weights.sha256[:16]}); play it with "
-                  f"strategy = \"learned\", weights = \"{esc(res.weights.path)}\"", soft_wrap=True, markup=False)
+    console.print(f"weights: {res.weights.path} (SHA-256 {res.weights.sha256[:16]}); play it with "
+                  f"strategy = \"learned\", weights = \"{res.weights.path}\"", soft_wrap=True, markup=False)
 
 
 COMMANDS = [learn_cmd]

@@ -24,7 +24,7 @@ import numpy as np
 
 from pirate_sim.games.pirates_peak.rules import (ACT_FIRE, ACT_SEARCH, N_SHIP, SH_BALLS, SH_CREW, SH_DIGS, SH_DOCKED,
                                                  SH_GOLD, SH_LIFE, SH_POS, SH_TRAP, SH_TREASURE)
-from pirate_sim.games.pirates_peak.user_view import V_N_LAID, V_PEAK_X, V_SEA_BANK, V_SEAT, V_SHIP, V_TURNS
+from pirate_sim.games.pirates_peak.user_view import V_PEAK_X, V_SEA_BANK, V_SEAT, V_SHIP, V_TURNS
 
 N_FEATURES = 16
 FEATURES = ("bias", "gold_lead", "gold", "life", "opponent_life", "cannonballs", "crew", "opponent_crew",
@@ -64,7 +64,6 @@ def features(view, phi):
     phi[13] = view[me + SH_DIGS] / 3.0
     phi[14] = 1.0 if view[me + SH_TREASURE] != 0 else 0.0
     phi[15] = 1.0 if view[me + SH_DOCKED] != 0 or view[me + SH_TRAP] != 0 else 0.0
-    return view[V_N_LAID]
 
 
 def learned(view, options, params):
