@@ -21,6 +21,7 @@ from typing import Any, Iterator
 from .games import GAME_MODULES, get_game
 from .errors import UserError
 from .games.base import Game, Param
+from .user_strategy import ROLLOUT_PLAYER, ROLLOUT_PLAYER_KEYS, learned_players
 from .validate import MAX_GAMES, MAX_SEED
 
 TOP_KEYS = ("game", "title", "description", "run", "rules", "seats")
@@ -74,10 +75,14 @@ class Scenario:
             "rules": self.rules,
             "seats": self.seats,
         }
-        if any(seat["strategy"] == "learned" for seat in self.seats):  # weights count by content, not place
-            out["seats"] = [{k: v for k, v in seat.items() if k not in ("weights", "weights_file")}
-                            if seat["strategy"] == "learned"
-                            else seat for seat in out["seats"]]
+        def by_content(seat):  # a learned player's weights count by content, not place
+            if seat["strategy"] == "learned":
+                return {k: v for k, v in seat.items() if k not in ("weights", "weights_file")}
+            if ROLLOUT_PLAYER in seat:  # a search rolling out a learned player
+                return dict(seat, **{ROLLOUT_PLAYER: by_content(seat[ROLLOUT_PLAYER])})
+            return seat
+
+        out["seats"] = [by_content(seat) for seat in out["seats"]]
         if self.user:  # a strategy file counts by its content, not by where it lies
             out["seats"] = [dict(seat, strategy=self.user[seat["strategy"]].identity) if seat["strategy"] in self.user
                             else seat for seat in out["seats"]]
@@ -88,8 +93,8 @@ class Scenario:
     def strategy_files(self) -> list[dict[str, str]]:
         """What the manifest records of each strategy file: the seat's spec, the file read, its SHA-256."""
         return ([{"strategy": spec, "path": u.path, "sha256": u.sha256} for spec, u in self.user.items()]
-                + [{"strategy": "learned", "weights": seat["weights_file"], "sha256": seat["weights_sha256"]}
-                   for seat in self.seats if seat["strategy"] == "learned"])
+                + [{"strategy": "learned", "weights": p["weights_file"], "sha256": p["weights_sha256"]}
+                   for p in learned_players(self.seats)])
 
     def user_sources(self) -> dict[str, tuple[str, str]]:
         """spec -> (source text, SHA-256): what a cluster worker receives instead of the files."""
@@ -431,13 +436,24 @@ def _validate_seats(game: Game, seats: Any, source: str, users: dict | None = No
                                 + f"; {game.title} has {', '.join(names)}")
         strat = game.strategy(name)
         known = {p.key: p for p in strat.params}
+        learned_rollout = name == "search" and seat.get("rollout") == "learned"
         for k in seat:
-            if k != "strategy" and k not in known:
-                raise ScenarioError(source, f"{key}.{k}", f"unknown parameter of strategy {name!r}"
+            if k != "strategy" and k not in known and not (learned_rollout and k in ROLLOUT_PLAYER_KEYS):
+                hint = ' (only with rollout = "learned")' if name == "search" and k in ROLLOUT_PLAYER_KEYS else ""
+                raise ScenarioError(source, f"{key}.{k}", f"unknown parameter of strategy {name!r}{hint}"
                                     + _suggest(k, known) + (f"; it has {', '.join(known)}" if known else "; it has none"))
         resolved = {"strategy": name}
         for p in strat.params:
             v = seat.get(p.key, p.default)
+            if p.key == "rollout" and learned_rollout:
+                if not getattr(game, "user_rollout", False):
+                    raise ScenarioError(source, f"{key}.rollout", f"{game.title}'s search cannot roll out a learned "
+                                        "player (Pirateer's can; docs/learned.md)")
+                player = {"strategy": "learned", **{k: seat[k] for k in ROLLOUT_PLAYER_KEYS if k in seat}}
+                resolved[p.key] = v
+                resolved[ROLLOUT_PLAYER] = _learned_seat(game, player, key, source, rules,
+                                                         users if users is not None else {}, len(seats))
+                continue
             if p.key == "rollout" and name == "search" and is_spec(v):
                 if not getattr(game, "user_rollout", False):
                     raise ScenarioError(source, f"{key}.rollout", f"{game.title}'s search cannot roll out a strategy "
@@ -596,6 +612,12 @@ def render_toml(s: Scenario, with_docs: bool = True) -> str:
         lines.append(f"strategy = {_toml_value(seat['strategy'])}" + (f"  # {strat.doc.splitlines()[0]}" if with_docs else ""))
         for p in strat.params:
             lines.append(f"{p.key} = {_toml_value(seat[p.key])}" + (_doc_comment(p) if with_docs else ""))
+        if ROLLOUT_PLAYER in seat:  # the learned player the rollouts play
+            rp = seat[ROLLOUT_PLAYER]
+            lines.append(f"weights = {_toml_value(rp['weights'])}"
+                         + (f"  # the rollouts' learned player, SHA-256 {rp['weights_sha256'][:16]}" if with_docs else ""))
+            if rp.get("allow_other_rules"):
+                lines.append("allow_other_rules = true")
     return "\n".join(lines) + "\n"
 
 
@@ -618,4 +640,8 @@ def resolved_parameters(s: Scenario) -> list[tuple[str, Any, Any, str]]:
         strat = s.game.strategy(seat["strategy"])
         rows.append((f"seats.{i}.strategy", seat["strategy"], None, strat.doc.splitlines()[0]))
         rows += [(f"seats.{i}.{p.key}", seat[p.key], p.default, p.doc) for p in strat.params]
+        if ROLLOUT_PLAYER in seat:
+            rp = seat[ROLLOUT_PLAYER]
+            rows.append((f"seats.{i}.weights", rp["weights"], None,
+                         f"the rollouts' learned player: weights file, SHA-256 {rp['weights_sha256'][:16]}"))
     return rows

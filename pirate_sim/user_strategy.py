@@ -49,6 +49,8 @@ PARAMS_NAME = "PARAMS"  # the user file's dict: function name -> {parameter: def
 MAX_PARAMS = 64  # parameters one user function may declare (the kernel's parameter row width)
 SPEC_RE = re.compile(r"^(?P<file>.+\.py):(?P<func>[A-Za-z_][A-Za-z0-9_]*)$")
 ROLLOUT_KEY = "rollout"  # the search parameter that may name a strategy file (games with ``user_rollout``)
+ROLLOUT_PLAYER = "rollout_player"  # a search seat's resolved learned rollout player (rollout = "learned")
+ROLLOUT_PLAYER_KEYS = ("weights", "allow_other_rules")  # what a search seat says of it (pirate_sim.learned's keys)
 # What a strategy file's wrapper returns when the function raised (pirate_sim/user_abi.py): far
 # below any option index, so the kernel's ``k < 0 or k >= n`` check catches it.
 RAISED = -(1 << 62)
@@ -412,7 +414,8 @@ def plan_rollouts(seats: list[dict], users: dict[str, UserStrategy], order: list
                   fi: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``plan``'s tables with a second row per seat entry: row ``n + e`` the user function
     the rollouts of search entry ``e`` play (appended to ``order`` when no seat plays it)
-    and its parameters, the file's ``PARAMS`` defaults.  int32[2n], read-only float64[2n, width]."""
+    and its parameters: the file's ``PARAMS`` defaults, or a learned rollout player's weights.
+    int32[2n], read-only float64[2n, width]."""
     index = {(u.sha256, u.func_name): i for i, u in enumerate(order)}
     rfi = np.full(len(seats), -1, np.int32)
     specs = rollout_specs(seats, users)
@@ -429,8 +432,9 @@ def plan_rollouts(seats: list[dict], users: dict[str, UserStrategy], order: list
     out = np.zeros((2 * len(seats), width))
     out[:len(seats), :rows.shape[1]] = rows
     for e, spec in enumerate(specs):
-        if spec is not None:
-            out[len(seats) + e, :len(users[spec].params)] = list(users[spec].params.values())
+        if spec is not None:  # the file's defaults, or the weights of a learned rollout player
+            mine = seats[e].get(ROLLOUT_PLAYER, {})
+            out[len(seats) + e, :len(users[spec].params)] = [mine.get(k, v) for k, v in users[spec].params.items()]
     out.setflags(write=False)
     return np.concatenate([fi, rfi]).astype(np.int32), out
 
@@ -441,8 +445,8 @@ def placeholder_seats(seats: list[dict], users: dict[str, UserStrategy], placeho
     the kernel keeps for the decisions the user function does not take), and a search's
     ``rollout`` file by ``rollout_placeholder`` (its rollouts never play it)."""
     out = [placeholder(seat) if seat["strategy"] in users else seat for seat in seats]
-    return [dict(seat, **{ROLLOUT_KEY: rollout_placeholder}) if seat.get(ROLLOUT_KEY) in users else seat
-            for seat in out]
+    return [{k: v for k, v in dict(seat, **{ROLLOUT_KEY: rollout_placeholder}).items() if k != ROLLOUT_PLAYER}
+            if seat.get(ROLLOUT_KEY) in users else seat for seat in out]
 
 
 def readonly(a: np.ndarray) -> np.ndarray:
@@ -477,6 +481,14 @@ STRATEGIES_DIR = "strategies"  # a run's copies of its strategy files (beside sc
 LEARNED = "learned"  # pirate_sim.learned.LEARNED: a seat of a bundled learned player
 
 
+def learned_players(seats: list[dict]) -> list[dict]:
+    """Every learned player of a table (each a resolved ``strategy = "learned"`` seat, with
+    ``weights``, ``weights_file`` and ``weights_sha256``): the learned seats, then the players
+    that search seats roll out."""
+    return ([seat for seat in seats if seat["strategy"] == LEARNED]
+            + [seat[ROLLOUT_PLAYER] for seat in seats if ROLLOUT_PLAYER in seat])
+
+
 def results_copy(s, out_dir: Path):
     """The scenario as a results directory keeps it: each strategy file copied to
     ``strategies/<sha16>_<name>.py`` and the seats naming the copies, so that the directory's
@@ -503,14 +515,15 @@ def results_copy(s, out_dir: Path):
     t.seats = [dict(seat, strategy=renamed.get(seat["strategy"], seat["strategy"])) for seat in s.seats]
     t.seats = [dict(seat, **{ROLLOUT_KEY: renamed[seat[ROLLOUT_KEY]]}) if seat.get(ROLLOUT_KEY) in renamed else seat
                for seat in t.seats]
-    for seat in t.seats:
-        if seat["strategy"] == LEARNED:  # the weights travel with the results, named by content
-            name = f"{seat['weights_sha256'][:16]}_weights.npz"
-            if not (d / name).exists():  # written whole or not at all (the name is its content's)
-                tmp = d / f".{name}.{os.getpid()}.tmp"
-                tmp.write_bytes(Path(seat["weights_file"]).read_bytes())
-                os.replace(tmp, d / name)
-            seat["weights"], seat["weights_file"] = f"{STRATEGIES_DIR}/{name}", str(d / name)
+    t.seats = [dict(seat, **{ROLLOUT_PLAYER: dict(seat[ROLLOUT_PLAYER])}) if ROLLOUT_PLAYER in seat else seat
+               for seat in t.seats]  # its own copy, changed below
+    for p in learned_players(t.seats):  # the weights travel with the results, named by content
+        name = f"{p['weights_sha256'][:16]}_weights.npz"
+        if not (d / name).exists():  # written whole or not at all (the name is its content's)
+            tmp = d / f".{name}.{os.getpid()}.tmp"
+            tmp.write_bytes(Path(p["weights_file"]).read_bytes())
+            os.replace(tmp, d / name)
+        p["weights"], p["weights_file"] = f"{STRATEGIES_DIR}/{name}", str(d / name)
     t.user = users
     return t
 

@@ -98,3 +98,79 @@ def test_learned_pirateer_names_its_features_and_takes_the_treasure():
         mod.features(view, board, plays[i], occ, mask, pos, phi)
         assert phi[mod.FEATURES.index("take")] == float(takes[i])
         assert np.array_equal(occ, occ0) and np.array_equal(pos, pos0)  # the play undone
+
+
+# -- search rolling out the learned player (rollout = "learned", weights = ...) ---------------
+def _learned_rollout_table(tmp_path: Path, weights: str, budget: int = 4, rules=None, **extra) -> scen.Scenario:
+    raw = {"game": "pirateer", "rules": {"strategy_seating": "rotate", **(rules or {})},
+           "seats": [{"strategy": "search", "budget": budget, "rollout": "learned", "weights": weights, **extra},
+                     {"strategy": "expert"}]}
+    return scen.from_dict(raw, source=str(tmp_path / "s.toml"))
+
+
+def _weights_file(path: Path, values, rules_hash: str = "0" * 16) -> Path:
+    u = learned.player("pirateer")
+    learned.write_weights(path, learned.Weights("pirateer", "x", rules_hash, tuple(u.params),
+                                                np.asarray(values, float)))
+    return path
+
+
+def test_search_rolls_out_the_learned_player_with_its_weights(tmp_path):
+    """The rollouts play the player with the weights file's values: zero weights play the
+    same games as the player file with its (zero) PARAMS defaults as a file rollout, and the
+    trained example weights play other games.  Real kernel, real files, 6 games at budget 4."""
+    n_w = len(learned.player("pirateer").params)
+    zero = _learned_rollout_table(tmp_path, str(_weights_file(tmp_path / "zero.npz", np.zeros(n_w))),
+                                  allow_other_rules=True)
+    spec = f"{ROOT / 'pirate_sim/players/pirateer.py'}:learned"
+    as_file = scen.from_dict({"game": "pirateer", "rules": {"strategy_seating": "rotate"},
+                              "seats": [{"strategy": "search", "budget": 4, "rollout": spec},
+                                        {"strategy": "expert"}]}, source=str(tmp_path / "s.toml"))
+    trained = _learned_rollout_table(tmp_path, str(ROOT / "examples/learned/pirateer/weights.npz"))
+    g0, s0 = zero.game.play(zero.compile(), 31, 0, 6)
+    g1, s1 = as_file.game.play(as_file.compile(), 31, 0, 6)
+    g2, s2 = trained.game.play(trained.compile(), 31, 0, 6)
+    assert np.array_equal(g0, g1) and np.array_equal(s0, s1)
+    assert not (np.array_equal(g0, g2) and np.array_equal(s0, s2))
+    assert zero.hash() != trained.hash()  # the weights count by content
+
+
+def test_learned_rollout_errors_name_the_key(tmp_path):
+    import pytest
+
+    with pytest.raises(scen.ScenarioError, match=r"seats\.0\.weights.*missing"):
+        scen.from_dict({"game": "pirateer", "seats": [{"strategy": "search", "rollout": "learned"},
+                                                       {"strategy": "expert"}]}, source=str(tmp_path / "s.toml"))
+    with pytest.raises(scen.ScenarioError, match=r"seats\.0\.weights.*only with rollout = \"learned\""):
+        scen.from_dict({"game": "pirateer", "seats": [{"strategy": "search", "weights": "w.npz"},
+                                                       {"strategy": "expert"}]}, source=str(tmp_path / "s.toml"))
+    with pytest.raises(scen.ScenarioError, match=r"seats\.0\.weights.*trained for other rules"):
+        _learned_rollout_table(tmp_path, str(ROOT / "examples/learned/pirateer/weights.npz"),
+                               rules={"doubles_extra_roll": True})
+    with pytest.raises(scen.ScenarioError, match=r"seats\.0\.rollout.*cannot roll out a learned player"):
+        scen.from_dict({"game": "pirates_peak", "seats": [{"strategy": "search", "rollout": "learned",
+                                                           "weights": "w.npz"}, {"strategy": "expert"}]},
+                       source=str(tmp_path / "s.toml"))
+
+
+def test_learned_rollout_results_keep_the_weights(tmp_path):
+    """A run's directory copies the rollout player's weights beside its scenario.toml, which
+    loads on its own with the same hash; the manifest lists the weights' SHA-256."""
+    import json
+
+    from pirate_sim import api
+
+    w = ROOT / "examples/learned/pirateer/weights.npz"
+    src = tmp_path / "s.toml"
+    src.write_text('game = "pirateer"\n[run]\ngames = 2\nseed = 3\n[rules]\nstrategy_seating = "rotate"\n'
+                   f'[[seats]]\nstrategy = "search"\nbudget = 2\nrollout = "learned"\nweights = "{w}"\n'
+                   '[[seats]]\nstrategy = "expert"\n')
+    s = scen.load(src)
+    api.run(s, out=tmp_path / "out", progress=False)
+    again = scen.load(tmp_path / "out" / "scenario.toml")
+    assert again.hash() == s.hash()
+    rp = again.seats[0]["rollout_player"]
+    assert Path(rp["weights_file"]).parent == tmp_path / "out" / "strategies" and Path(rp["weights_file"]).is_file()
+    assert 'weights = "strategies/' in (tmp_path / "out" / "scenario.toml").read_text()
+    man = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert {"strategy": "learned", "weights": str(w.resolve()), "sha256": rp["weights_sha256"]} in man["strategy_files"]

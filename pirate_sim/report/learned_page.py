@@ -11,13 +11,15 @@ from pathlib import Path
 def learned_page(ctx):
     """The page, or None when no seat plays a learned player (or its file has no curve)."""
     from ..learned import LEARNED, curve_figure, read_weights
+    from ..user_strategy import ROLLOUT_PLAYER
 
     seen, players = set(), []
     for e, seat in enumerate(ctx.scenario_seats or []):
-        if seat.get("strategy") != LEARNED or seat["weights_sha256"] in seen:
-            continue
-        seen.add(seat["weights_sha256"])
-        w = read_weights(Path(seat["weights_file"]))
-        if w.info.get("curve"):
-            players.append((f"seat entry {e}", w))
+        for p, who in ((seat, f"seat entry {e}"), (seat.get(ROLLOUT_PLAYER), f"seat entry {e}'s rollouts")):
+            if not p or p.get("strategy") != LEARNED or p["weights_sha256"] in seen:
+                continue
+            seen.add(p["weights_sha256"])
+            w = read_weights(Path(p["weights_file"]))
+            if w.info.get("curve"):
+                players.append((who, w))
     return curve_figure(players) if players else None

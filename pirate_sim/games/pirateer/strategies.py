@@ -19,6 +19,8 @@ Steps are single squares along the board's lines and tradewind bands, ships igno
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ...search import search_params
@@ -79,7 +81,9 @@ STRATEGIES += (
              "rollouts over them (the same derived dice streams for every play), each rollout played to the end "
              "by the rollout strategy in every seat; the best mean reward wins. The board is open: only future "
              "dice vary. It never draws from the game's own stream.",
-             search_params(SCRIPTED, "runner", DEFAULT_BUDGET, default_top_k=8)
+             tuple(replace(p, doc=p.doc + "; or a strategy file (file.py:function, docs/strategies.md), or "
+                           "learned with weights = DIR/weights.npz (docs/learned.md)") if p.key == "rollout" else p
+                   for p in search_params(SCRIPTED, "runner", DEFAULT_BUDGET, default_top_k=8))
              + (Param("prior", "cautious", "choice", "the scored strategy (default weights) whose score ranks the "
                       "plays for top_k (random: the listing order)", choices=SCRIPTED),)),
 )
