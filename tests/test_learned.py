@@ -248,3 +248,29 @@ def test_learn_never_clears_what_it_reads_nor_shares_a_directory(tmp_path):
     with pytest.raises(learned.LearnError, match="holds no training to resume"):
         learned.learn(_peak(), busy, resume=True, **SMALL)
     assert (busy / "x.txt").read_text() == "mine"
+
+
+def test_the_players_page_seats_the_learned_player_against_search(trained, tmp_path):
+    """The report's players page has the scenario's learned player as an entry, against every
+    strategy and ``search`` (Pirate's Peak: user_kernel.user_search_chunk_nb); its cells are the
+    games a run of the same table plays (the weights, not the base strategy, are played)."""
+    from pirate_sim.games.base import G_WINNER
+    from pirate_sim.report.players import players_data
+
+    s = scen.load(_seat_scenario(tmp_path, trained.weights.path))
+    data = players_data(s.game, s.rules, s.seats, 7, 2, quick=True, cache=False)
+    labels = [e.label for e in data["entries"]]
+    assert "learned" in labels and labels[-1] == "search"
+    cells = {(p.a, p.b): p for p in data["table"]}
+    assert cells.get(("learned", "search"), cells.get(("search", "learned"))).games == 2 * 2  # quick: 2 a seating
+    p = cells.get(("expert", "learned")) or cells[("learned", "expert")]
+    points = 0.0
+    for i in range(2):  # the page's seatings: the lone entry in seat i, the same seeds
+        seats = [{"strategy": "expert"}, {"strategy": "expert"}]
+        seats[i] = {"strategy": "learned", "weights": str(trained.weights.path)}
+        t = scen.from_dict({"game": "pirates_peak", "rules": {"strategy_seating": "fixed"}, "seats": seats},
+                           source=str(tmp_path / "t.toml"))
+        w = t.game.play(t.compile(), 7, 0, p.per_seating)[0][:, G_WINNER]
+        points += float(np.where(w == i, 1.0, np.where(w < 0, 0.5, 0.0)).sum())
+    learned_points = points / (2 * p.per_seating)
+    assert (p.share_a.value if p.a == "learned" else 1 - p.share_a.value) == pytest.approx(learned_points)

@@ -154,10 +154,25 @@ def test_trace_with_a_user_seat_equals_the_run():
         assert sum(" moves " in x for x in lines) > 0
 
 
-def test_a_search_seat_beside_a_strategy_file_is_refused():
-    s = _ice({"strategy": NAVIGATOR}, {"strategy": "search"})
-    with pytest.raises(U.UserStrategyError, match="a search seat and a strategy file at one Ice Pirates table"):
-        s.compile()
+def test_a_strategy_file_and_search_at_one_table():
+    """navigator and ``search`` at one table (user_kernel.user_search_chunk_nb): the games do not
+    depend on chunks, the trace plays the run's game, the search seat is searched (its
+    games differ from a table whose second seat is search's rollout strategy) and the file
+    is called there (an illegal answer stops the run with the file named)."""
+    s = _ice({"strategy": NAVIGATOR}, {"strategy": "search", "budget": 8}, strategy_seating="rotate")
+    c = s.compile()
+    g, st = s.game.play(c, 13, 0, 6)
+    g2, st2 = s.game.play(c, 13, 2, 4)
+    assert np.array_equal(g2, g[2:]) and np.array_equal(st2, st[2:])
+    ev, out_g, _ = s.game.trace_events(c, 13, 1)
+    assert np.array_equal(out_g, g[1])
+    rollout = s.seats[1]["rollout"]
+    plain = _ice({"strategy": NAVIGATOR}, {"strategy": rollout}, strategy_seating="rotate")
+    gp, stp = plain.game.play(plain.compile(), 13, 0, 6)
+    assert not np.array_equal(stp, st)
+    bad = _ice({"strategy": PROBE, "mode": 1.0}, {"strategy": "search", "budget": 8})
+    with pytest.raises(U.UserStrategyError, match="ice_probe.py: probe: returned"):
+        bad.game.play(bad.compile(), 13, 0, 2)
 
 
 def test_the_example_scenario_runs_through_the_cli(tmp_path):

@@ -433,6 +433,28 @@ def test_peak_example_plays_and_traces():
     assert np.array_equal(g2[0], g[4])
 
 
+def test_peak_file_and_search_at_one_table():
+    """A strategy file and ``search`` at one Pirate's Peak table (user_kernel.user_search_chunk_nb):
+    the file's seat declares only what the file answers (always_sail: sail), the search seat
+    declares by its search (not only sail), in traces (user_kernel.user_search_one_nb), and the
+    games do not depend on chunks."""
+    raw = {"game": "pirates_peak", "rules": {"strategy_seating": "rotate"},
+           "seats": [{"strategy": "peak_players.py:always_sail"}, {"strategy": "search", "budget": 8}]}
+    s = scen.from_dict(raw, source=str(EXAMPLES / "scenario.toml"))
+    c = s.compile()
+    g, st = s.game.play(c, 5, 0, 12)
+    g2, st2 = s.game.play(c, 5, 7, 5)
+    assert np.array_equal(g2, g[7:]) and np.array_equal(st2, st[7:])
+    declared: dict[str, set] = {"always_sail": set(), "search": set()}
+    for k in range(6):
+        for line in s.game.trace(c, 5, k):
+            if "declares" in line:
+                who = "always_sail" if "always_sail" in line else "search"
+                declared[who].add(line.rsplit(" ", 1)[-1])
+    assert declared["always_sail"] == {"SAIL"}
+    assert declared["search"] - {"SAIL"}, declared
+
+
 def test_pirateer_trace_equals_the_run():
     s = _raider()
     c = s.compile()

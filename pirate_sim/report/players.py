@@ -6,6 +6,7 @@ sits beside.  Who plays:
 * every registered strategy: with the scenario's own settings where one of its seats
   plays it (a strategy seated twice with different settings is two entries), with its
   defaults otherwise;
+* each learned player the scenario seats (``strategy = "learned"``: its weights and base);
 * ``search`` at its default budget, as soon as the game registers a strategy of that name
   (it is a registered strategy like the others: nothing here names a game).
 
@@ -48,6 +49,7 @@ QUICK_GAMES = 24  # the same in a quick report (tests): the page's layout, not i
 QUICK_SEARCH_GAMES = 2
 FEW_GAMES = 200  # a cell resting on fewer games is hatched and prints n= (its interval is wide)
 SEARCH = "search"  # the searching player's registered name (pirate_sim/search.py)
+LEARNED = "learned"  # a learned player's seat (pirate_sim.learned.LEARNED): on the page when the scenario seats one
 CACHE_FORMAT = 1  # bump when the cached record's layout changes
 
 
@@ -93,6 +95,12 @@ def entries(game, seats: list[dict] | None) -> list[Entry]:
             out.append(Entry(st.name, {"strategy": st.name}, "defaults"))
         for i, d in enumerate(found or []):
             out.append(Entry(st.name if len(found) == 1 else f"{st.name} ({i + 1})", d, "scenario"))
+    players: list[dict] = []  # learned players the scenario seats (pirate_sim/learned.py), one entry per weights
+    for d in named.get(LEARNED, []):
+        if all((d["weights_sha256"], d.get("base")) != (p["weights_sha256"], p.get("base")) for p in players):
+            players.append(d)
+    for i, d in enumerate(players):
+        out.append(Entry(LEARNED if len(players) == 1 else f"{LEARNED} ({i + 1})", d, "scenario"))
     if any(st.name == SEARCH for st in game.strategies):
         own = named.get(SEARCH)
         out.append(Entry(SEARCH, own[0] if own else {"strategy": SEARCH},
@@ -101,7 +109,15 @@ def entries(game, seats: list[dict] | None) -> list[Entry]:
 
 
 def _compile(game, rules: dict, seats: list[dict]):
-    return game.compile(rules, seats)
+    """The table's kernel tables; a learned seat (or a search rolling one out) goes through the
+    scenario, which plays the bundled player file with the seat's weights."""
+    if not any(seat["strategy"] == LEARNED or "rollout_player" in seat for seat in seats):
+        return game.compile(rules, seats)
+    from ..learned import player
+    from ..scenario import Scenario
+
+    return Scenario(game, game.title, "", {}, dict(rules), seats, source="<players page>",
+                    user={LEARNED: player(game.name)}).compile()
 
 
 def game_report_module(game):

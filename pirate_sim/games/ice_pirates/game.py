@@ -154,9 +154,6 @@ class IcePirates(Game):
         from ... import user_strategy as U
         from .user_view import VIEW_LEN, board_of
 
-        if _searching(compiled):
-            raise U.UserStrategyError(f"{users[0].path or users[0].spec}: {users[0].func_name}: a search seat and a "
-                                      "strategy file at one Ice Pirates table are not supported")
         sp = compiled.arrays[7].copy()
         for e in np.flatnonzero(fi >= 0):
             sp[e, KS.SP_SEARCH] = 1.0
@@ -180,9 +177,9 @@ class IcePirates(Game):
             if n == 0:
                 return out_g, out_s
             err = np.zeros((n, 4), np.int64)
-            x["module"].user_play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n),
-                                           compiled.params, *x["arrays"], x["fi"], x["rows"], x["board"], err,
-                                           out_g, out_s)
+            chunk = x["module"].user_search_chunk_nb if _searching(compiled) else x["module"].user_play_chunk_nb
+            chunk(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n), compiled.params, *x["arrays"], x["fi"],
+                  x["rows"], x["board"], err, out_g, out_s)
             U.raise_errors(err, first_game, x["users"])
             return out_g, out_s
         chunk = K.search_chunk_nb if _searching(compiled) else K.play_chunk_nb
@@ -245,8 +242,9 @@ class IcePirates(Game):
             ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
             out_g, out_s = self.one_game_outputs(compiled.n_seats)
             err = np.zeros(4, np.int64)
-            n = x["module"].user_play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
-                                                *x["arrays"], ev, x["fi"], x["rows"], x["board"], err, out_g, out_s)
+            traced = x["module"].user_search_traced_nb if _searching(compiled) else x["module"].user_play_traced_nb
+            n = traced(np.uint64(seed % 2**64), np.int64(game_index), compiled.params, *x["arrays"], ev, x["fi"],
+                       x["rows"], x["board"], err, out_g, out_s)
             U.raise_errors(err[None, :], game_index, x["users"])
             return ev[:n], out_g, out_s
         traced = K.search_traced_nb if _searching(compiled) else K.play_traced_nb

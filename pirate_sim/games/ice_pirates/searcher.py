@@ -260,6 +260,54 @@ def replay_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, st0, r
 
 
 @njit(cache=True)
+def search_scratch_nb(st, rng, P, sp):
+    """What a game with searching seats works in, allocated once per game (nothing is
+    allocated per turn or rollout): (turn start, truth, rollout state, turn start's stream,
+    rollout stream, rollout and prior plans, an empty log, the bay's cards, options, their
+    indices, scores, sums, counts, the rollouts' strategy codes and rows)."""
+    n = P.n_seats
+    return (np.empty_like(st), np.empty_like(st), np.empty_like(st), np.empty_like(rng), np.zeros(RNG_WORDS, np.uint64),
+            np.zeros(FS_SIZE, np.int64), np.zeros(FS_SIZE, np.int64), np.zeros((0, 6), np.int32),
+            np.zeros(N_BAY, np.int64), np.zeros(MAX_OPTIONS, np.int64), np.zeros(MAX_OPTIONS, np.int64),
+            np.zeros(MAX_OPTIONS, np.float64), np.zeros(MAX_OPTIONS, np.float64), np.zeros(MAX_OPTIONS, np.float64),
+            np.zeros(n, np.int32), np.zeros((n, sp.shape[1]), np.float64))
+
+
+@njit(cache=True)
+def search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, tally, max_decisions, pts, pts_rng,
+                   scr):
+    """Searching seat ``s`` (entry ``e``)'s turn: replayed from its start after each searched
+    choice (see above).  False if ``max_decisions`` (search_bench; > 0) were reached."""
+    st0, truth, rs, rng0, rrng, rfs, pfs, ev0, cards, opts, idx, scores, sums, counts, rstrat, rsp = scr
+    n = P.n_seats
+    rc = np.int64(sp[e, SP_ROLLOUT])
+    for i in range(n):  # inside rollouts every seat plays the rollout strategy's defaults
+        rstrat[i] = strat[n + rc]
+        rsp[i, :] = sp[n + rc, :]
+    st0[:] = st
+    rng0[:] = rng
+    nf = 0
+    while True:
+        if not replay_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, st0, rng0, s, nf):
+            break
+        truth[:] = st
+        if max_decisions > 0:
+            k = tally[1]
+            if k >= max_decisions:
+                return False
+            pts[k, :] = st0
+            pts_rng[k, :RNG_WORDS] = rng0[:RNG_WORDS]
+        opt = search_choice_nb(truth, st0, rng0, P, geo, rel, cum_w, costs, strat, sp, rstrat, rsp, s, nf,
+                               rs, rrng, rfs, pfs, ev0, cards, opts, scores, idx, sums, counts, tally)
+        st0[T_FORCED + nf] = opt
+        nf += 1
+    st[T_NF] = 0
+    st[T_FPOS] = 0
+    st[T_PAUSE] = 0
+    return True
+
+
+@njit(cache=True)
 def search_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, tally, max_decisions,
                    pts, pts_rng):
     """Play the game on from ``st`` with searching seats (their sp SP_SEARCH > 0).  A
@@ -268,53 +316,15 @@ def search_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, tally,
     and the search never advances it.  ``tally``: [rollouts, searched choices]; with
     ``max_decisions`` > 0 (search_bench) it stops after that many, storing each choice's
     turn start in ``pts`` / ``pts_rng``."""
-    n = P.n_seats
-    st0 = np.empty_like(st)
-    truth = np.empty_like(st)
-    rs = np.empty_like(st)
-    rng0 = np.empty_like(rng)
-    rrng = np.zeros(RNG_WORDS, np.uint64)
-    rfs = np.zeros(FS_SIZE, np.int64)
-    pfs = np.zeros(FS_SIZE, np.int64)
-    ev0 = np.zeros((0, 6), np.int32)
-    cards = np.zeros(N_BAY, np.int64)
-    opts = np.zeros(MAX_OPTIONS, np.int64)
-    idx = np.zeros(MAX_OPTIONS, np.int64)
-    scores = np.zeros(MAX_OPTIONS, np.float64)
-    sums = np.zeros(MAX_OPTIONS, np.float64)
-    counts = np.zeros(MAX_OPTIONS, np.float64)
-    rstrat = np.zeros(n, np.int32)
-    rsp = np.zeros((n, sp.shape[1]), np.float64)
+    scr = search_scratch_nb(st, rng, P, sp)
     while st[G_END] < 0:
         s = st[G_SEAT]
         e = st[G_ENTRY + s]
         if sp[e, SP_SEARCH] == 0 or st[G_TURN] >= P.turn_cap:
             turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
-            continue
-        rc = np.int64(sp[e, SP_ROLLOUT])
-        for i in range(n):  # inside rollouts every seat plays the rollout strategy's defaults
-            rstrat[i] = strat[n + rc]
-            rsp[i, :] = sp[n + rc, :]
-        st0[:] = st
-        rng0[:] = rng
-        nf = 0
-        while True:
-            if not replay_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, st0, rng0, s, nf):
-                break
-            truth[:] = st
-            if max_decisions > 0:
-                k = tally[1]
-                if k >= max_decisions:
-                    return
-                pts[k, :] = st0
-                pts_rng[k, :RNG_WORDS] = rng0[:RNG_WORDS]
-            opt = search_choice_nb(truth, st0, rng0, P, geo, rel, cum_w, costs, strat, sp, rstrat, rsp, s, nf,
-                                   rs, rrng, rfs, pfs, ev0, cards, opts, scores, idx, sums, counts, tally)
-            st0[T_FORCED + nf] = opt
-            nf += 1
-        st[T_NF] = 0
-        st[T_FPOS] = 0
-        st[T_PAUSE] = 0
+        elif not search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, tally, max_decisions,
+                                pts, pts_rng, scr):
+            return
 
 
 @njit(cache=True)

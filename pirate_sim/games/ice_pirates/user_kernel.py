@@ -11,8 +11,9 @@ forced too.  The game's own stream thus draws exactly what the turn of those cho
 draws.  Every other choice of the seat is its base strategy's (its kernel row; the
 seat's ``sp`` row carries SP_SEARCH = 1 so that policies.forced_nb pauses at its choices).
 An index outside the options ends the game (truncated) and is reported in ``err``; the
-caller raises.  Other seats' turns are play.turn_nb.  No ``search`` seat plays at such
-a table (game.py refuses it).
+caller raises.  Other seats' turns are play.turn_nb, or, at a table that also seats
+``search``, searcher.search_turn_nb for a searching seat (``user_search_chunk_nb``, an
+entry point of its own).
 
 Imports play.py (set-up, the turn, outputs, a game's scratch), searcher.py (a choice's
 options), state.py, user_view.py, games.kernel_base (block_nb), pirate_sim.rng, .search
@@ -27,8 +28,9 @@ from numba import njit, prange
 from pirate_sim.games.ice_pirates.play import game_scratch_nb, setup_nb, turn_nb, write_outputs_nb
 from pirate_sim.games.ice_pirates.rules import (END_TRUNCATED, G_END, G_ENTRY, G_EVENTS, G_SEAT, G_TURN, MAX_FORCED,
                                                 STATE_WORDS, T_FORCED, T_FPOS, T_NF, T_PAUSE, T_PEND)
-from pirate_sim.games.ice_pirates.searcher import MAX_OPTIONS, options_nb, replay_turn_nb
-from pirate_sim.games.ice_pirates.state import BLOCK, FS_KEY_TURN
+from pirate_sim.games.ice_pirates.searcher import (MAX_OPTIONS, options_nb, replay_turn_nb, search_scratch_nb,
+                                                   search_turn_nb)
+from pirate_sim.games.ice_pirates.state import BLOCK, FS_KEY_TURN, SP_SEARCH
 from pirate_sim.games.ice_pirates.user_view import USER_STREAM, VIEW_LEN, fill_view_nb
 from pirate_sim.games.kernel_base import block_nb
 from pirate_sim.rng import RNG_WORDS, seed_game_nb
@@ -140,4 +142,58 @@ def user_play_traced_nb(seed, k, P, geo, rel, cum_w, costs, deck, port_upg, stra
     seed_game_nb(rng, seed, k)
     user_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s, k,
                      ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err)
+    return st[G_EVENTS]
+
+
+# ---------------------------------------------------------------- with a searching seat too
+@njit(cache=True)
+def user_search_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s,
+                            game_index, ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err):
+    """user_one_game_nb at a table that also seats ``search`` (searcher.search_game_nb's loop):
+    a user seat's turn is user_turn_nb, a searching seat's searcher.search_turn_nb, any other
+    play.turn_nb.  The search's rollouts play every seat as its rollout strategy: a user
+    function is never called inside a rollout."""
+    setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index)
+    fs[FS_KEY_TURN] = -1
+    tally = np.zeros(2, np.int64)
+    no_pts, no_rng = np.zeros((0, 0), np.int32), np.zeros((0, 0), np.uint64)
+    scr = search_scratch_nb(st, rng, P, sp)
+    while st[G_END] < 0:
+        s = st[G_SEAT]
+        e = st[G_ENTRY + s]
+        f = ufn[e]
+        if st[G_TURN] >= P.turn_cap or (f < 0 and sp[e, SP_SEARCH] == 0):
+            turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
+        elif f >= 0:
+            if not user_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, f, uparams[e], calls, st0,
+                                rng0, view, opts, uopts, urng, err):
+                break
+        else:
+            search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, tally, 0, no_pts, no_rng, scr)
+    write_outputs_nb(st, rng, P, out_g, out_s)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def user_search_chunk_nb(seed, first, n, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, ufn, uparams, calls,
+                         err, out_g, out_s):
+    """user_play_chunk_nb for a table with a searching seat: one game per parallel item, as
+    kernel.search_chunk_nb."""
+    for i in prange(n):
+        st, ev, rng, fs, perm = game_scratch_nb()
+        st0, rng0, view, opts, uopts, urng = user_scratch_nb()
+        seed_game_nb(rng, seed, first + i)
+        user_search_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,
+                                out_g[i], out_s[i], first + i, ufn, uparams, calls, st0, rng0, view, opts, uopts,
+                                urng, err[i])
+
+
+@njit(cache=True)
+def user_search_traced_nb(seed, k, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, ev, ufn, uparams, calls, err,
+                          out_g, out_s):
+    """user_play_traced_nb for a table with a searching seat; returns the events logged."""
+    st, _, rng, fs, perm = game_scratch_nb()
+    st0, rng0, view, opts, uopts, urng = user_scratch_nb()
+    seed_game_nb(rng, seed, k)
+    user_search_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s,
+                            k, ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err)
     return st[G_EVENTS]

@@ -184,9 +184,6 @@ class PiratesPeak(Game):
         from ... import user_strategy as U
         from .user_view import Board, view_len
 
-        if searching(compiled.extra["sd"]):
-            raise U.UserStrategyError(f"{users[0].path or users[0].spec}: {users[0].func_name}: a search seat and a "
-                                      "strategy file at one Pirate's Peak table are not supported")
         sd = compiled.extra["sd"]
         board = Board(rules=U.readonly(sd[r.SD_RULES]))
         vlen = view_len(compiled.params.max_track)
@@ -208,9 +205,9 @@ class PiratesPeak(Game):
 
             x = compiled.extra["user"]
             err = np.zeros((n, 4), np.int64)
-            x["module"].user_play_chunk_nb(compiled.extra["sd"], np.uint64(seed % 2**64), np.int64(first_game),
-                          x["fi"], x["rows"], x["board"], np.int64(x["view_len"]), err,
-                          out_games, out_seats)
+            chunk = x["module"].user_search_chunk_nb if searching(compiled.extra["sd"]) else x["module"].user_play_chunk_nb
+            chunk(compiled.extra["sd"], np.uint64(seed % 2**64), np.int64(first_game), x["fi"], x["rows"], x["board"],
+                  np.int64(x["view_len"]), err, out_games, out_seats)
             U.raise_errors(err, first_game, x["users"])
             return out_games, out_seats
         chunk = play_search_chunk_nb if searching(compiled.extra["sd"]) else play_chunk_nb
@@ -236,9 +233,9 @@ class PiratesPeak(Game):
             state.sd = state.sd.copy()
             seat_strategies_nb(compiled.extra["sd"], state.sd, game_index)
             err = np.zeros(4, np.int64)
-            x["module"].user_play_one_nb(state.sd, new_rng(seed, game_index), state.w, state.deck_order,
-                          state.out_games, state.out_seats, np.int64(game_index), x["fi"], x["rows"],
-                          x["board"], np.int64(x["view_len"]), err)
+            one = x["module"].user_search_one_nb if searching(state.sd) else x["module"].user_play_one_nb
+            one(state.sd, new_rng(seed, game_index), state.w, state.deck_order, state.out_games, state.out_seats,
+                np.int64(game_index), x["fi"], x["rows"], x["board"], np.int64(x["view_len"]), err)
             U.raise_errors(err[None, :], game_index, x["users"])
             return format_events(state, compiled, game_index)
         state = play_one(compiled, new_rng(seed, game_index), ev_capacity=TRACE_EVENTS, game_index=game_index)

@@ -241,10 +241,64 @@ def search_scratch_nb(sd, width, n_rec, n_snap):
 
 
 @njit(cache=True, _nrt=False)
+def search_declare_nb(sd, rng, w, cur, sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w,
+                      snap_rng, snap_i):
+    """A searching seat's declaration: its legal ones listed (sail; search, fire where it may),
+    searched when there is more than one."""
+    n = 1
+    opts[0] = ACT_SAIL
+    if can_search_nb(w, cur) != 0:
+        opts[n] = ACT_SEARCH
+        n += 1
+    if can_fire_nb(sd, w, cur):
+        opts[n] = ACT_FIRE
+        n += 1
+    act = ACT_SAIL
+    if n > 1:
+        act = decide_nb(sd, rng, w, cur, PEND_DECLARE, n, opts, sd_roll, w2, rng2, alive, sums,
+                        counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
+        w[ROW_ST, G_PEND] = PEND_NONE
+    return act
+
+
+@njit(cache=True, _nrt=False)
+def search_move_nb(sd, rng, w, cur, steps, sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w,
+                   snap_rng, snap_i):
+    """Seat ``cur``'s move of ``steps`` spaces after its action, then its arrival attempts, with
+    every searching seat's question on the way (stop early, a Peak treasure) searched."""
+    while steps > 0:
+        sail_call_nb(sd, rng, w, cur, steps)
+        while w[ROW_ST, G_PEND] != PEND_NONE:  # a searching seat's question paused the move
+            kind = np.int64(w[ROW_ST, G_PEND])
+            p = np.int64(w[ROW_ST, G_PEND_SEAT])  # int64 as cur: one compiled decide_nb
+            if kind == PEND_STOP:
+                opts[0] = 0
+                opts[1] = 1
+                ans = decide_nb(sd, rng, w, p, PEND_STOP, 2, opts, sd_roll, w2, rng2, alive, sums,
+                                counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
+                sail_resume_nb(sd, rng, w, p, ans)  # may pause again further on
+            else:
+                n = 0
+                for tr in range(1, 4):
+                    if (w[ROW_ST, G_PEAK_MASK] >> tr) & 1 == 0:
+                        opts[n] = tr
+                        n += 1
+                tr = opts[0]
+                if n > 1:
+                    tr = decide_nb(sd, rng, w, p, PEND_TREASURE, n, opts, sd_roll, w2, rng2, alive, sums,
+                                   counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
+                w[ROW_ST, G_PEND] = PEND_NONE
+                take_treasure_nb(w, p, tr)
+        steps = arrival_attempt_nb(sd, rng, w, cur)
+
+
+@njit(cache=True, _nrt=False)
 def play_search_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_index, sd_roll, w2, rng2,
                         opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng, snap_i):
     """:func:`play_game_nb` for a table with a searching seat: the same turn, move and
-    pick (the same kernels), with the searching seats' decisions taken by search."""
+    pick (the same kernels), with the searching seats' decisions taken by search
+    (:func:`search_declare_nb`, :func:`search_move_nb`; user_kernel.py's
+    ``user_search_game_nb`` is this loop with strategy-file seats too)."""
     cur = np.int64(setup_game_nb(sd, rng, w, deck_order, game_index))
     while w[ROW_ST, G_OVER] == 0:
         if w[ROW_ST, G_TURNS] >= sd[SD_RULES, RU_TURN_CAP]:
@@ -253,46 +307,13 @@ def play_search_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_in
         steps = turn_begin_nb(sd, rng, w, cur)
         if steps < 0:
             if sd[SD_SP + cur, SP_SEARCH] != 0:
-                n = 1
-                opts[0] = ACT_SAIL
-                if can_search_nb(w, cur) != 0:
-                    opts[n] = ACT_SEARCH
-                    n += 1
-                if can_fire_nb(sd, w, cur):
-                    opts[n] = ACT_FIRE
-                    n += 1
-                act = ACT_SAIL
-                if n > 1:
-                    act = decide_nb(sd, rng, w, cur, PEND_DECLARE, n, opts, sd_roll, w2, rng2, alive, sums,
-                                    counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
-                    w[ROW_ST, G_PEND] = PEND_NONE
+                act = search_declare_nb(sd, rng, w, cur, sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec,
+                                        cnt, snap_w, snap_rng, snap_i)
             else:
                 act = scripted_declare_nb(sd, rng, w, cur)
             steps = turn_act_nb(sd, rng, w, cur, act)
-        while steps > 0:
-            sail_call_nb(sd, rng, w, cur, steps)
-            while w[ROW_ST, G_PEND] != PEND_NONE:  # a searching seat's question paused the move
-                kind = np.int64(w[ROW_ST, G_PEND])
-                p = np.int64(w[ROW_ST, G_PEND_SEAT])  # int64 as cur: one compiled decide_nb
-                if kind == PEND_STOP:
-                    opts[0] = 0
-                    opts[1] = 1
-                    ans = decide_nb(sd, rng, w, p, PEND_STOP, 2, opts, sd_roll, w2, rng2, alive, sums,
-                                    counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
-                    sail_resume_nb(sd, rng, w, p, ans)  # may pause again further on
-                else:
-                    n = 0
-                    for tr in range(1, 4):
-                        if (w[ROW_ST, G_PEAK_MASK] >> tr) & 1 == 0:
-                            opts[n] = tr
-                            n += 1
-                    tr = opts[0]
-                    if n > 1:
-                        tr = decide_nb(sd, rng, w, p, PEND_TREASURE, n, opts, sd_roll, w2, rng2, alive, sums,
-                                       counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
-                    w[ROW_ST, G_PEND] = PEND_NONE
-                    take_treasure_nb(w, p, tr)
-            steps = arrival_attempt_nb(sd, rng, w, cur)
+        search_move_nb(sd, rng, w, cur, steps, sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec, cnt,
+                       snap_w, snap_rng, snap_i)
         cur = 1 - cur
     finish_nb(rng, w, out_games, out_seats, k)
 
