@@ -2,7 +2,8 @@
 strategy files play, to prove a change to how they are called plays the same games.
 
 Covers every documented example (examples/strategies/*.toml), the test probe in its two
-legal modes, a file as the rollout of Pirateer's ``search``, and a file against ``search``;
+legal modes, a file (and the learned player) as the rollout of Pirateer's ``search``, and a
+file against ``search`` (Pirateer, Pirate's Peak, Ice Pirates);
 each played whole, in uneven chunks and on one thread (which must agree), plus the trace of
 game 3 (and Pirateer's heat map).
 
@@ -36,6 +37,11 @@ def _pirateer(seats, **rules):
                           source=str(ROOT / "scenario.toml"))
 
 
+def _table(game, seats):
+    return scen.from_dict({"game": game, "rules": {"strategy_seating": "rotate"}, "seats": seats},
+                          source=str(ROOT / "scenario.toml"))
+
+
 CASES = {
     "peak_bold": (lambda: scen.load(ROOT / "examples/strategies/peak_bold.toml"), 3_000),
     "ice_navigator": (lambda: scen.load(ROOT / "examples/strategies/ice_pirates_navigator.toml"), 600),
@@ -46,6 +52,13 @@ CASES = {
     "rollout_of_search": (lambda: _pirateer([{"strategy": "search", "budget": 8, "rollout": RAIDER},
                                              {"strategy": "random"}]), 60),
     "file_vs_search": (lambda: _pirateer([{"strategy": RAIDER}, {"strategy": "search", "budget": 8}]), 60),
+    "learned_rollout_of_search": (lambda: _pirateer([{"strategy": "search", "budget": 8, "rollout": "learned",
+                                                      "weights": str(ROOT / "examples/learned/pirateer/weights.npz")},
+                                                     {"strategy": "expert"}]), 20),
+    "peak_file_vs_search": (lambda: _table("pirates_peak", [{"strategy": "examples/strategies/peak_players.py:"
+                                                                         "bold_digger"}, {"strategy": "search"}]), 300),
+    "ice_file_vs_search": (lambda: _table("ice_pirates", [{"strategy": "examples/strategies/ice_pirates_players.py:"
+                                                                       "navigator"}, {"strategy": "search"}]), 60),
 }
 
 
