@@ -385,6 +385,12 @@ def _load_user(name: str, key: str, source: str, users: dict, user_sources: dict
     return u
 
 
+def _rollout_games() -> str:
+    """The games whose search can roll out a strategy file, as a sentence says them."""
+    names = [f"{get_game(g).title}'s" for g in GAME_MODULES if getattr(get_game(g), "user_rollout", False)]
+    return " and ".join(names)
+
+
 def _learned_seat(game: Game, seat: dict, key: str, source: str, rules: dict, users: dict, n_seats: int) -> dict:
     """A seat ``strategy = "learned"``: its weights file read and checked (pirate_sim.learned)."""
     from . import learned
@@ -448,7 +454,7 @@ def _validate_seats(game: Game, seats: Any, source: str, users: dict | None = No
             if p.key == "rollout" and learned_rollout:
                 if not getattr(game, "user_rollout", False):
                     raise ScenarioError(source, f"{key}.rollout", f"{game.title}'s search cannot roll out a learned "
-                                        "player (Pirateer's can; docs/learned.md)")
+                                        f"player ({_rollout_games()} can; docs/learned.md)")
                 player = {"strategy": "learned", **{k: seat[k] for k in ROLLOUT_PLAYER_KEYS if k in seat}}
                 resolved[p.key] = v
                 resolved[ROLLOUT_PLAYER] = _learned_seat(game, player, key, source, rules,
@@ -457,7 +463,7 @@ def _validate_seats(game: Game, seats: Any, source: str, users: dict | None = No
             if p.key == "rollout" and name == "search" and is_spec(v):
                 if not getattr(game, "user_rollout", False):
                     raise ScenarioError(source, f"{key}.rollout", f"{game.title}'s search cannot roll out a strategy "
-                                        "file (Pirateer's can; docs/strategies.md)")
+                                        f"file ({_rollout_games()} can; docs/strategies.md)")
                 _load_user(v, f"{key}.rollout", source, users if users is not None else {}, user_sources)
                 resolved[p.key] = v
                 continue

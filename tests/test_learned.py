@@ -274,3 +274,26 @@ def test_the_players_page_seats_the_learned_player_against_search(trained, tmp_p
         points += float(np.where(w == i, 1.0, np.where(w < 0, 0.5, 0.0)).sum())
     learned_points = points / (2 * p.per_seating)
     assert (p.share_a.value if p.a == "learned" else 1 - p.share_a.value) == pytest.approx(learned_points)
+
+
+def test_peak_search_rolls_out_the_learned_player(trained, tmp_path):
+    """``rollout = "learned"`` in Pirate's Peak: zero weights play the same games as the
+    player file (zero PARAMS defaults) as a file rollout, the trained weights other games; the
+    manifest names the rollout's weights."""
+    zero = learned.Weights(**{**trained.weights.__dict__, "values": np.zeros(len(trained.weights.names)),
+                              "path": None, "sha256": ""})
+    learned.write_weights(tmp_path / "zero.npz", zero)
+
+    def table(**search):
+        return scen.from_dict({"game": "pirates_peak", "rules": {"strategy_seating": "rotate"},
+                               "seats": [{"strategy": "search", "budget": 8, **search}, {"strategy": "expert"}]},
+                              source=str(tmp_path / "s.toml"))
+
+    as_file = table(rollout=f"{Path(learned.__file__).parent / 'players' / 'pirates_peak.py'}:learned")
+    z = table(rollout="learned", weights=str(tmp_path / "zero.npz"))
+    t = table(rollout="learned", weights=str(trained.weights.path))
+    out = [x.game.play(x.compile(), 9, 0, 40) for x in (as_file, z, t)]
+    assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1])
+    assert not np.array_equal(out[1][1], out[2][1])
+    assert {"strategy": "learned", "weights": str(trained.weights.path), "sha256": trained.weights.sha256} \
+        in t.strategy_files()

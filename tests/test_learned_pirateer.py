@@ -148,7 +148,7 @@ def test_learned_rollout_errors_name_the_key(tmp_path):
         _learned_rollout_table(tmp_path, str(ROOT / "examples/learned/pirateer/weights.npz"),
                                rules={"doubles_extra_roll": True})
     with pytest.raises(scen.ScenarioError, match=r"seats\.0\.rollout.*cannot roll out a learned player"):
-        scen.from_dict({"game": "pirates_peak", "seats": [{"strategy": "search", "rollout": "learned",
+        scen.from_dict({"game": "ice_pirates", "seats": [{"strategy": "search", "rollout": "learned",
                                                            "weights": "w.npz"}, {"strategy": "expert"}]},
                        source=str(tmp_path / "s.toml"))
 

@@ -73,7 +73,7 @@ def _decide(sd, w, rng, info, n_rec=4096):
     n = int(info[2])
     opts = sc[3]
     opts[:n] = info[3:3 + n]
-    o = SP.search_decide_nb(sd, rng, w, int(info[0]), int(info[1]), n, opts, *sc[:3], *sc[4:10])
+    o = SP.search_decide_nb(sd, rng, w, int(info[0]), int(info[1]), n, opts, *sc[:3], *sc[4:10], *sc[13:])
     rec, cnt = sc[8], sc[9]
     return int(opts[o]), rec[: cnt[0]].copy()
 

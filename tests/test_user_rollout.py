@@ -92,11 +92,37 @@ def test_a_bad_rollout_spec_is_one_line(spec, why):
     assert __import__("re").search(why, str(info.value)), str(info.value)
 
 
-def test_pirates_peak_refuses_a_file_rollout():
-    raw = {"game": "pirates_peak", "seats": [{"strategy": "search", "rollout": RAIDER}, {"strategy": "random"}]}
-    with pytest.raises(scen.ScenarioError, match=r"seats\.0\.rollout: Pirate's Peak's search cannot roll out a "
-                                                 r"strategy file"):
+def test_ice_pirates_refuses_a_file_rollout():
+    raw = {"game": "ice_pirates", "seats": [{"strategy": "search", "rollout": RAIDER}, {"strategy": "random"}]}
+    with pytest.raises(scen.ScenarioError, match=r"seats\.0\.rollout: Ice Pirates of Harbour Grace's search cannot "
+                                                 r"roll out a strategy file \(Pirate's Peak's and Pirateer's can"):
         scen.from_dict(raw, source=str(ROOT / "scenario.toml"))
+
+
+def test_peak_search_rolls_out_a_file_and_reports_its_illegal_answer(tmp_path):
+    """Pirate's Peak's search rolling out a strategy file (user_turn.user_play_rest_nb inside
+    search_player.rollout_play_nb): a file that always sails plays other games than the
+    built-in rollout, a seed replays them, and an illegal answer inside a rollout stops the
+    run with one line that says so."""
+    (tmp_path / "r.py").write_text("def sail(view, options, params):\n    return 0\n\n\n"
+                                   "def bad(view, options, params):\n    return 7\n")
+
+    def table(rollout):
+        return scen.from_dict({"game": "pirates_peak", "rules": {"strategy_seating": "rotate"},
+                               "seats": [{"strategy": "search", "budget": 8, "rollout": rollout},
+                                         {"strategy": "expert"}]}, source=str(tmp_path / "s.toml"))
+
+    s = table("r.py:sail")
+    c = s.compile()
+    g, st = s.game.play(c, 3, 0, 16)
+    g2, st2 = s.game.play(c, 3, 5, 11)
+    assert np.array_equal(g2, g[5:]) and np.array_equal(st2, st[5:])
+    b = table("expert")
+    gb, stb = b.game.play(b.compile(), 3, 0, 16)
+    assert not np.array_equal(stb, st)
+    bad = table("r.py:bad")
+    with pytest.raises(U.UserStrategyError, match=r"r\.py: bad: returned 7 in a rollout of search at game 0"):
+        bad.game.play(bad.compile(), 3, 0, 4)
 
 
 def _toml(tmp_path: Path, rollout: str) -> Path:

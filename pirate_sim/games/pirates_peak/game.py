@@ -175,6 +175,9 @@ class PiratesPeak(Game):
                                       "that takes the seat's choices other than its declaration",
                                       choices=tuple(s.name for s in STRATEGIES if s.name != "search"))}
 
+    user_rollout = True  # a search seat's ``rollout`` may name a strategy file or "learned" (user_turn.py)
+    user_rollout_placeholder = "expert"  # the search's tables' rollout then: every choice but the declaration
+
     def user_placeholder(self, seat: dict) -> dict:
         return {"strategy": seat.get("base", "expert")}
 
@@ -184,6 +187,9 @@ class PiratesPeak(Game):
         from ... import user_strategy as U
         from .user_view import Board, view_len
 
+        n = len(compiled.strategy_names)
+        if fi.shape[0] == n:  # no search rolls out a file: the rollout rows (n + e) are all built-in
+            fi, rows = U.plan_rollouts([{} for _ in range(n)], {}, users, fi, rows)
         sd = compiled.extra["sd"]
         board = Board(rules=U.readonly(sd[r.SD_RULES]))
         vlen = view_len(compiled.params.max_track)

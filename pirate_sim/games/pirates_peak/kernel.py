@@ -46,6 +46,7 @@ from .rules import (EV_WIDTH, G_N_EV, ROW_CNT, ROW_DECK, ROW_EV, ROW_SHIP, ROW_S
                     SD_RULES)
 from .sea import sail_nb
 from .search_player import new_scratch, play_search_game_nb, search_scratch_nb, searching
+from .user_turn import no_user_nb
 from .turn import play_turn_nb
 from .whole_game import game_tables_nb, play_game_nb, reset_nb, seat_strategies_nb, setup_game_nb, start_game_nb
 
@@ -87,10 +88,12 @@ def play_search_chunk_nb(sd, seed, first_game, out_games, out_seats):
         lo, hi, rng, w, sd_block, order, rotate = block_of_chunk_nb(sd, n, b)
         (sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng,
          snap_i) = search_scratch_nb(sd, w.shape[1], 0, 0)
+        ufn, uparams, calls, view, uopts, urng, err, ent, rent = no_user_nb(2)
         for k in range(lo, hi):
             start_game_nb(sd, sd_block, rng, seed, first_game + k, rotate)
             play_search_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k, sd_roll, w2,
-                                rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
+                                rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng, snap_i, ufn,
+                                uparams, calls, view, uopts, urng, err, ent, rent)
 
 
 # ================================================================ Python-side helpers

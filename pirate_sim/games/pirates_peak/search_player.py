@@ -15,18 +15,20 @@ import numpy as np
 from numba import njit
 
 from ...rng import RNG_WORDS, rand_below_nb
+from ...seating import entry_of_seat_nb
 from ...search import (H_INDEX, H_OPT, H_SIZE, REWARD_MARGIN, derive_stream_nb, halving_best_nb, halving_next_nb,
                        halving_start_nb, top_k_nb)
 from .columns import N_GAME_COLS, N_SEAT_COLS
 from .mechanics import end_game_nb
 from .rules import (ACT_FIRE, ACT_SAIL, ACT_SEARCH, END_TRUNCATED, G_DECK_PTR, G_FIRST, G_N_DEC, G_OVER, G_PEAK_MASK,
                     G_PEAK_X, G_PEND, G_PEND_CODE, G_PEND_SEAT, G_TURNS, G_WINNER, N_SCRIPTED, PEND_DECLARE, PEND_NONE,
-                    PEND_STOP, PEND_TREASURE, ROW_DECK, ROW_EV, ROW_SHIP, ROW_ST, RU_N_JOURNEY, RU_TURN_CAP,
-                    SD_CODES, SD_RULES, SD_SP, SH_GOLD, SP_BUDGET, SP_HORIZON, SP_REWARD, SP_ROLLOUT,
+                    PEND_STOP, PEND_TREASURE, ROW_DECK, ROW_EV, ROW_SHIP, ROW_ST, RU_N_JOURNEY, RU_STRATEGY_SEATING,
+                    RU_TURN_CAP, SD_CODES, SD_RULES, SD_SP, SH_GOLD, SP_BUDGET, SP_HORIZON, SP_REWARD, SP_ROLLOUT,
                     SP_SEARCH, SP_TOP_K)
 from .sea import can_fire_nb, sail_call_nb, sail_resume_nb, take_treasure_nb
 from .strategies import policy_declare_nb, policy_stop_early_nb, policy_treasure_nb
 from .turn import arrival_attempt_nb, can_search_nb, scripted_declare_nb, threat_nb, turn_act_nb, turn_begin_nb
+from .user_turn import ROLLOUT_ERR, no_user_nb, user_declare_nb, user_play_rest_nb
 from .whole_game import NO_LIMIT, finish_nb, game_tables_nb, play_rest_nb, setup_game_nb, start_game_nb
 
 
@@ -116,9 +118,12 @@ def reward_nb(w, s, kind):
 
 
 @njit(cache=True, _nrt=False)
-def rollout_play_nb(sd_roll, rng, w, s, kind, opt, horizon, reward):
+def rollout_play_nb(sd_roll, rng, w, s, kind, opt, horizon, reward, rf, ufn, uparams, calls, view, uopts, urng, err,
+                    rent):
     """Play option ``opt`` of seat s's pending decision ``kind`` on the copy ``w``, then
-    every seat by the rollout table to the end (or ``horizon`` turns); returns the reward."""
+    every seat by the rollout table to the end (or ``horizon`` turns); returns the reward.
+    ``rf`` >= 0: the rollout's declarations are strategy file ``rf``'s (row ``rent`` of
+    ``uparams``, user_turn.user_play_rest_nb), every other choice the rollout table's."""
     mover = mover_nb(w)
     w[ROW_ST, G_PEND] = PEND_NONE
     if kind == PEND_DECLARE:
@@ -133,7 +138,12 @@ def rollout_play_nb(sd_roll, rng, w, s, kind, opt, horizon, reward):
         sail_call_nb(sd_roll, rng, w, mover, steps)
         steps = arrival_attempt_nb(sd_roll, rng, w, mover)
     last = NO_LIMIT if horizon <= 0 else w[ROW_ST, G_TURNS] + horizon
-    play_rest_nb(sd_roll, rng, w, 1 - mover, last)
+    if rf < 0:
+        play_rest_nb(sd_roll, rng, w, 1 - mover, last)
+    else:
+        user_play_rest_nb(sd_roll, rng, w, 1 - mover, last, ufn, uparams, rent, calls, view, uopts, urng, err)
+        if 0 < err[0] < ROLLOUT_ERR:  # an illegal answer inside a rollout (raise_errors says so)
+            err[0] += ROLLOUT_ERR
     return reward_nb(w, s, reward)
 
 
@@ -163,14 +173,19 @@ def prior_nb(sd_roll, rng, w, s, kind, n, opts):
 
 @njit(cache=True, _nrt=False)
 def search_decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sums, counts, scores,
-                     rec, cnt):
+                     rec, cnt, ufn, uparams, calls, view, uopts, urng, err, ent, rent):
     """Seat s's searched choice among ``opts[:n]`` at its pending decision ``kind``: the
     rollout strategy's favourite first (the prior), the ``top_k`` kept, ``budget``
     rollouts by sequential halving on common random numbers (rollout j of every option
     draws from the same derived stream).  Reads ``w`` and ``rng``, changes neither.
     ``rec`` (rollouts: option, index, reward; no row: not recorded) and ``cnt`` ([0]
     rollouts recorded, [1] rollouts played) are the benchmark's; ``cnt[CNT_HALVING:]`` holds
-    the search loop (no allocation here).  Returns an index in opts."""
+    the search loop (no allocation here).  The rollouts play a strategy file where the
+    seat's entry (``ent[s]``) has one as its rollout (``ufn``'s second half; user_turn.py);
+    an illegal answer there (``err``) ends the search.  Returns an index in opts."""
+    row = ufn.shape[0] // 2 + ent[s]  # the rollout's row of ufn / uparams
+    rent[0] = row
+    rent[1] = row
     rollout_table_nb(sd, sd_roll, s)
     dec = w[ROW_ST, G_N_DEC]
     derive_stream_nb(rng2, rng, dec, PRIOR_STREAM)
@@ -189,7 +204,10 @@ def search_decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sum
     while halving_next_nb(h, alive, sums, counts):
         o = h[H_OPT]
         rollout_prepare_nb(sd, rng, w, dec, h[H_INDEX], w2, rng2)
-        v = rollout_play_nb(sd_roll, rng2, w2, s, kind, opts[o], horizon, reward)
+        v = rollout_play_nb(sd_roll, rng2, w2, s, kind, opts[o], horizon, reward, ufn[row], ufn, uparams, calls, view,
+                            uopts, urng, err, rent)
+        if err[0] != 0:
+            return alive[0]
         sums[o] += v
         counts[o] += 1.0
         k = cnt[0]
@@ -204,7 +222,7 @@ def search_decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sum
 
 @njit(cache=True, _nrt=False)
 def decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sums, counts, scores, rec, cnt,
-              snap_w, snap_rng, snap_i):
+              snap_w, snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent):
     """A searching seat's decision in the real game: recorded as a snapshot for the
     benchmark (while ``snap_i`` has rows left), searched, counted; returns the option."""
     w[ROW_ST, G_PEND] = kind
@@ -223,7 +241,7 @@ def decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sums, coun
             snap_i[k, 3 + i] = opts[i]
         cnt[2] = k + 1
     o = search_decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sums, counts, scores,
-                         rec, cnt)
+                         rec, cnt, ufn, uparams, calls, view, uopts, urng, err, ent, rent)
     w[ROW_ST, G_N_DEC] += 1
     return opts[o]
 
@@ -242,7 +260,7 @@ def search_scratch_nb(sd, width, n_rec, n_snap):
 
 @njit(cache=True, _nrt=False)
 def search_declare_nb(sd, rng, w, cur, sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w,
-                      snap_rng, snap_i):
+                      snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent):
     """A searching seat's declaration: its legal ones listed (sail; search, fire where it may),
     searched when there is more than one."""
     n = 1
@@ -256,14 +274,14 @@ def search_declare_nb(sd, rng, w, cur, sd_roll, w2, rng2, opts, alive, sums, cou
     act = ACT_SAIL
     if n > 1:
         act = decide_nb(sd, rng, w, cur, PEND_DECLARE, n, opts, sd_roll, w2, rng2, alive, sums,
-                        counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
+                        counts, scores, rec, cnt, snap_w, snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent)
         w[ROW_ST, G_PEND] = PEND_NONE
     return act
 
 
 @njit(cache=True, _nrt=False)
 def search_move_nb(sd, rng, w, cur, steps, sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w,
-                   snap_rng, snap_i):
+                   snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent):
     """Seat ``cur``'s move of ``steps`` spaces after its action, then its arrival attempts, with
     every searching seat's question on the way (stop early, a Peak treasure) searched."""
     while steps > 0:
@@ -275,7 +293,7 @@ def search_move_nb(sd, rng, w, cur, steps, sd_roll, w2, rng2, opts, alive, sums,
                 opts[0] = 0
                 opts[1] = 1
                 ans = decide_nb(sd, rng, w, p, PEND_STOP, 2, opts, sd_roll, w2, rng2, alive, sums,
-                                counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
+                                counts, scores, rec, cnt, snap_w, snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent)
                 sail_resume_nb(sd, rng, w, p, ans)  # may pause again further on
             else:
                 n = 0
@@ -286,7 +304,7 @@ def search_move_nb(sd, rng, w, cur, steps, sd_roll, w2, rng2, opts, alive, sums,
                 tr = opts[0]
                 if n > 1:
                     tr = decide_nb(sd, rng, w, p, PEND_TREASURE, n, opts, sd_roll, w2, rng2, alive, sums,
-                                   counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
+                                   counts, scores, rec, cnt, snap_w, snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent)
                 w[ROW_ST, G_PEND] = PEND_NONE
                 take_treasure_nb(w, p, tr)
         steps = arrival_attempt_nb(sd, rng, w, cur)
@@ -294,26 +312,36 @@ def search_move_nb(sd, rng, w, cur, steps, sd_roll, w2, rng2, opts, alive, sums,
 
 @njit(cache=True, _nrt=False)
 def play_search_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_index, sd_roll, w2, rng2,
-                        opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng, snap_i):
+                        opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent):
     """:func:`play_game_nb` for a table with a searching seat: the same turn, move and
     pick (the same kernels), with the searching seats' decisions taken by search
-    (:func:`search_declare_nb`, :func:`search_move_nb`; user_kernel.py's
-    ``user_search_game_nb`` is this loop with strategy-file seats too)."""
+    (:func:`search_declare_nb`, :func:`search_move_nb`) and a strategy file's seat declaring
+    by its function (user_turn.user_declare_nb; ``ufn[ent[s]]`` >= 0; user_kernel.py's
+    tables).  A table without strategy files passes user_turn.no_user_nb's stand-ins.  An
+    illegal answer of a function (``err``) ends the game truncated; the caller raises."""
+    rotate = sd[SD_RULES, RU_STRATEGY_SEATING] != 0
+    for q in range(2):
+        ent[q] = entry_of_seat_nb(q, game_index, 2, rotate)
     cur = np.int64(setup_game_nb(sd, rng, w, deck_order, game_index))
     while w[ROW_ST, G_OVER] == 0:
-        if w[ROW_ST, G_TURNS] >= sd[SD_RULES, RU_TURN_CAP]:
+        if w[ROW_ST, G_TURNS] >= sd[SD_RULES, RU_TURN_CAP] or err[0] != 0:
             end_game_nb(w, END_TRUNCATED, -1)
             break
         steps = turn_begin_nb(sd, rng, w, cur)
         if steps < 0:
+            f = ufn[ent[cur]]
             if sd[SD_SP + cur, SP_SEARCH] != 0:
                 act = search_declare_nb(sd, rng, w, cur, sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec,
-                                        cnt, snap_w, snap_rng, snap_i)
+                                        cnt, snap_w, snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent)
+            elif f >= 0:
+                act = user_declare_nb(sd, rng, w, cur, f, uparams[ent[cur]], calls, view, uopts, urng, err)
+                if act < 0:
+                    break
             else:
                 act = scripted_declare_nb(sd, rng, w, cur)
             steps = turn_act_nb(sd, rng, w, cur, act)
         search_move_nb(sd, rng, w, cur, steps, sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec, cnt,
-                       snap_w, snap_rng, snap_i)
+                       snap_w, snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent)
         cur = 1 - cur
     finish_nb(rng, w, out_games, out_seats, k)
 
@@ -333,11 +361,12 @@ def search_collect_nb(sd, seed, n_snap, max_games):
     out_s = np.zeros((1, 2, N_SEAT_COLS), dtype=np.int32)
     (sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng,
      snap_i) = search_scratch_nb(sd, w.shape[1], 0, n_snap)
+    ufn, uparams, calls, view, uopts, urng, err, ent, rent = no_user_nb(2)
     g = 0
     while cnt[2] < n_snap and g < max_games:
         start_game_nb(sd, sd_block, rng, seed, g, True)
         play_search_game_nb(sd_block, rng, w, order, out_g, out_s, 0, g, sd_roll, w2, rng2, opts, alive, sums,
-                            counts, scores, rec, cnt, snap_w, snap_rng, snap_i)
+                            counts, scores, rec, cnt, snap_w, snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent)
         g += 1
     m = cnt[2]
     return snap_w[:m].copy(), snap_rng[:m].copy(), snap_i[:m].copy(), g
@@ -353,13 +382,14 @@ def decide_all_nb(sd, snap_w, snap_rng, snap_i, n_rec):
      _) = search_scratch_nb(sd, snap_w.shape[2], n_rec, 0)
     rec_snap = np.zeros(n_rec, dtype=np.int64)
     chosen = np.zeros(m, dtype=np.int64)
+    ufn, uparams, calls, view, uopts, urng, err, ent, rent = no_user_nb(2)
     for i in range(m):
         n = np.int64(snap_i[i, 2])
         for k in range(n):
             opts[k] = snap_i[i, 3 + k]
         lo = cnt[0]
         o = search_decide_nb(sd, snap_rng[i], snap_w[i], np.int64(snap_i[i, 0]), np.int64(snap_i[i, 1]), n, opts,
-                             sd_roll, w2, rng2, alive, sums, counts, scores, rec, cnt)
+                             sd_roll, w2, rng2, alive, sums, counts, scores, rec, cnt, ufn, uparams, calls, view, uopts, urng, err, ent, rent)
         chosen[i] = opts[o]
         for r in range(lo, cnt[0]):
             rec_snap[r] = i
@@ -382,6 +412,7 @@ def playouts_nb(sd, snap_i, rec, rec_snap, lo, hi, big_w, big_rng):
     then the rollout strategy to the end, no copying, re-sampling or choosing; returns the
     sum of their rewards (equal to the search's own: the same games)."""
     sd_roll = sd.copy()
+    ufn, uparams, calls, view, uopts, urng, err, ent, rent = no_user_nb(2)
     total = 0.0
     seat = -1
     for r in range(lo, hi):
@@ -392,10 +423,12 @@ def playouts_nb(sd, snap_i, rec, rec_snap, lo, hi, big_w, big_rng):
             seat = s
         opt = np.int64(snap_i[i, 3 + np.int64(rec[r, 0])])
         total += rollout_play_nb(sd_roll, big_rng[r - lo], big_w[r - lo], s, np.int64(snap_i[i, 1]), opt,
-                                 sd[SD_SP + s, SP_HORIZON], sd[SD_SP + s, SP_REWARD])
+                                 sd[SD_SP + s, SP_HORIZON], sd[SD_SP + s, SP_REWARD], -1, ufn, uparams, calls, view,
+                                 uopts, urng, err, rent)
     return total
 
 
 def new_scratch(sd, width, n_rec=0, n_snap=0):
-    """:func:`search_scratch_nb` from Python (a traced game, the tests)."""
-    return search_scratch_nb(sd, np.int64(width), np.int64(n_rec), np.int64(n_snap))
+    """:func:`search_scratch_nb` and user_turn.no_user_nb's stand-ins from Python (a traced
+    game, the tests): every argument of :func:`play_search_game_nb` after its first eight."""
+    return (*search_scratch_nb(sd, np.int64(width), np.int64(n_rec), np.int64(n_snap)), *no_user_nb(2))
