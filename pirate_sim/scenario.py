@@ -451,19 +451,18 @@ def _validate_seats(game: Game, seats: Any, source: str, users: dict | None = No
         resolved = {"strategy": name}
         for p in strat.params:
             v = seat.get(p.key, p.default)
+            if p.key == "rollout" and (learned_rollout or (name == "search" and is_spec(v))) \
+                    and not getattr(game, "user_rollout", False):
+                what, doc = ("a learned player", "learned") if learned_rollout else ("a strategy file", "strategies")
+                raise ScenarioError(source, f"{key}.rollout", f"{game.title}'s search cannot roll out {what} "
+                                    f"({_rollout_games()} can; docs/{doc}.md)")
             if p.key == "rollout" and learned_rollout:
-                if not getattr(game, "user_rollout", False):
-                    raise ScenarioError(source, f"{key}.rollout", f"{game.title}'s search cannot roll out a learned "
-                                        f"player ({_rollout_games()} can; docs/learned.md)")
                 player = {"strategy": "learned", **{k: seat[k] for k in ROLLOUT_PLAYER_KEYS if k in seat}}
                 resolved[p.key] = v
                 resolved[ROLLOUT_PLAYER] = _learned_seat(game, player, key, source, rules,
                                                          users if users is not None else {}, len(seats))
                 continue
             if p.key == "rollout" and name == "search" and is_spec(v):
-                if not getattr(game, "user_rollout", False):
-                    raise ScenarioError(source, f"{key}.rollout", f"{game.title}'s search cannot roll out a strategy "
-                                        f"file ({_rollout_games()} can; docs/strategies.md)")
                 _load_user(v, f"{key}.rollout", source, users if users is not None else {}, user_sources)
                 resolved[p.key] = v
                 continue
@@ -596,10 +595,7 @@ def render_toml(s: Scenario, with_docs: bool = True) -> str:
         if seat["strategy"] == "learned":
             lines += ["", "[[seats]]", 'strategy = "learned"'
                       + ("  # a linear value over the seat's view (docs/learned.md)" if with_docs else "")]
-            lines.append(f"weights = {_toml_value(seat['weights'])}"
-                         + (f"  # SHA-256 {seat['weights_sha256'][:16]}" if with_docs else ""))
-            if seat.get("allow_other_rules"):
-                lines.append("allow_other_rules = true")
+            lines += _weights_lines(seat, "", with_docs)
             lines += [f"{k} = {_toml_value(seat[k])}" for k in getattr(g, "user_seat_params", {})]
             continue
         if seat["strategy"] in s.user:
@@ -619,12 +615,15 @@ def render_toml(s: Scenario, with_docs: bool = True) -> str:
         for p in strat.params:
             lines.append(f"{p.key} = {_toml_value(seat[p.key])}" + (_doc_comment(p) if with_docs else ""))
         if ROLLOUT_PLAYER in seat:  # the learned player the rollouts play
-            rp = seat[ROLLOUT_PLAYER]
-            lines.append(f"weights = {_toml_value(rp['weights'])}"
-                         + (f"  # the rollouts' learned player, SHA-256 {rp['weights_sha256'][:16]}" if with_docs else ""))
-            if rp.get("allow_other_rules"):
-                lines.append("allow_other_rules = true")
+            lines += _weights_lines(seat[ROLLOUT_PLAYER], "the rollouts' learned player, ", with_docs)
     return "\n".join(lines) + "\n"
+
+
+def _weights_lines(player: dict, what: str, with_docs: bool) -> list[str]:
+    """A learned player's lines of a [[seats]] table: its weights file (and allow_other_rules)."""
+    lines = [f"weights = {_toml_value(player['weights'])}"
+             + (f"  # {what}SHA-256 {player['weights_sha256'][:16]}" if with_docs else "")]
+    return lines + (["allow_other_rules = true"] if player.get("allow_other_rules") else [])
 
 
 def resolved_parameters(s: Scenario) -> list[tuple[str, Any, Any, str]]:

@@ -123,6 +123,9 @@ def test_peak_search_rolls_out_a_file_and_reports_its_illegal_answer(tmp_path):
     bad = table("r.py:bad")
     with pytest.raises(U.UserStrategyError, match=r"r\.py: bad: returned 7 in a rollout of search at game 0"):
         bad.game.play(bad.compile(), 3, 0, 4)
+    from pirate_sim.games.pirates_peak import user_turn  # its copy keeps user_strategy out of the kernel's sources
+
+    assert user_turn.ROLLOUT_ERR == U.ROLLOUT_ERR
 
 
 def _toml(tmp_path: Path, rollout: str) -> Path:

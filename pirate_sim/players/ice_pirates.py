@@ -309,12 +309,7 @@ def plan(view, board, dist, seat, crew, maps):
         if hp >= 0:
             dist[G_PLAN, hp] = 0
             return True
-    goal = False
-    for c in range(N_CELLS):
-        if dist[G_PORT, c] == 0:
-            dist[G_PLAN, c] = 0
-            goal = True
-    if goal:
+    if plan_goals(dist, G_PORT):
         return False
     best = 1
     target = -1
@@ -329,16 +324,22 @@ def plan(view, board, dist, seat, crew, maps):
     if target >= 0:
         dist[G_PLAN, target] = 0
         return True
-    islands = False
-    for c in range(N_CELLS):
-        if dist[G_MAPS, c] == 0:
-            dist[G_PLAN, c] = 0
-            islands = True
+    islands = plan_goals(dist, G_MAPS)
     if maps != ALL_MAPS or holder >= 0 or not islands:
         for c in range(N_CELLS):
             if view[V_CARD + c] == FACE_DOWN and dist[G_PLAN, c] > 4:
                 dist[G_PLAN, c] = 4
     return False
+
+
+def plan_goals(dist, k):
+    """Goal ``k``'s cells (distance 0) become the plan's; True if there are any."""
+    found = False
+    for c in range(N_CELLS):
+        if dist[k, c] == 0:
+            dist[G_PLAN, c] = 0
+            found = True
+    return found
 
 
 def closeness(dist, k, c):

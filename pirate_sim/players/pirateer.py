@@ -172,6 +172,37 @@ def exposure(view, mask, pos, node, only):
     return r
 
 
+def make_move(board, occ, pos, phi, ship, d, die, take, treasure):
+    """One half of a play made on ``occ`` / ``pos``, counted into ``phi`` (a capture, the
+    treasure captured, the treasure taken): (from, to, the ship captured or -1, who holds the
+    treasure now)."""
+    p = pos[ship]
+    n = walk(board, p, d, die)
+    v = occ[n]
+    occ[p] = -1
+    if v >= 0:
+        pos[v] = -1
+        phi[2] += 1.0
+        if v == treasure:
+            treasure = ship
+            phi[3] = 1.0
+    occ[n] = ship
+    pos[ship] = n
+    if take == 1:
+        treasure = ship
+        phi[1] = 1.0
+    return p, n, v, treasure
+
+
+def undo_move(occ, pos, ship, p, n, v):
+    """:func:`make_move` undone."""
+    pos[ship] = p
+    occ[n] = v
+    if v >= 0:
+        pos[v] = n
+    occ[p] = ship
+
+
 def features(view, board, play, occ, mask, pos, phi):
     """Fill ``phi`` (float64[N_FEATURES]) for ``play`` (layout in the docstring); ``occ``
     (ship on each square, -1) and ``pos`` (a copy of the ships' squares) are left as they
@@ -185,42 +216,13 @@ def features(view, board, play, occ, mask, pos, phi):
         phi[j] = 0.0
     s1 = play[0]
     s2 = play[4]
-    p1 = pos[s1]
-    n1 = walk(board, p1, play[1], play[2])
-    treasure = view[V_TREASURE]
-    v1 = occ[n1]
     # make the play on occ / pos (undone below)
-    occ[p1] = -1
-    if v1 >= 0:
-        pos[v1] = -1
-        phi[2] += 1.0
-        if v1 == treasure:
-            treasure = s1
-            phi[3] = 1.0
-    occ[n1] = s1
-    pos[s1] = n1
-    if play[3] == 1:
-        treasure = s1
-        phi[1] = 1.0
+    p1, n1, v1, treasure = make_move(board, occ, pos, phi, s1, play[1], play[2], play[3], view[V_TREASURE])
     p2 = -1
     n2 = -1
     v2 = -1
     if s2 >= 0:
-        p2 = pos[s2]
-        n2 = walk(board, p2, play[5], play[6])
-        v2 = occ[n2]
-        occ[p2] = -1
-        if v2 >= 0:
-            pos[v2] = -1
-            phi[2] += 1.0
-            if v2 == treasure:
-                treasure = s2
-                phi[3] = 1.0
-        occ[n2] = s2
-        pos[s2] = n2
-        if play[7] == 1:
-            treasure = s2
-            phi[1] = 1.0
+        p2, n2, v2, treasure = make_move(board, occ, pos, phi, s2, play[5], play[6], play[7], treasure)
     # seats left without a ship, and whether the play wins
     others = 0
     nxt_seat = -1
@@ -328,18 +330,9 @@ def features(view, board, play, occ, mask, pos, phi):
         phi[15] = t_target
     else:
         phi[0] = WIN_VALUE / EXPERT_SCALE
-    # undo
     if s2 >= 0:
-        pos[s2] = p2
-        occ[n2] = v2
-        if v2 >= 0:
-            pos[v2] = n2
-        occ[p2] = s2
-    pos[s1] = p1
-    occ[n1] = v1
-    if v1 >= 0:
-        pos[v1] = n1
-    occ[p1] = s1
+        undo_move(occ, pos, s2, p2, n2, v2)
+    undo_move(occ, pos, s1, p1, n1, v1)
     return win
 
 

@@ -40,6 +40,7 @@ import numpy as np
 
 from ..games.base import G_FIRST_SEAT, G_WINNER
 from ..stats import Estimate, wilson
+from ..user_strategy import LEARNED, ROLLOUT_PLAYER
 
 PLAYERS_GAMES = 1000  # games per seating of a pairing of scripted strategies
 # games per seating with `search`: about 1 s a game in Pirateer, so a cold page stays under a minute
@@ -49,7 +50,6 @@ QUICK_GAMES = 24  # the same in a quick report (tests): the page's layout, not i
 QUICK_SEARCH_GAMES = 2
 FEW_GAMES = 200  # a cell resting on fewer games is hatched and prints n= (its interval is wide)
 SEARCH = "search"  # the searching player's registered name (pirate_sim/search.py)
-LEARNED = "learned"  # a learned player's seat (pirate_sim.learned.LEARNED): on the page when the scenario seats one
 CACHE_FORMAT = 1  # bump when the cached record's layout changes
 
 
@@ -111,7 +111,7 @@ def entries(game, seats: list[dict] | None) -> list[Entry]:
 def _compile(game, rules: dict, seats: list[dict]):
     """The table's kernel tables; a learned seat (or a search rolling one out) goes through the
     scenario, which plays the bundled player file with the seat's weights."""
-    if not any(seat["strategy"] == LEARNED or "rollout_player" in seat for seat in seats):
+    if not any(seat["strategy"] == LEARNED or ROLLOUT_PLAYER in seat for seat in seats):
         return game.compile(rules, seats)
     from ..learned import player
     from ..scenario import Scenario

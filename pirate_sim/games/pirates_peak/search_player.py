@@ -25,10 +25,11 @@ from .rules import (ACT_FIRE, ACT_SAIL, ACT_SEARCH, END_TRUNCATED, G_DECK_PTR, G
                     PEND_STOP, PEND_TREASURE, ROW_DECK, ROW_EV, ROW_SHIP, ROW_ST, RU_N_JOURNEY, RU_STRATEGY_SEATING,
                     RU_TURN_CAP, SD_CODES, SD_RULES, SD_SP, SH_GOLD, SP_BUDGET, SP_HORIZON, SP_REWARD, SP_ROLLOUT,
                     SP_SEARCH, SP_TOP_K)
-from .sea import can_fire_nb, sail_call_nb, sail_resume_nb, take_treasure_nb
+from .sea import sail_call_nb, sail_resume_nb, take_treasure_nb
 from .strategies import policy_declare_nb, policy_stop_early_nb, policy_treasure_nb
-from .turn import arrival_attempt_nb, can_search_nb, scripted_declare_nb, threat_nb, turn_act_nb, turn_begin_nb
-from .user_turn import ROLLOUT_ERR, no_user_nb, user_declare_nb, user_play_rest_nb
+from .turn import arrival_attempt_nb, scripted_declare_nb, threat_nb, turn_act_nb, turn_begin_nb
+from .user_turn import (MAX_OPTIONS, ROLLOUT_ERR, declare_options_nb, no_user_nb, user_declare_nb,
+                        user_play_rest_nb)
 from .whole_game import NO_LIMIT, finish_nb, game_tables_nb, play_rest_nb, setup_game_nb, start_game_nb
 
 
@@ -44,7 +45,6 @@ PRIOR_STREAM = 0x7FFFFFFF
 # reward "margin": the win (1 / 0.5 / 0) plus this share of the gold lead over the total
 # gold, (lead / (total + 1)): at most 0.1, a tie-breaker between options that win as often
 MARGIN_WEIGHT = 0.1
-MAX_OPTIONS = 8  # scratch length of a decision's options (at most 3 in Pirate's Peak)
 CNT_HALVING = 3  # cnt[:3]: rollouts recorded, played, snapshots; cnt[3:]: the search loop's state
 
 
@@ -263,14 +263,7 @@ def search_declare_nb(sd, rng, w, cur, sd_roll, w2, rng2, opts, alive, sums, cou
                       snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent):
     """A searching seat's declaration: its legal ones listed (sail; search, fire where it may),
     searched when there is more than one."""
-    n = 1
-    opts[0] = ACT_SAIL
-    if can_search_nb(w, cur) != 0:
-        opts[n] = ACT_SEARCH
-        n += 1
-    if can_fire_nb(sd, w, cur):
-        opts[n] = ACT_FIRE
-        n += 1
+    n = declare_options_nb(sd, w, cur, opts)
     act = ACT_SAIL
     if n > 1:
         act = decide_nb(sd, rng, w, cur, PEND_DECLARE, n, opts, sd_roll, w2, rng2, alive, sums,

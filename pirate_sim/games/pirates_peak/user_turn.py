@@ -25,7 +25,7 @@ from .turn import can_search_nb, turn_act_nb, turn_begin_nb, turn_steps_nb
 from .user_view import USER_STREAM, fill_view_nb
 from .whole_game import finish_move_nb
 
-MAX_OPTIONS = 8  # search_player.MAX_OPTIONS: a decision's options (at most 3); a copy for the function follows
+MAX_OPTIONS = 8  # scratch length of a decision's options (at most 3 in Pirate's Peak; search_player's too)
 ROLLOUT_ERR = 1 << 20  # pirate_sim.user_strategy.ROLLOUT_ERR: err[0] above it, the answer came in a rollout
 
 
@@ -35,24 +35,30 @@ def user_choose_nb(fi, view, options, params, rng, calls):
     return call_user_nb(calls, fi, view, options, params, rng)
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def declare_options_nb(sd, w, cur, opts):
+    """Seat ``cur``'s legal declarations into ``opts`` (sail; search, fire where it may), as a
+    strategy file and the search player get them; how many."""
+    n = 1
+    opts[0] = ACT_SAIL
+    if can_search_nb(w, cur) != 0:
+        opts[n] = ACT_SEARCH
+        n += 1
+    if can_fire_nb(sd, w, cur):
+        opts[n] = ACT_FIRE
+        n += 1
+    return n
+
+
 @njit(cache=True, _nrt=False)
 def user_declare_nb(sd, rng, w, cur, f, params, calls, view, opts, urng, err):
     """User seat ``cur``'s declaration (function ``f``, parameters ``params``): with more than
     one legal declaration, the function's pick from a fresh view; an ACT_*, or -1 after an
     illegal answer (``err`` set, the game ended truncated)."""
-    can_search = can_search_nb(w, cur)
-    can_fire = 1 if can_fire_nb(sd, w, cur) else 0
-    n = 1
-    opts[0] = ACT_SAIL
-    if can_search != 0:
-        opts[n] = ACT_SEARCH
-        n += 1
-    if can_fire != 0:
-        opts[n] = ACT_FIRE
-        n += 1
+    n = declare_options_nb(sd, w, cur, opts)
     if n == 1:
         return ACT_SAIL
-    fill_view_nb(w, cur, can_search, can_fire, view)
+    fill_view_nb(w, cur, 1 if opts[1] == ACT_SEARCH else 0, 1 if opts[n - 1] == ACT_FIRE else 0, view)
     derive_stream_nb(urng, rng, w[ROW_ST, G_TURNS], USER_STREAM)
     for i in range(n):  # the function gets its own copy of the options
         opts[MAX_OPTIONS + i] = opts[i]
