@@ -3,7 +3,8 @@ strategy files play, to prove a change to how they are called plays the same gam
 
 Covers every documented example (examples/strategies/*.toml), the test probe in its two
 legal modes, a file (and the learned player) as the rollout of Pirateer's ``search``, and a
-file against ``search`` (Pirateer, Pirate's Peak, Ice Pirates);
+file against ``search`` (Pirateer, Pirate's Peak, Ice Pirates), and each game's bundled
+learned player against experts (examples/learned/*.toml);
 each played whole, in uneven chunks and on one thread (which must agree), plus the trace of
 game 3 (and Pirateer's heat map).
 
@@ -59,6 +60,10 @@ CASES = {
                                                                          "bold_digger"}, {"strategy": "search"}]), 300),
     "ice_file_vs_search": (lambda: _table("ice_pirates", [{"strategy": "examples/strategies/ice_pirates_players.py:"
                                                                        "navigator"}, {"strategy": "search"}]), 60),
+    "learned_peak": (lambda: scen.load(ROOT / "examples/learned/peak_learned_vs_expert.toml"), 3_000),
+    "learned_ice": (lambda: scen.load(ROOT / "examples/learned/ice_pirates_learned_vs_experts.toml"), 600),
+    "learned_cove": (lambda: scen.load(ROOT / "examples/learned/pirates_cove_learned_vs_experts.toml"), 300),
+    "learned_pirateer": (lambda: scen.load(ROOT / "examples/learned/pirateer_learned_vs_experts.toml"), 200),
 }
 
 
@@ -101,8 +106,9 @@ def main(argv: list[str]) -> int:
     now = {name: case_hashes(name) for name in CASES if not only or name.startswith(tuple(only))}
     for name, h in now.items():
         print(name, h, flush=True)
-    if mode == "record":
-        path.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
+    if mode == "record":  # the cases played replace theirs; the others' records are kept
+        old = json.loads(path.read_text()) if path.is_file() else {}
+        path.write_text(json.dumps({**old, **now}, indent=1, sort_keys=True) + "\n")
         return 0
     then = json.loads(path.read_text())
     bad = [k for k in now if then.get(k) != now[k]]
