@@ -73,3 +73,37 @@ def test_learned_ice_pirates_weights_games_and_hidden_cards():
         for params in [vals, *wrng.normal(size=(4, len(names)))]:
             picks = {u.py_func(v.copy(), options.copy(), params, new_rng(3, 4), board) for v in views}
             assert len(picks) == 1 and 0 <= picks.pop() < len(options)
+
+
+def test_goal_fields_stop_early_yet_exact_where_read():
+    """The player's Dijkstra stops once the cells its features read (the ship's and one move
+    away) are settled: there every goal field equals the full field's, on views from real
+    games (mid-game, every seat, headings and fighting the waves)."""
+    g = learned.player("ice_pirates").py_func.__globals__
+    c = scen.from_dict({"game": "ice_pirates", "seats": [{"strategy": "expert"}] * 4}).compile()
+    board = UV.board_of(c.params, c.arrays)
+    n, cells = g["N_GOALS"], g["N_CELLS"]
+    compared = early = 0
+    for turns in (3, 9, 15, 24, 33):
+        st, st0 = _mid_game(c, turns)
+        if st[R.G_END] >= 0:
+            continue
+        pos = int(st[T.seat_base(int(st[R.G_SEAT])) + R.S_POS])
+        if pos < 0:
+            continue
+        near = [pos, *[int(b) for b in board.nb[pos] if b >= 0]]
+        for kind in (R.PEND_DIR, R.PEND_FIGHT):
+            st[R.T_PEND] = kind
+            view = np.zeros(UV.VIEW_LEN, np.int32)
+            UV.fill_view_nb(st, st0, c.params, view)
+            out = []
+            for want in (sum(1 << x for x in near), (1 << cells) - 1):
+                dist = np.empty((n, cells), np.int64)
+                args = (np.zeros(cells, np.int64), np.zeros(2 * cells, np.int64), np.zeros(6, np.int64))
+                out.append((g["fields"](view, board, dist, *args, want, np.zeros(32, np.int64)), dist))
+            assert out[0][0] == out[1][0]
+            assert np.array_equal(out[0][1][:, near], out[1][1][:, near])
+            assert (out[0][1] >= out[1][1]).all()  # elsewhere an unsettled cell may only be further
+            compared += 1
+            early += int(not np.array_equal(out[0][1], out[1][1]))
+    assert compared >= 6 and early > 0, (compared, early)  # and it did stop early

@@ -159,23 +159,24 @@ def enter_cost(view, c, ib):
     return 0
 
 
-def dijkstra(board, dist, k, leave, into, cost):
+def dijkstra(board, dist, k, leave, into, cost, want, bucket):
     """Fill ``dist[k]`` (at most 16 at goal cells, FAR elsewhere) with the quarter moves to the nearest
     goal: a reverse Dijkstra with a ring of 32 buckets of cells (bitmasks; a step costs at
     most 22).  ``leave[c]``: bit d, a ship may leave ``c`` in direction d; ``into[c]`` the
-    cost of entering ``c``; ``cost[d]`` of a move in direction d."""
-    bucket = np.zeros(32, np.int64)
+    cost of entering ``c``; ``cost[d]`` of a move in direction d.  It stops once every cell
+    of the bitmask ``want`` is settled: only those cells' distances are exact (a cell is
+    settled at its final distance, every step costs at least 4, so stopping changes none
+    of them); ``bucket``: int64[32] scratch."""
+    bucket[:] = 0
     occ = 0
     for c in range(N_CELLS):
         x = dist[k, c]
         if x < FAR:  # goals: 0, and the open-water edge at its escape move's cost (at most 16)
             bucket[x & 31] |= np.int64(1) << c
             occ |= 1 << (x & 31)
-    if occ == 0:
-        return
     settled = np.int64(0)
     cur = 0
-    while occ != 0:
+    while occ != 0 and (want & ~settled) != 0:
         r = cur & 31
         while ((occ >> r) & 1) == 0:
             cur += 1
@@ -202,9 +203,19 @@ def dijkstra(board, dist, k, leave, into, cost):
                     occ |= 1 << (x & 31)
 
 
-def fields(view, board, dist, leave, into, cost):
-    """The goal distance fields (``dist[k, c]``; FAR everywhere when goal ``k`` does not apply);
-    True if the plan chases a ship."""
+def blocked_sides(view, c, ib):
+    """The sides of cell ``c`` a known iceberg blocks (bit d: towards direction d; an Ice
+    Breaker passes a card with one iceberg side)."""
+    m = view[V_ICE + c]
+    if ib and m != 0 and (m & (m - 1)) == 0:
+        return 0
+    return m
+
+
+def fields(view, board, dist, leave, into, cost, want, bucket):
+    """The goal distance fields (``dist[k, c]``; FAR everywhere when goal ``k`` does not apply),
+    exact at the cells of the bitmask ``want`` (the only ones the features read); True if the
+    plan chases a ship."""
     seat = view[V_SEAT]
     me = V_SEATS + SEAT_FIELDS * seat
     upg = view[me + F_UPG]
@@ -275,17 +286,22 @@ def fields(view, board, dist, leave, into, cost):
     if view[V_BELL_POOL] > 0 and crew < board.rules[R_CREW_PER_SHIP]:
         dist[G_BELL, board.rules[R_BELL_CELL]] = 0
     chase = plan(view, board, dist, seat, crew, maps)
-    for c in range(N_CELLS):
+    for c in range(N_CELLS):  # side_blocked for every side, each cell's icebergs read once
         into[c] = enter_cost(view, c, ib)
-        m = 0
+        leave[c] = blocked_sides(view, c, ib)
+    for c in range(N_CELLS):
+        m = leave[c]
         for d in range(6):
-            if not side_blocked(view, board, c, d, ib):
-                m |= 1 << d
-        leave[c] = m
+            b = board.nb[c, d]
+            if b >= 0:
+                m |= ((leave[b] >> ((d + 3) % 6)) & 1) << d
+        into[N_CELLS + c] = m
+    for c in range(N_CELLS):
+        leave[c] = ~into[N_CELLS + c] & 63
     for d in range(6):
         cost[d] = move_cost(board, wind, d, jib, crew)
     for k in range(N_GOALS):
-        dijkstra(board, dist, k, leave, into, cost)
+        dijkstra(board, dist, k, leave, into, cost, want, bucket)
     return chase
 
 
@@ -393,9 +409,10 @@ def expert_pick(view, board, options, dist, cost, into, chase):
     return pick
 
 
-def dir_features(view, board, dist, cost, into, d, nxt, phi, rng):
+def dir_features(view, board, dist, cost, into, d, nxt, phi, rng, rich, worth):
     """Fill ``phi`` (float64[N_DIR]) for the option heading ``d`` to cell ``nxt`` (``d`` -1:
-    stopping, ``nxt`` the ship's cell); phi[0] (the expert's pick) is the caller's."""
+    stopping, ``nxt`` the ship's cell); phi[0] (the expert's pick) is the caller's.  ``rich``
+    and ``worth`` are the same for every option (:func:`seat_terms`)."""
     seat = view[V_SEAT]
     me = V_SEATS + SEAT_FIELDS * seat
     crew = view[me + F_CREW]
@@ -412,13 +429,7 @@ def dir_features(view, board, dist, cost, into, d, nxt, phi, rng):
     phi[3] = SMALL * closeness(dist, G_MAPS, nxt)
     phi[4] = SMALL * closeness(dist, G_UNKNOWN, nxt)
     phi[5] = SMALL * closeness(dist, G_PORT, nxt)
-    phi[6] = SMALL * closeness(dist, G_RICH, nxt)
-    if phi[6] != 0.0:
-        best = 0
-        for o in range(n_seats):
-            if o != seat and view[V_SEATS + SEAT_FIELDS * o + F_POS] >= 0:
-                best = max(best, lacked(view, o, maps))
-        phi[6] *= best / 3.0
+    phi[6] = SMALL * closeness(dist, G_RICH, nxt) * rich
     phi[7] = SMALL * closeness(dist, G_HOLDER, nxt)
     phi[8] = SMALL * closeness(dist, G_WRECK, nxt)
     per = board.rules[R_CREW_PER_SHIP]
@@ -437,7 +448,6 @@ def dir_features(view, board, dist, cost, into, d, nxt, phi, rng):
         phi[12] = SMALL * best
     else:
         phi[2] = SMALL
-    worth = popcount_nb(maps & ALL_MAPS) / 3.0 + (1.0 if holder == seat else 0.0)
     if worth > 0.0:
         near = 0
         for o in range(n_seats):
@@ -446,6 +456,19 @@ def dir_features(view, board, dist, cost, into, d, nxt, phi, rng):
                 near += 1
         phi[13] = SMALL * worth * near / 2.0
     phi[14] = SMALL * rand_float_nb(rng)
+
+
+def seat_terms(view):
+    """(rich, worth): the most colours I lack that a ship on the map holds / 3 (feature 6's
+    factor), and what I carry: the treasure 1, + my colours / 3 (feature 13's)."""
+    seat = view[V_SEAT]
+    maps = view[V_SEATS + SEAT_FIELDS * seat + F_MAPS]
+    best = 0
+    for o in range(view[V_N_SEATS]):
+        if o != seat and view[V_SEATS + SEAT_FIELDS * o + F_POS] >= 0:
+            best = max(best, lacked(view, o, maps))
+    worth = popcount_nb(maps & ALL_MAPS) / 3.0 + (1.0 if view[V_TREASURE] == seat else 0.0)
+    return best / 3.0, worth
 
 
 def dir_value(params, phi):
@@ -496,9 +519,15 @@ def learned(view, options, params, rng, board):
     n = options.shape[0]
     dist = np.empty((N_GOALS, N_CELLS), np.int64)
     leave = np.zeros(N_CELLS, np.int64)
-    into = np.zeros(N_CELLS, np.int64)
+    into = np.zeros(2 * N_CELLS, np.int64)  # entering costs, then each cell's blocked sides (fields' scratch)
     cost = np.zeros(6, np.int64)
-    chase = fields(view, board, dist, leave, into, cost)
+    bucket = np.zeros(32, np.int64)
+    want = np.int64(1) << pos  # the features read the fields here and one move away
+    for d in range(6):
+        if board.nb[pos, d] >= 0:
+            want |= np.int64(1) << board.nb[pos, d]
+    chase = fields(view, board, dist, leave, into, cost, want, bucket)
+    rich, worth = seat_terms(view)
     phi = np.zeros(N_DIR)
     if kind == KIND_DIR:
         pick = expert_pick(view, board, options, dist, cost, into, chase)
@@ -509,7 +538,7 @@ def learned(view, options, params, rng, board):
             nxt = pos if d < 0 else board.nb[pos, d]
             if d >= 0 and wins(view, board, nxt):
                 return i
-            dir_features(view, board, dist, cost, into, d, nxt, phi, rng)
+            dir_features(view, board, dist, cost, into, d, nxt, phi, rng, rich, worth)
             phi[0] = 1.0 if i == pick else 0.0
             v = dir_value(params, phi)
             if v > best_v:
@@ -517,7 +546,7 @@ def learned(view, options, params, rng, board):
                 best = i
         return best
     # fighting the waves on storm ``pos``: options 1 fight, 0 stay
-    dir_features(view, board, dist, cost, into, -1, pos, phi, rng)
+    dir_features(view, board, dist, cost, into, -1, pos, phi, rng, rich, worth)
     here = dir_value(params, phi)
     crew = view[me + F_CREW]
     ib = ((view[me + F_UPG] >> ICE_BREAKER) & 1) == 1
@@ -537,7 +566,7 @@ def learned(view, options, params, rng, board):
         if wins(view, board, a):
             gain = 1e9
             continue
-        dir_features(view, board, dist, cost, into, d, a, phi, rng)
+        dir_features(view, board, dist, cost, into, d, a, phi, rng, rich, worth)
         gain = max(gain, dir_value(params, phi) - here)
     if gain < -1e299:
         gain = 0.0
