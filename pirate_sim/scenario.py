@@ -388,7 +388,7 @@ def _load_user(name: str, key: str, source: str, users: dict, user_sources: dict
 def _rollout_games() -> str:
     """The games whose search can roll out a strategy file, as a sentence says them."""
     names = [f"{get_game(g).title}'s" for g in GAME_MODULES if getattr(get_game(g), "user_rollout", False)]
-    return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 def _learned_seat(game: Game, seat: dict, key: str, source: str, rules: dict, users: dict, n_seats: int) -> dict:

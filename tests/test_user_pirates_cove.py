@@ -173,7 +173,3 @@ def test_the_example_scenario_loads():
     s = scen.load(ROOT / "examples" / "strategies" / "pirates_cove_planner.toml")
     assert s.seats[0]["base"] == "expert" and s.game.takes_strategy_files
 
-
-def test_the_search_cannot_roll_out_a_strategy_file():
-    with pytest.raises(scen.ScenarioError, match="search cannot roll out a strategy file"):
-        _cove([{"strategy": "search", "rollout": PLANNER}, {"strategy": "random"}, {"strategy": "random"}])

@@ -95,37 +95,63 @@ def test_a_bad_rollout_spec_is_one_line(spec, why):
 def test_ice_pirates_refuses_a_file_rollout():
     raw = {"game": "ice_pirates", "seats": [{"strategy": "search", "rollout": RAIDER}, {"strategy": "random"}]}
     with pytest.raises(scen.ScenarioError, match=r"seats\.0\.rollout: Ice Pirates of Harbour Grace's search cannot "
-                                                 r"roll out a strategy file \(Pirate's Peak's and Pirateer's can"):
+                                                 r"roll out a strategy file \(Pirate's Peak's, Pirate's Cove's and "
+                                                 r"Pirateer's can"):
         scen.from_dict(raw, source=str(ROOT / "scenario.toml"))
 
 
-def test_peak_search_rolls_out_a_file_and_reports_its_illegal_answer(tmp_path):
-    """Pirate's Peak's search rolling out a strategy file (user_turn.user_play_rest_nb inside
-    search_player.rollout_play_nb): a file that always sails plays other games than the
-    built-in rollout, a seed replays them, and an illegal answer inside a rollout stops the
-    run with one line that says so."""
-    (tmp_path / "r.py").write_text("def sail(view, options, params):\n    return 0\n\n\n"
-                                   "def bad(view, options, params):\n    return 7\n")
+FILE_ROLLOUT_TABLES = {  # game: (the other seats, games, where to cut them)
+    "pirates_peak": ([{"strategy": "expert"}], 16, 5),
+    "pirates_cove": ([{"strategy": "expert"}, {"strategy": "fighter"}], 9, 4),
+}
+
+
+@pytest.mark.parametrize("game", sorted(FILE_ROLLOUT_TABLES))
+def test_search_rolls_out_a_file_and_reports_its_illegal_answer(tmp_path, game):
+    """Pirate's Peak's and Pirate's Cove's search rolling out a strategy file (Peak:
+    user_turn.user_play_rest_nb inside search_player.rollout_play_nb, every seat declares by
+    the file; Cove: search_player.rollout_nb, every seat chooses its islands by it): a file
+    that always takes the first option plays other games than the built-in rollout, chunks
+    replay them, and an illegal answer inside a rollout stops the run with one line that
+    says so."""
+    import importlib
+
+    others, n, cut = FILE_ROLLOUT_TABLES[game]
+    (tmp_path / "r.py").write_text("def first(view, options, params):\n    return 0\n\n\n"
+                                   "def bad(view, options, params):\n    return 9\n")
 
     def table(rollout):
-        return scen.from_dict({"game": "pirates_peak", "rules": {"strategy_seating": "rotate"},
-                               "seats": [{"strategy": "search", "budget": 8, "rollout": rollout},
-                                         {"strategy": "expert"}]}, source=str(tmp_path / "s.toml"))
+        return scen.from_dict({"game": game, "rules": {"strategy_seating": "rotate"},
+                               "seats": [{"strategy": "search", "budget": 8, "rollout": rollout}, *others]},
+                              source=str(tmp_path / "s.toml"))
 
-    s = table("r.py:sail")
+    s = table("r.py:first")
     c = s.compile()
-    g, st = s.game.play(c, 3, 0, 16)
-    g2, st2 = s.game.play(c, 3, 5, 11)
-    assert np.array_equal(g2, g[5:]) and np.array_equal(st2, st[5:])
+    g, st = s.game.play(c, 3, 0, n)
+    g2, st2 = s.game.play(c, 3, cut, n - cut)
+    assert np.array_equal(g2, g[cut:]) and np.array_equal(st2, st[cut:])
     b = table("expert")
-    gb, stb = b.game.play(b.compile(), 3, 0, 16)
+    gb, stb = b.game.play(b.compile(), 3, 0, n)
     assert not np.array_equal(stb, st)
     bad = table("r.py:bad")
-    with pytest.raises(U.UserStrategyError, match=r"r\.py: bad: returned 7 in a rollout of search at game 0"):
+    with pytest.raises(U.UserStrategyError, match=r"r\.py: bad: returned 9 in a rollout of search at game 0"):
         bad.game.play(bad.compile(), 3, 0, 4)
-    from pirate_sim.games.pirates_peak import user_turn  # its copy keeps user_strategy out of the kernel's sources
+    # the kernel's copy keeps user_strategy out of the kernel's sources
+    assert importlib.import_module(f"pirate_sim.games.{game}.user_turn").ROLLOUT_ERR == U.ROLLOUT_ERR
 
-    assert user_turn.ROLLOUT_ERR == U.ROLLOUT_ERR
+
+def test_cove_file_rollout_beside_the_file_at_a_seat(tmp_path):
+    """A Cove table whose search rolls out the file that another seat plays: both calls in one
+    game, the games replayed by a seed."""
+    (tmp_path / "r.py").write_text("def first(view, options, params):\n    return 0\n")
+    s = scen.from_dict({"game": "pirates_cove", "rules": {"strategy_seating": "rotate"},
+                        "seats": [{"strategy": "search", "budget": 8, "rollout": "r.py:first"},
+                                  {"strategy": "r.py:first"}, {"strategy": "fighter"}]},
+                       source=str(tmp_path / "s.toml"))
+    c = s.compile()
+    g, st = s.game.play(c, 3, 0, 6)
+    g2, st2 = s.game.play(c, 3, 0, 6)
+    assert np.array_equal(g, g2) and np.array_equal(st, st2) and (g[:, 0] >= -1).all()
 
 
 def _toml(tmp_path: Path, rollout: str) -> Path:

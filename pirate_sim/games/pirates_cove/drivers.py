@@ -14,7 +14,7 @@ Tables with strategy files have their own drivers (``user_kernel.py``, which cal
 calls the search, so its games are the scripted players' alone.
 
 May import: ``actions``, ``rounds``, ``whole_game``, ``search_player``, ``policies``,
-``rules``, ``ship`` of this game, ``games/kernel_base.py``, ``pirate_sim.rng`` and
+``rules``, ``ship``, ``user_turn`` of this game, ``games/kernel_base.py``, ``pirate_sim.rng`` and
 ``pirate_sim.search``.
 """
 
@@ -33,6 +33,7 @@ from .rules import (DEC_NONE, EVENT_WIDTH, FORCED_BIAS, G_DEC, G_DEC_SEAT, G_DEC
 from .rounds import advance_nb
 from .search_player import PRIOR_STREAM, new_scratch_nb, prior_nb, rollout_tables_nb, search_decide_nb
 from .ship import sb_nb
+from .user_turn import no_user_nb
 from .whole_game import setup_nb, write_outputs_nb
 
 BLOCK = 64  # games per parallel block (about: block_nb splits a chunk evenly)
@@ -40,14 +41,14 @@ BLOCK = 64  # games per parallel block (about: block_nb splits a chunk evenly)
 
 @njit(cache=True)
 def play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, rst, rrng, rfs,
-                     rwk, ev0, si, sf, game_index, out_g, out_s):
+                     rwk, ev0, si, sf, usr, game_index, out_g, out_s):
     """One whole game on an already seeded ``rng`` (bulk runs and traces share it);
-    returns the rollouts its search seats played."""
+    returns the rollouts its search seats played.  ``usr``: user_turn.no_user_nb's stand-ins."""
     setup_nb(st, ev, rng, P, tr, ncards, tavern, legends, strat, sp, game_index)
     played = 0
     while advance_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk, P.rounds + 1) != DEC_NONE:
         played += search_decide_nb(st, ev, rng, P, tr, cards, ncards, legends, strat, sp, rsp, rst, rrng, rfs, rwk,
-                                   ev0, si, sf)
+                                   ev0, si, sf, usr)
     write_outputs_nb(st, rng, P, out_g, out_s)
     return played
 
@@ -69,11 +70,12 @@ def play_chunk_nb(seed, first, n, P, tr, cards, ncards, tavern, legends, strat, 
     for blk in prange(n_blocks):
         st, ev, rng, fs, wk, rsp, scratch = game_scratch_nb(sp)
         rst, rrng, rfs, rwk, ev0, si, sf = scratch
+        usr = no_user_nb(P.n_seats)
         lo, hi = block_nb(n, n_blocks, blk)
         for i in range(lo, hi):
             seed_game_nb(rng, seed, first + i)
             r = play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, rst,
-                                 rrng, rfs, rwk, ev0, si, sf, first + i, out_g[i], out_s[i])
+                                 rrng, rfs, rwk, ev0, si, sf, usr, first + i, out_g[i], out_s[i])
             if played.shape[0] > 0:
                 played[i] = r
 
@@ -85,7 +87,7 @@ def play_traced_nb(seed, k, P, tr, cards, ncards, tavern, legends, strat, sp, ev
     rst, rrng, rfs, rwk, ev0, si, sf = scratch
     seed_game_nb(rng, seed, k)
     play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, rst, rrng, rfs, rwk,
-                     ev0, si, sf, k, out_g, out_s)
+                     ev0, si, sf, no_user_nb(P.n_seats), k, out_g, out_s)
     return st[G_EVENTS]
 
 
@@ -119,11 +121,12 @@ def bench_search_nb(states, rngs, m, P, tr, cards, ncards, legends, strat, sp):
     """Search each of the first ``m`` collected decisions; returns the rollouts played."""
     st, ev, rng, fs, wk, rsp, scratch = game_scratch_nb(sp)
     rst, rrng, rfs, rwk, ev0, si, sf = scratch
+    usr = no_user_nb(P.n_seats)
     played = 0
     for d in range(m):
         st[:] = states[d]
         played += search_decide_nb(st, ev, rngs[d], P, tr, cards, ncards, legends, strat, sp, rsp, rst, rrng, rfs,
-                                   rwk, ev0, si, sf)
+                                   rwk, ev0, si, sf, usr)
     return played
 
 

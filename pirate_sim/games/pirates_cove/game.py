@@ -151,12 +151,16 @@ class PiratesCove(Game):
                                       "that takes the seat's choices other than its island",
                                       choices=tuple(s.name for s in STRATEGIES if s.name != "search"))}
 
+    user_rollout = True  # a search seat's ``rollout`` may name a strategy file or "learned" (user_turn.py)
+    user_rollout_placeholder = "expert"  # the search's tables' rollout then: every decision but the island
+
     def user_placeholder(self, seat: dict) -> dict:
         return {"strategy": seat.get("base", "expert")}
 
     def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
         """The user kernel's tables: the placeholders' rows with SP_SEARCH = 1 at user entries
-        (rounds.advance_nb then stops at their decisions, user_kernel.py answers them)."""
+        (rounds.advance_nb then stops at their decisions, user_kernel.py answers them), and a
+        second row per entry, the strategy file a search entry's rollouts play (-1: none)."""
         from numba import typeof
 
         from ... import user_strategy as U
@@ -164,8 +168,11 @@ class PiratesCove(Game):
         from .user_view import VIEW_LEN, board_of
 
         tr, cards, ncards, tavern, legends, strat, sp = compiled.arrays
+        n = len(compiled.strategy_names)
+        if fi.shape[0] == n:  # no search rolls out a file: the rollout rows (n + e) are all built-in
+            fi, rows = U.plan_rollouts([{} for _ in range(n)], {}, users, fi, rows)
         sp = sp.copy()
-        sp[fi >= 0, SP_SEARCH] = 1.0
+        sp[fi[:n] >= 0, SP_SEARCH] = 1.0
         board = board_of(compiled)
         types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(np.zeros(6, np.int32)), typeof(rows[0]),
                   typeof(np.zeros(SP_RNG_WORDS, np.uint64)))

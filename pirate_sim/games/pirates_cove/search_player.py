@@ -20,8 +20,12 @@ other seats choose again with the rollout strategy on public information (their 
 choices of the round, already in G_PEND for the seats before, are overwritten unread);
 the option is forced; play to the end (or ``horizon`` rounds) and score.
 
-May import: ``actions``, ``rounds``, ``policies``, ``rules``, ``ship`` of this game,
-``pirate_sim.rng`` and ``pirate_sim.search``.
+A search whose ``rollout`` is a strategy file or a learned player (user_kernel.py) has every
+seat choose its islands in the rollouts by that function (``user_turn.user_island_nb``), its
+other decisions by its ``base``.
+
+May import: ``actions``, ``rounds``, ``policies``, ``rules``, ``ship``, ``user_turn`` of this
+game, ``pirate_sim.rng`` and ``pirate_sim.search``.
 """
 
 from __future__ import annotations
@@ -42,8 +46,9 @@ from .rules import (DEC_BUY, DEC_FLEE, DEC_ISLAND, DEC_NONE, DEC_UPGRADE, EV_SEA
                     S_ENTRY, S_FAME, S_FAME_CARDS, S_FAMEV, S_GOLD, S_HAND, S_SEC, STATE_WORDS, TRELAWNEY)
 from .ship import level_cost_nb, sb_nb
 from .rounds import advance_nb
+from .user_turn import MAX_OPTIONS, ROLLOUT_ERR, user_island_nb
 
-MAX_OPT = 16  # options of one decision (islands 6, levels up to MAX_LEVEL, ...)
+MAX_OPT = MAX_OPTIONS  # options of one decision (islands 6, levels up to MAX_LEVEL, ...)
 # integer scratch ``si``: options, their order, rollout counts, the Tavern pool
 SI_OPTS = 0
 SI_IDX = SI_OPTS + MAX_OPT
@@ -267,9 +272,30 @@ def score_nb(st, P, s, reward):
 
 
 @njit(cache=True)
-def rollout_nb(st, rng, P, tr, cards, ncards, legends, strat, rsp, kind, s, opt, decision, j, stop_round,
-               reward, rst, rrng, rfs, rwk, ev0, pool):
-    """One rollout of option ``opt`` (see the module docstring); returns its reward."""
+def user_island_option_nb(st, rng, P, tr, s, f, params, calls, view, opts, urng, err, code):
+    """Seat ``s``'s island as user function ``f`` chooses it (user_turn.user_island_nb), or -1
+    if it answered an illegal index (recorded in ``err`` as ``code``, the first one only)."""
+    n = options_nb(st, P, tr, DEC_ISLAND, s, opts)
+    c = user_island_nb(st, rng, P, s, f, params, calls, view, opts, n, urng)
+    if c < 0 or c >= n:
+        if err[0] == 0:
+            err[0] = code
+            err[1] = st[G_ROUND] + 1
+            err[2] = c
+            err[3] = n
+        return -1
+    return opts[c]
+
+
+@njit(cache=True)
+def rollout_nb(st, rng, P, tr, cards, ncards, legends, strat, sp, rsp, kind, s, opt, decision, j, stop_round,
+               reward, rst, rrng, rfs, rwk, ev0, pool, usr):
+    """One rollout of option ``opt`` (see the module docstring); returns its reward.  A
+    search whose rollout is a strategy file (``usr``'s ``ufn[n + e]`` >= 0) has every seat
+    choose its islands by that function and take its other decisions as its entry's
+    rollout strategy (``advance_nb`` with ``sp`` stops at each: the entry searches); an
+    illegal answer is recorded in ``usr``'s ``err`` and the rollout scores 0."""
+    ufn, uparams, calls, view, uopts, urng, err = usr
     for i in range(STATE_WORDS):
         rst[i] = st[i]
     derive_stream_nb(rrng, rng, decision, j)
@@ -277,24 +303,48 @@ def rollout_nb(st, rng, P, tr, cards, ncards, legends, strat, rsp, kind, s, opt,
     e = rst[sb_nb(s) + S_ENTRY]
     for o in range(P.n_seats):
         rst[sb_nb(o) + S_ENTRY] = e  # every seat plays the rollout strategy (rsp: no search)
+    f = ufn[P.n_seats + e]
+    code = ROLLOUT_ERR + f + 1
     rfs[FS_READY] = 0.0
     if kind == DEC_ISLAND:
         for o in range(P.n_seats):
-            if o != s:
+            if o == s:
+                continue
+            if f < 0:
                 rst[G_PEND + o] = choose_island_nb(rst, rrng, P, tr, strat, rsp, rfs, o)
+            else:
+                x = user_island_option_nb(rst, rrng, P, tr, o, f, uparams[P.n_seats + e], calls, view, uopts, urng,
+                                          err, code)
+                if x < 0:
+                    return 0.0
+                rst[G_PEND + o] = x
         rst[G_PEND + s] = opt
         rst[G_CUR] = P.n_seats
         rst[G_DEC] = DEC_NONE
     else:
         rst[G_FORCED] = opt + FORCED_BIAS
-    advance_nb(rst, ev0, rrng, P, tr, cards, legends, strat, rsp, rfs, rwk, stop_round)
+    if f < 0:
+        advance_nb(rst, ev0, rrng, P, tr, cards, legends, strat, rsp, rfs, rwk, stop_round)
+        return score_nb(rst, P, s, reward)
+    while advance_nb(rst, ev0, rrng, P, tr, cards, legends, strat, sp, rfs, rwk, stop_round) != DEC_NONE:
+        o = rst[G_DEC_SEAT]
+        if rst[G_DEC] == DEC_ISLAND:
+            x = user_island_option_nb(rst, rrng, P, tr, o, f, uparams[P.n_seats + e], calls, view, uopts, urng, err,
+                                      code)
+            if x < 0:
+                return 0.0
+            rst[G_FORCED] = x + FORCED_BIAS
+        else:
+            rst[G_FORCED] = prior_nb(rst, rrng, P, tr, strat, rsp, rfs, rst[G_DEC], o) + FORCED_BIAS
     return score_nb(rst, P, s, reward)
 
 
 @njit(cache=True)
-def search_decide_nb(st, ev, rng, P, tr, cards, ncards, legends, strat, sp, rsp, rst, rrng, rfs, rwk, ev0, si, sf):
+def search_decide_nb(st, ev, rng, P, tr, cards, ncards, legends, strat, sp, rsp, rst, rrng, rfs, rwk, ev0, si, sf,
+                     usr):
     """Answer the pending decision of the state (G_DEC, G_DEC_SEAT) by search: write the
-    chosen option into G_FORCED; returns the rollouts played."""
+    chosen option into G_FORCED; returns the rollouts played.  ``usr``: the table's user
+    arguments (user_turn.no_user_nb's stand-ins at a table without strategy files)."""
     kind = st[G_DEC]
     s = st[G_DEC_SEAT]
     e = st[sb_nb(s) + S_ENTRY]
@@ -324,8 +374,8 @@ def search_decide_nb(st, ev, rng, P, tr, cards, ncards, legends, strat, sp, rsp,
         halving_start_nb(h, m, int(sp[e, SP_BUDGET]))
         while halving_next_nb(h, idx, sums, counts):
             o = h[H_OPT]
-            sums[o] += rollout_nb(st, rng, P, tr, cards, ncards, legends, strat, rsp, kind, s, opts[o], decision,
-                                  h[H_INDEX], stop, reward, rst, rrng, rfs, rwk, ev0, pool)
+            sums[o] += rollout_nb(st, rng, P, tr, cards, ncards, legends, strat, sp, rsp, kind, s, opts[o],
+                                  decision, h[H_INDEX], stop, reward, rst, rrng, rfs, rwk, ev0, pool, usr)
             counts[o] += 1
             played += 1
         best = halving_best_nb(h, idx, sums, counts)

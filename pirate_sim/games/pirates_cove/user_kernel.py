@@ -14,12 +14,16 @@ decisions (rules.DEC_*), and the driver here answers:
   strategy's own answer (search_player.prior_nb with the game's stream, the very call the
   kernel makes for a built-in seat), so those choices are the base strategy's exactly;
 * a ``search`` seat's decisions: search_player.search_decide_nb, as in a table without
-  strategy files (its rollouts play every seat as its rollout strategy, user seats too).
+  strategy files: its rollouts play every seat as its rollout strategy, user seats too;
+  a search whose ``rollout`` names a strategy file or ``learned`` has every seat choose
+  its islands in its rollouts by that function (row ``n + e`` of ``ufn`` / ``uparams``,
+  user_strategy.plan_rollouts), its other decisions by its ``base``.
 
 An index outside the options (or an exception, user_abi.RAISED) ends the game truncated
-and is reported in ``err`` (1 + dispatch index, round, the answer, options); the caller
+and is reported in ``err`` (1 + dispatch index, round, the answer, options; inside a
+rollout ROLLOUT_ERR + 1 + dispatch index); the caller
 raises (user_strategy.raise_errors).  Imports: the package's Cove kernel modules (``rounds``,
-``whole_game``, ``search_player``, ``drivers``), view, rules and ship, ``games/kernel_base.py``,
+``whole_game``, ``search_player``, ``drivers``), rules and ship, ``games/kernel_base.py``,
 pirate_sim.rng, pirate_sim.search and pirate_sim.user_abi.
 """
 
@@ -32,38 +36,12 @@ from pirate_sim.games.base import G_TRUNCATED
 from pirate_sim.games.kernel_base import block_nb
 from pirate_sim.games.pirates_cove.drivers import BLOCK, game_scratch_nb
 from pirate_sim.games.pirates_cove.rules import (DEC_ISLAND, DEC_NONE, END_TRUNCATED, FORCED_BIAS, G_DEC,
-                                                 G_DEC_SEAT, G_END, G_EVENTS, G_FORCED, G_PHASE, G_ROUND,
-                                                 G_WINNER, MAX_SEATS, PH_DONE, S_ENTRY)
+                                                 G_DEC_SEAT, G_END, G_EVENTS, G_FORCED, G_PHASE, G_WINNER, PH_DONE, S_ENTRY)
 from pirate_sim.games.pirates_cove.rounds import advance_nb
-from pirate_sim.games.pirates_cove.search_player import MAX_OPT, options_nb, prior_nb, search_decide_nb
+from pirate_sim.games.pirates_cove.search_player import MAX_OPT, prior_nb, search_decide_nb, user_island_option_nb
 from pirate_sim.games.pirates_cove.ship import sb_nb
-from pirate_sim.games.pirates_cove.user_view import USER_STREAM, fill_view_nb
 from pirate_sim.games.pirates_cove.whole_game import setup_nb, write_outputs_nb
 from pirate_sim.rng import RNG_WORDS, seed_game_nb
-from pirate_sim.search import derive_stream_nb
-from pirate_sim.user_abi import call_user_nb
-
-
-@njit(cache=True)
-def user_island_nb(st, rng, P, tr, f, params, calls, view, opts, urng, err):
-    """Ask user function ``f`` for the pending island of seat G_DEC_SEAT; write it into
-    G_FORCED and return True, or record an illegal answer in ``err`` and return False."""
-    s = st[G_DEC_SEAT]
-    n = options_nb(st, P, tr, DEC_ISLAND, s, opts)
-    fill_view_nb(st, P, s, view)
-    # one stream per round and seat: two user seats choosing in a row get different streams
-    derive_stream_nb(urng, rng, st[G_ROUND] * MAX_SEATS + s, USER_STREAM)
-    for i in range(n):  # the function gets its own copy of the options
-        opts[MAX_OPT + i] = opts[i]
-    c = call_user_nb(calls, f, view, opts[MAX_OPT:MAX_OPT + n], params, urng)
-    if c < 0 or c >= n:
-        err[0] = f + 1
-        err[1] = st[G_ROUND] + 1
-        err[2] = c
-        err[3] = n
-        return False
-    st[G_FORCED] = opts[c] + FORCED_BIAS
-    return True
 
 
 @njit(cache=True)
@@ -72,6 +50,7 @@ def user_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, 
     """One whole game on a seeded ``rng`` (bulk runs and traces share it); ``sp``: the seat
     tables with SP_SEARCH = 1 at user entries, ``rsp`` the same with the search off."""
     rst, rrng, rfs, rwk, ev0, si, sf = scratch
+    usr = (ufn, uparams, calls, view, opts, urng, err)
     setup_nb(st, ev, rng, P, tr, ncards, tavern, legends, strat, sp, game_index)
     while advance_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk, P.rounds + 1) != DEC_NONE:
         s = st[G_DEC_SEAT]
@@ -79,15 +58,18 @@ def user_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, 
         kind = st[G_DEC]
         if ufn[e] < 0:
             search_decide_nb(st, ev, rng, P, tr, cards, ncards, legends, strat, sp, rsp, rst, rrng, rfs, rwk, ev0,
-                             si, sf)
+                             si, sf, usr)
         elif kind == DEC_ISLAND:
-            if not user_island_nb(st, rng, P, tr, ufn[e], uparams[e], calls, view, opts, urng, err):
-                st[G_WINNER] = -1
-                st[G_END] = END_TRUNCATED
-                st[G_PHASE] = PH_DONE
-                break
+            x = user_island_option_nb(st, rng, P, tr, s, ufn[e], uparams[e], calls, view, opts, urng, err, ufn[e] + 1)
+            if x >= 0:
+                st[G_FORCED] = x + FORCED_BIAS
         else:
             st[G_FORCED] = prior_nb(st, rng, P, tr, strat, rsp, fs, kind, s) + FORCED_BIAS
+        if err[0] != 0:  # an illegal answer, the seat's own or in a search's rollout
+            st[G_WINNER] = -1
+            st[G_END] = END_TRUNCATED
+            st[G_PHASE] = PH_DONE
+            break
     write_outputs_nb(st, rng, P, out_g, out_s)
     if err[0] != 0:
         out_g[G_TRUNCATED] = 1  # an illegal answer stopped it
