@@ -92,28 +92,21 @@ def test_a_bad_rollout_spec_is_one_line(spec, why):
     assert __import__("re").search(why, str(info.value)), str(info.value)
 
 
-def test_ice_pirates_refuses_a_file_rollout():
-    raw = {"game": "ice_pirates", "seats": [{"strategy": "search", "rollout": RAIDER}, {"strategy": "random"}]}
-    with pytest.raises(scen.ScenarioError, match=r"seats\.0\.rollout: Ice Pirates of Harbour Grace's search cannot "
-                                                 r"roll out a strategy file \(Pirate's Peak's, Pirate's Cove's and "
-                                                 r"Pirateer's can"):
-        scen.from_dict(raw, source=str(ROOT / "scenario.toml"))
-
-
 FILE_ROLLOUT_TABLES = {  # game: (the other seats, games, where to cut them)
     "pirates_peak": ([{"strategy": "expert"}], 16, 5),
     "pirates_cove": ([{"strategy": "expert"}, {"strategy": "fighter"}], 9, 4),
+    "ice_pirates": ([{"strategy": "expert"}], 6, 2),
 }
 
 
 @pytest.mark.parametrize("game", sorted(FILE_ROLLOUT_TABLES))
 def test_search_rolls_out_a_file_and_reports_its_illegal_answer(tmp_path, game):
-    """Pirate's Peak's and Pirate's Cove's search rolling out a strategy file (Peak:
-    user_turn.user_play_rest_nb inside search_player.rollout_play_nb, every seat declares by
-    the file; Cove: search_player.rollout_nb, every seat chooses its islands by it): a file
-    that always takes the first option plays other games than the built-in rollout, chunks
-    replay them, and an illegal answer inside a rollout stops the run with one line that
-    says so."""
+    """Pirate's Peak's, Pirate's Cove's and Ice Pirates' search rolling out a strategy file
+    (Peak: user_turn.user_play_rest_nb inside search_player.rollout_play_nb, every seat
+    declares by the file; Cove: search_player.rollout_nb, every seat chooses its islands by
+    it; Ice Pirates: searcher.rollout_nb, every turn is user_turn.user_turn_nb): a file that
+    always takes the first option plays other games than the built-in rollout, chunks replay
+    them, and an illegal answer inside a rollout stops the run with one line that says so."""
     import importlib
 
     others, n, cut = FILE_ROLLOUT_TABLES[game]

@@ -146,16 +146,23 @@ class IcePirates(Game):
     def user_placeholder(self, seat: dict) -> dict:
         return {"strategy": seat.get("base", "expert")}
 
+    user_rollout = True  # a search seat's ``rollout`` may name a strategy file or "learned" (user_turn.py)
+    user_rollout_placeholder = "expert"  # the search's tables' rollout then: the choices a file does not take
+
     def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
         """Compile the files' wrappers; the user kernel's ``sp`` is the scenario's with
-        SP_SEARCH set on the user entries (policies.forced_nb then pauses at their choices)."""
+        SP_SEARCH set on the user entries (policies.forced_nb then pauses at their choices);
+        ``fi`` / ``rows`` get a second row per entry, the file its search's rollouts play."""
         from numba import typeof
 
         from ... import user_strategy as U
         from .user_view import VIEW_LEN, board_of
 
+        n = compiled.n_seats
+        if fi.shape[0] == n:  # no search rolls out a file: the rollout rows (n + e) are all built-in
+            fi, rows = U.plan_rollouts([{} for _ in range(n)], {}, users, fi, rows)
         sp = compiled.arrays[7].copy()
-        for e in np.flatnonzero(fi >= 0):
+        for e in np.flatnonzero(fi[:n] >= 0):
             sp[e, KS.SP_SEARCH] = 1.0
         board = board_of(compiled.params, compiled.arrays)
         types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(np.zeros(3, np.int32)), typeof(rows[0]),

@@ -8,8 +8,12 @@ copied.  Each rollout copies the turn's start, re-deals what the seat has not se
 with the rollout strategy to the end (or the horizon).  Nothing here allocates per rollout.
 Only scenarios with a ``search`` seat (and strategy files: ``user_kernel.py``) compile it.
 
-Imports ``state``, ``board``, ``policies``, ``play`` (and ``pirate_sim.search``); see ``state.py`` for
-the order of the kernel's modules.
+A search whose ``rollout`` is a strategy file or a learned player plays every turn of its
+rollouts as that function's turn (``user_turn.user_turn_nb``, the replay a real seat's turn
+with a file is); the plain kernels pass ``user_turn.no_user_nb``'s stand-ins.
+
+Imports ``state``, ``board``, ``policies``, ``play``, ``user_turn`` (and ``pirate_sim.search``); see
+``state.py`` for the order of the kernel's modules.
 """
 
 from __future__ import annotations
@@ -20,51 +24,17 @@ from numba import njit
 from ...search import (H_INDEX, H_OPT, H_SIZE, REWARD_MARGIN, REWARD_RANK, REWARD_WIN, derive_stream_nb,
                        halving_best_nb, halving_next_nb, halving_start_nb, top_k_nb)
 from ...rng import RNG_WORDS, rand_below_nb
-from .rules import (C_CARD, C_COLOUR, C_MASK, C_REVEALED, C_WALLED, C_WRECK, G_END,
+from .rules import (C_CARD, C_COLOUR, C_MASK, C_REVEALED, C_WALLED, C_WRECK, END_TRUNCATED, G_END,
                     G_ENTRY, G_SEAT, G_TREASURE, G_TURN, G_WIND, G_WINNER, MAX_FORCED, N_BAY,
-                    N_CELLS, OPEN, PEND_DIR, PEND_FIGHT, PEND_RAID, S_CREW, S_POS, S_PROGRESS, S_UPG, T_FORCED,
-                    T_FPOS, T_FSEAT, T_NF, T_PAUSE, T_PEND, T_PMASK, T_PSTOP, WRECK)
+                    N_CELLS, OPEN, PEND_DIR, PEND_RAID, S_CREW, S_POS, S_PROGRESS, S_UPG, T_FORCED,
+                    T_FPOS, T_FSEAT, T_NF, T_PAUSE, T_PEND, WRECK)
 from .state import (BB_AROUND, FS_DIST, FS_KEY_TURN, FS_SIZE, OPP_MIX, OPP_POOL, SP_BUDGET, SP_CREW_RESERVE,
                     SP_HORIZON, SP_OPPONENTS, SP_RAID_WORTHLESS, SP_REWARD, SP_ROLLOUT, SP_SEARCH, SP_TOP_K,
                     popcount_nb, sb_nb)
 from .policies import edge_cost_nb, plan_nb, raid_value_nb, search_nb
 from .board import card_boards_nb
 from .play import draw_mask_nb, setup_nb, turn_nb, write_outputs_nb
-
-
-MAX_OPTIONS = 8  # a direction choice: 6 directions + stop; a raid: no raid + 5 seats
-
-
-@njit(cache=True, _nrt=False)
-def options_nb(st, P, opts):
-    """The options of the paused choice in ``st`` into ``opts`` (headings then -1 to stop;
-    1 fight, 0 not; -1 no raid then seats); their number.  The search player's and a
-    strategy file's (user_kernel.py) one list of a choice's options."""
-    kind = st[T_PEND]
-    n = 0
-    if kind == PEND_DIR:
-        mask = st[T_PMASK]
-        for d in range(6):
-            if (mask >> d) & 1:
-                opts[n] = d
-                n += 1
-        if st[T_PSTOP] == 1:
-            opts[n] = -1
-            n += 1
-    elif kind == PEND_FIGHT:
-        opts[0] = 1
-        opts[1] = 0
-        n = 2
-    else:
-        opts[0] = -1
-        n = 1
-        cand = st[T_PMASK]
-        for o in range(P.n_seats):
-            if (cand >> o) & 1:
-                opts[n] = o
-                n += 1
-    return n
-
+from .user_turn import MAX_OPTIONS, ROLLOUT_ERR, no_user_nb, options_nb, replay_turn_nb, user_turn_nb
 
 
 @njit(cache=True, _nrt=False)
@@ -144,18 +114,36 @@ def reward_nb(rs, P, s, kind):
 
 @njit(cache=True)
 def rollout_nb(st0, truth, rng0, P, geo, rel, cum_w, costs, rstrat, rsp, s, nf, opt, decision, j,
-               horizon, reward, rs, rrng, rfs, ev0, cards):
-    """One rollout of option ``opt`` of the seat's choice number ``nf`` of this turn."""
+               horizon, reward, rs, rrng, rfs, ev0, cards, f, fparams, usr):
+    """One rollout of option ``opt`` of the seat's choice number ``nf`` of this turn.  With
+    ``f`` >= 0 (a search that rolls out a strategy file or a learned player) every turn of
+    the rollout, the rest of this one included, is user_turn.user_turn_nb of function ``f``
+    (parameters ``fparams``; ``rsp`` then pauses at every seat's choices); an illegal answer
+    is recorded in ``usr``'s ``err`` and the rollout scores 0."""
     rs[:] = st0
     derive_stream_nb(rrng, rng0, decision, j)
     determinise_nb(rs, truth, rrng, P, geo, cards)
     rs[T_FORCED + nf] = opt
+    rfs[FS_KEY_TURN] = -1  # this rollout's own plans (the cache is keyed on turn and version)
+    if f >= 0:
+        _, _, calls, ust0, urng0, view, uopts, fopts, urng, err = usr
+        code = ROLLOUT_ERR + f + 1
+        if not user_turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs, f, fparams, calls, ust0, urng0,
+                            view, uopts, fopts, urng, err, nf + 1, code):
+            return 0.0
+        stop = rs[G_TURN] + horizon
+        while rs[G_END] < 0 and (horizon == 0 or rs[G_TURN] < stop):
+            if rs[G_TURN] >= P.turn_cap:
+                turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs)
+            elif not user_turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs, f, fparams, calls, ust0,
+                                  urng0, view, uopts, fopts, urng, err, 0, code):
+                return 0.0
+        return reward_nb(rs, P, s, reward)
     rs[T_NF] = nf + 1
     rs[T_FPOS] = 0
     rs[T_FSEAT] = s
     rs[T_PAUSE] = 0
     rs[T_PEND] = 0
-    rfs[FS_KEY_TURN] = -1  # this rollout's own plans (the cache is keyed on turn and version)
     turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs)
     rs[T_NF] = 0
     stop = rs[G_TURN] + horizon
@@ -202,12 +190,16 @@ def prior_nb(truth, st0, P, geo, rel, costs, strat, sp, s, opts, n, scores, pfs)
 
 @njit(cache=True)
 def search_choice_nb(truth, st0, rng0, P, geo, rel, cum_w, costs, strat, sp, rstrat, rsp, s, nf,
-                     rs, rrng, rfs, pfs, ev0, cards, opts, scores, idx, sums, counts, tally):
+                     rs, rrng, rfs, pfs, ev0, cards, opts, scores, idx, sums, counts, tally, usr):
     """The searching seat's choice at the pause in ``truth`` (its turn began in ``st0``):
     the options its rules allow, the ``top_k`` best by the rollout strategy's prior, then
     sequential halving over ``budget`` rollouts with common random numbers (rollout j of
-    every option draws from the same derived stream)."""
+    every option draws from the same derived stream).  ``usr``: the table's user arguments
+    (user_turn.no_user_nb's stand-ins without strategy files): row ``n + e`` of its ``ufn``
+    is the function the entry's rollouts play (-1: its rollout strategy)."""
     e = truth[G_ENTRY + s]
+    f = usr[0][P.n_seats + e]
+    fparams = usr[1][P.n_seats + e]
     n = options_nb(truth, P, opts)
     if n == 1:
         return opts[0]
@@ -234,29 +226,11 @@ def search_choice_nb(truth, st0, rng0, P, geo, rel, cum_w, costs, strat, sp, rst
                     rstrat[i] = strat[row]
                     rsp[i, :] = sp[row, :]
         sums[o] += rollout_nb(st0, truth, rng0, P, geo, rel, cum_w, costs, rstrat, rsp, s, nf, opts[o],
-                              decision, h[H_INDEX], horizon, reward, rs, rrng, rfs, ev0, cards)
+                              decision, h[H_INDEX], horizon, reward, rs, rrng, rfs, ev0, cards, f, fparams, usr)
         counts[o] += 1.0
         tally[0] += 1
     tally[1] += 1
     return opts[halving_best_nb(h, idx, sums, counts)]
-
-
-@njit(cache=True)
-def replay_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, st0, rng0, s, nf):
-    """Seat ``s``'s turn replayed from its start (``st0``, ``rng0``) with its first ``nf``
-    choices forced (``st0``'s T_FORCED words), up to its next choice: True if the turn paused
-    there (T_PEND), False if it ended.  The search player's and a strategy file's
-    (user_kernel.user_turn_nb) one replay of a turn."""
-    st[:] = st0
-    rng[:] = rng0
-    st[T_FSEAT] = s
-    st[T_NF] = nf
-    st[T_FPOS] = 0
-    st[T_PAUSE] = 1 if nf < MAX_FORCED - 1 else 0  # (never reached: a turn has fewer choices)
-    st[T_PEND] = 0
-    fs[FS_KEY_TURN] = -1  # no plan of an earlier replay is reused
-    turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
-    return st[T_PEND] != 0
 
 
 @njit(cache=True)
@@ -275,15 +249,18 @@ def search_scratch_nb(st, rng, P, sp):
 
 @njit(cache=True)
 def search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, tally, max_decisions, pts, pts_rng,
-                   scr):
+                   scr, usr):
     """Searching seat ``s`` (entry ``e``)'s turn: replayed from its start after each searched
-    choice (see above).  False if ``max_decisions`` (search_bench; > 0) were reached."""
+    choice (see above).  False if ``max_decisions`` (search_bench; > 0) were reached, or an
+    illegal answer of a rollout's strategy file (``usr``'s ``err``) ended the game."""
     st0, truth, rs, rng0, rrng, rfs, pfs, ev0, cards, opts, idx, scores, sums, counts, rstrat, rsp = scr
     n = P.n_seats
     rc = np.int64(sp[e, SP_ROLLOUT])
     for i in range(n):  # inside rollouts every seat plays the rollout strategy's defaults
         rstrat[i] = strat[n + rc]
         rsp[i, :] = sp[n + rc, :]
+        if usr[0][n + e] >= 0:  # or a strategy file, on them (forced_nb pauses at its choices)
+            rsp[i, SP_SEARCH] = 1.0
     st0[:] = st
     rng0[:] = rng
     nf = 0
@@ -298,7 +275,14 @@ def search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, 
             pts[k, :] = st0
             pts_rng[k, :RNG_WORDS] = rng0[:RNG_WORDS]
         opt = search_choice_nb(truth, st0, rng0, P, geo, rel, cum_w, costs, strat, sp, rstrat, rsp, s, nf,
-                               rs, rrng, rfs, pfs, ev0, cards, opts, scores, idx, sums, counts, tally)
+                               rs, rrng, rfs, pfs, ev0, cards, opts, scores, idx, sums, counts, tally, usr)
+        if usr[9][0] != 0:  # an illegal answer inside a rollout: the game ends, truncated
+            st[T_NF] = 0
+            st[T_FPOS] = 0
+            st[T_PAUSE] = 0
+            st[T_PEND] = 0
+            st[G_END] = END_TRUNCATED
+            return False
         st0[T_FORCED + nf] = opt
         nf += 1
     st[T_NF] = 0
@@ -317,13 +301,14 @@ def search_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, tally,
     ``max_decisions`` > 0 (search_bench) it stops after that many, storing each choice's
     turn start in ``pts`` / ``pts_rng``."""
     scr = search_scratch_nb(st, rng, P, sp)
+    usr = no_user_nb(P.n_seats)
     while st[G_END] < 0:
         s = st[G_SEAT]
         e = st[G_ENTRY + s]
         if sp[e, SP_SEARCH] == 0 or st[G_TURN] >= P.turn_cap:
             turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
         elif not search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, tally, max_decisions,
-                                pts, pts_rng, scr):
+                                pts, pts_rng, scr, usr):
             return
 
 

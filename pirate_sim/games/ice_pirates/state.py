@@ -6,7 +6,8 @@ wind roll and how far a ship may sail (cont_after_nb).
 The kernel's modules, each importing only those before it (no cycles): ``state`` (this one),
 ``board`` (the map and legality), ``policies`` (the scripted players' choices and the
 planner), ``turn`` (raids, collection, one turn), ``play`` (set-up, whole games, outputs),
-``searcher`` (the search player) and ``kernel`` (the chunk and trace drivers).  Every one
+``user_turn`` (a turn replayed with its choices forced; a strategy file's turn), ``searcher``
+(the search player) and ``kernel`` (the chunk and trace drivers).  Every one
 may import ``rules``, ``columns``, ``games.base``, ``games.kernel_base``, ``pirate_sim.rng``,
 ``.search`` and ``.seating``; this one imports none of the other kernel modules.
 

@@ -15,9 +15,10 @@ caller raises.  Other seats' turns are play.turn_nb, or, at a table that also se
 ``search``, searcher.search_turn_nb for a searching seat (``user_search_chunk_nb``, an
 entry point of its own).
 
-Imports play.py (set-up, the turn, outputs, a game's scratch), searcher.py (a choice's
-options), state.py, user_view.py, games.kernel_base (block_nb), pirate_sim.rng, .search
-(derive_stream_nb) and .user_abi.
+A user seat's turn is user_turn.user_turn_nb, the replay the search's rollouts also play
+when they roll out a strategy file.  Imports play.py (set-up, the turn, outputs, a game's
+scratch), searcher.py (the search's turn), user_turn.py, state.py, user_view.py,
+games.kernel_base (block_nb) and pirate_sim.rng.
 """
 
 from __future__ import annotations
@@ -26,60 +27,13 @@ import numpy as np
 from numba import njit, prange
 
 from pirate_sim.games.ice_pirates.play import game_scratch_nb, setup_nb, turn_nb, write_outputs_nb
-from pirate_sim.games.ice_pirates.rules import (END_TRUNCATED, G_END, G_ENTRY, G_EVENTS, G_SEAT, G_TURN, MAX_FORCED,
-                                                STATE_WORDS, T_FORCED, T_FPOS, T_NF, T_PAUSE, T_PEND)
-from pirate_sim.games.ice_pirates.searcher import (MAX_OPTIONS, options_nb, replay_turn_nb, search_scratch_nb,
-                                                   search_turn_nb)
+from pirate_sim.games.ice_pirates.rules import (G_END, G_ENTRY, G_EVENTS, G_SEAT, G_TURN, STATE_WORDS)
+from pirate_sim.games.ice_pirates.searcher import search_scratch_nb, search_turn_nb
+from pirate_sim.games.ice_pirates.user_turn import MAX_OPTIONS, user_turn_nb
 from pirate_sim.games.ice_pirates.state import BLOCK, FS_KEY_TURN, SP_SEARCH
-from pirate_sim.games.ice_pirates.user_view import USER_STREAM, VIEW_LEN, fill_view_nb
+from pirate_sim.games.ice_pirates.user_view import VIEW_LEN
 from pirate_sim.games.kernel_base import block_nb
 from pirate_sim.rng import RNG_WORDS, seed_game_nb
-from pirate_sim.search import derive_stream_nb
-from pirate_sim.user_abi import call_user_nb
-
-
-@njit(cache=True)
-def user_choose_nb(fi, view, options, params, rng, calls):
-    """What user function ``fi`` answers (pirate_sim/user_abi.py: a call by address)."""
-    return call_user_nb(calls, fi, view, options, params, rng)
-
-
-@njit(cache=True)
-def user_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, f, params, calls, st0, rng0, view, opts,
-                 uopts, urng, err):
-    """One turn of user seat ``st[G_SEAT]`` (function ``f``, parameters ``params``): replayed
-    from its start after each of its choices (see above).  False if the function answered
-    an illegal index (``err`` set, the game ended truncated)."""
-    s = st[G_SEAT]
-    st0[:] = st
-    rng0[:] = rng
-    nf = 0
-    while True:
-        if not replay_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, st0, rng0, s, nf):
-            break
-        n = options_nb(st, P, opts)
-        c = 0
-        if n > 1:
-            fill_view_nb(st, st0, P, view)
-            for i in range(n):  # the function gets its own copy of the options
-                uopts[i] = opts[i]
-            derive_stream_nb(urng, rng0, np.int64(st0[G_TURN]) * MAX_FORCED + nf, USER_STREAM)
-            c = user_choose_nb(f, view, uopts[:n], params, urng, calls)
-            if c < 0 or c >= n:
-                err[0] = f + 1
-                err[1] = st[G_TURN]
-                err[2] = c
-                err[3] = n
-                st[T_PEND] = 0
-                st[T_PAUSE] = 0
-                st[G_END] = END_TRUNCATED
-                return False
-        st0[T_FORCED + nf] = opts[c]
-        nf += 1
-    st[T_NF] = 0
-    st[T_FPOS] = 0
-    st[T_PAUSE] = 0
-    return True
 
 
 @njit(cache=True)
@@ -92,7 +46,7 @@ def user_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, ufn, upa
         if f < 0 or st[G_TURN] >= P.turn_cap:
             turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
         elif not user_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, f, uparams[e], calls, st0,
-                              rng0, view, opts, uopts, urng, err):
+                              rng0, view, opts, uopts, urng, err, 0, f + 1):
             return
 
 
@@ -151,13 +105,15 @@ def user_search_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_u
                             game_index, ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err):
     """user_one_game_nb at a table that also seats ``search`` (searcher.search_game_nb's loop):
     a user seat's turn is user_turn_nb, a searching seat's searcher.search_turn_nb, any other
-    play.turn_nb.  The search's rollouts play every seat as its rollout strategy: a user
-    function is never called inside a rollout."""
+    play.turn_nb.  The search's rollouts play every seat as its rollout strategy, or, when
+    the search's ``rollout`` is a strategy file or ``learned`` (row ``n + e`` of ``ufn``),
+    every turn as user_turn_nb of that function (searcher.rollout_nb)."""
     setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index)
     fs[FS_KEY_TURN] = -1
     tally = np.zeros(2, np.int64)
     no_pts, no_rng = np.zeros((0, 0), np.int32), np.zeros((0, 0), np.uint64)
     scr = search_scratch_nb(st, rng, P, sp)
+    usr = (ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err)  # a rollout's user turns: this scratch
     while st[G_END] < 0:
         s = st[G_SEAT]
         e = st[G_ENTRY + s]
@@ -166,10 +122,11 @@ def user_search_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_u
             turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
         elif f >= 0:
             if not user_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, f, uparams[e], calls, st0,
-                                rng0, view, opts, uopts, urng, err):
+                                rng0, view, opts, uopts, urng, err, 0, f + 1):
                 break
-        else:
-            search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, tally, 0, no_pts, no_rng, scr)
+        elif not search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, tally, 0, no_pts, no_rng,
+                                scr, usr):
+            break
     write_outputs_nb(st, rng, P, out_g, out_s)
 
 
