@@ -221,8 +221,8 @@ def search_choice_nb(truth, st0, rng0, P, geo, rel, cum_w, costs, strat, sp, rst
         o = h[H_OPT]
         if mix:  # this rollout's model of the other seats (the same for every option: its index)
             row = ns + OPP_POOL[h[H_INDEX] % OPP_POOL.shape[0]]
-            for i in range(ns):
-                if i != s:
+            for i in range(ns):  # the rows are the seats' entries (G_ENTRY: they rotate), not the seats
+                if i != e:
                     rstrat[i] = strat[row]
                     rsp[i, :] = sp[row, :]
         sums[o] += rollout_nb(st0, truth, rng0, P, geo, rel, cum_w, costs, rstrat, rsp, s, nf, opts[o],
