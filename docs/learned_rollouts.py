@@ -3,13 +3,16 @@
 rotating, and prints each seat's share of the points (win 1, a shared or no winner 1/seats) with
 its Wilson 95% interval, and the CPU a game.
 
-    python docs/learned_rollouts.py pirates_cove 1200 91001
+    python docs/learned_rollouts.py pirates_cove 2000 91001 [TABLE ...]
 
 Tables (the learned player is examples/learned/<game>/weights.npz):
   default_vs_learned  search (default rollouts), learned, then experts
   learned_vs_learned  search (learned rollouts), learned, then experts
   default_vs_experts  search (default rollouts), then experts
   learned_vs_experts  search (learned rollouts), then experts
+  default_vs_all_learned / learned_vs_all_learned   the same, every other seat learned
+
+Trailing table names play only those.
 """
 
 from __future__ import annotations
@@ -37,7 +40,9 @@ def tables(game: str, n_seats: int) -> dict[str, list[dict]]:
     return {"default_vs_learned": [plain, learned] + [ex] * (n_seats - 2),
             "learned_vs_learned": [rolled, learned] + [ex] * (n_seats - 2),
             "default_vs_experts": [plain] + [ex] * (n_seats - 1),
-            "learned_vs_experts": [rolled] + [ex] * (n_seats - 1)}
+            "learned_vs_experts": [rolled] + [ex] * (n_seats - 1),
+            "default_vs_all_learned": [plain] + [learned] * (n_seats - 1),
+            "learned_vs_all_learned": [rolled] + [learned] * (n_seats - 1)}
 
 
 def shares(s, seed: int, n: int) -> tuple[list, float]:

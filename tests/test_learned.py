@@ -297,3 +297,38 @@ def test_peak_search_rolls_out_the_learned_player(trained, tmp_path):
     assert not np.array_equal(out[1][1], out[2][1])
     assert {"strategy": "learned", "weights": str(trained.weights.path), "sha256": trained.weights.sha256} \
         in t.strategy_files()
+
+
+# the other seats and games of each game's table for the next test (budget 4)
+ROLLOUT_TABLES = {"pirateer": ([{"strategy": "expert"}], 6),
+                  "pirates_cove": ([{"strategy": "expert"}] * 2, 6),
+                  "ice_pirates": ([{"strategy": "expert"}], 4)}
+
+
+@pytest.mark.parametrize("game", sorted(ROLLOUT_TABLES))
+def test_search_rolls_out_the_learned_player_with_its_weights(tmp_path, game):
+    """``rollout = "learned"`` in Pirateer, Pirate's Cove and Ice Pirates: zero weights play the
+    same games as the player file with its (zero) PARAMS defaults as a file rollout, the
+    bundled example's trained weights play other games, and the weights count in the
+    scenario's hash.  Real kernels, real files, budget 4."""
+    others, n = ROLLOUT_TABLES[game]
+    root = Path(__file__).resolve().parent.parent
+    u = learned.player(game)
+    learned.write_weights(tmp_path / "zero.npz", learned.Weights(game, "x", "0" * 16, tuple(u.params),
+                                                                 np.zeros(len(u.params))))
+
+    def table(**search):
+        return scen.from_dict({"game": game, "rules": {"strategy_seating": "rotate"},
+                               "seats": [{"strategy": "search", "budget": 4, **search}, *others]},
+                              source=str(tmp_path / "s.toml"))
+
+    zero = table(rollout="learned", weights=str(tmp_path / "zero.npz"), allow_other_rules=True)
+    as_file = table(rollout=f"{root / 'pirate_sim' / 'players' / game}.py:learned")
+    trained = table(rollout="learned", weights=str(root / "examples" / "learned" / game / "weights.npz"),
+                    allow_other_rules=True)  # (trained for the default seats)
+    g0, s0 = zero.game.play(zero.compile(), 31, 0, n)
+    g1, s1 = as_file.game.play(as_file.compile(), 31, 0, n)
+    g2, s2 = trained.game.play(trained.compile(), 31, 0, n)
+    assert np.array_equal(g0, g1) and np.array_equal(s0, s1)
+    assert not (np.array_equal(g0, g2) and np.array_equal(s0, s2))
+    assert zero.hash() != trained.hash()

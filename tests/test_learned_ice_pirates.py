@@ -107,34 +107,3 @@ def test_goal_fields_stop_early_yet_exact_where_read():
             compared += 1
             early += int(not np.array_equal(out[0][1], out[1][1]))
     assert compared >= 6 and early > 0, (compared, early)  # and it did stop early
-
-
-def test_search_rolls_out_the_learned_player_with_its_weights(tmp_path):
-    """Ice Pirates' search with ``rollout = "learned"`` (searcher.rollout_nb: every turn of a
-    rollout is user_turn.user_turn_nb of the player): zero weights play the same games as the
-    player file with its (zero) PARAMS defaults as a file rollout, the trained example weights
-    play other games, and the weights count in the scenario's hash.  Real kernel, real
-    files, 4 games at budget 4."""
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent
-    u = learned.player("ice_pirates")
-    zero_w = tmp_path / "zero.npz"
-    learned.write_weights(zero_w, learned.Weights("ice_pirates", "x", "0" * 16, tuple(u.params),
-                                                  np.zeros(len(u.params))))
-
-    def table(search: dict):
-        return scen.from_dict({"game": "ice_pirates", "rules": {"strategy_seating": "rotate"},
-                               "seats": [{"strategy": "search", "budget": 4, **search}, {"strategy": "expert"}]},
-                              source=str(tmp_path / "s.toml"))
-
-    zero = table({"rollout": "learned", "weights": str(zero_w), "allow_other_rules": True})
-    as_file = table({"rollout": f"{root / 'pirate_sim/players/ice_pirates.py'}:learned"})
-    trained = table({"rollout": "learned", "weights": str(root / "examples/learned/ice_pirates/weights.npz"),
-                     "allow_other_rules": True})  # (trained for four seats)
-    g0, s0 = zero.game.play(zero.compile(), 31, 0, 4)
-    g1, s1 = as_file.game.play(as_file.compile(), 31, 0, 4)
-    g2, s2 = trained.game.play(trained.compile(), 31, 0, 4)
-    assert np.array_equal(g0, g1) and np.array_equal(s0, s1)
-    assert not (np.array_equal(g0, g2) and np.array_equal(s0, s2))
-    assert zero.hash() != trained.hash()

@@ -115,26 +115,6 @@ def _weights_file(path: Path, values, rules_hash: str = "0" * 16) -> Path:
     return path
 
 
-def test_search_rolls_out_the_learned_player_with_its_weights(tmp_path):
-    """The rollouts play the player with the weights file's values: zero weights play the
-    same games as the player file with its (zero) PARAMS defaults as a file rollout, and the
-    trained example weights play other games.  Real kernel, real files, 6 games at budget 4."""
-    n_w = len(learned.player("pirateer").params)
-    zero = _learned_rollout_table(tmp_path, str(_weights_file(tmp_path / "zero.npz", np.zeros(n_w))),
-                                  allow_other_rules=True)
-    spec = f"{ROOT / 'pirate_sim/players/pirateer.py'}:learned"
-    as_file = scen.from_dict({"game": "pirateer", "rules": {"strategy_seating": "rotate"},
-                              "seats": [{"strategy": "search", "budget": 4, "rollout": spec},
-                                        {"strategy": "expert"}]}, source=str(tmp_path / "s.toml"))
-    trained = _learned_rollout_table(tmp_path, str(ROOT / "examples/learned/pirateer/weights.npz"))
-    g0, s0 = zero.game.play(zero.compile(), 31, 0, 6)
-    g1, s1 = as_file.game.play(as_file.compile(), 31, 0, 6)
-    g2, s2 = trained.game.play(trained.compile(), 31, 0, 6)
-    assert np.array_equal(g0, g1) and np.array_equal(s0, s1)
-    assert not (np.array_equal(g0, g2) and np.array_equal(s0, s2))
-    assert zero.hash() != trained.hash()  # the weights count by content
-
-
 def test_learned_rollout_errors_name_the_key(tmp_path):
     import pytest
 

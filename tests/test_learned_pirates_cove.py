@@ -62,29 +62,3 @@ def test_learned_player_names_its_features_and_sees_only_its_view():
             assert u.dispatcher(sv.copy(), opts.copy(), w, rng, board) == k
             picked.add(int(k))
     assert len(picked) > 1  # the weights do steer it
-
-
-def test_search_rolls_out_the_learned_player_with_its_weights(tmp_path):
-    """Pirate's Cove's search with ``rollout = "learned"``: zero weights play the same games as
-    the player file with its (zero) PARAMS defaults as a file rollout, the trained example
-    weights play other games, and the weights count in the scenario's hash.  Real kernel,
-    real files, 6 games at budget 4."""
-    u = learned.player("pirates_cove")
-    zero_w = tmp_path / "zero.npz"
-    learned.write_weights(zero_w, learned.Weights("pirates_cove", "x", "0" * 16, tuple(u.params),
-                                                  np.zeros(len(u.params))))
-
-    def table(search: dict):
-        return scen.from_dict({"game": "pirates_cove", "rules": {"strategy_seating": "rotate"},
-                               "seats": [{"strategy": "search", "budget": 4, **search}, {"strategy": "expert"},
-                                         {"strategy": "expert"}]}, source=str(tmp_path / "s.toml"))
-
-    zero = table({"rollout": "learned", "weights": str(zero_w), "allow_other_rules": True})
-    as_file = table({"rollout": f"{ROOT / 'pirate_sim/players/pirates_cove.py'}:learned"})
-    trained = table({"rollout": "learned", "weights": str(ROOT / "examples/learned/pirates_cove/weights.npz")})
-    g0, s0 = zero.game.play(zero.compile(), 31, 0, 6)
-    g1, s1 = as_file.game.play(as_file.compile(), 31, 0, 6)
-    g2, s2 = trained.game.play(trained.compile(), 31, 0, 6)
-    assert np.array_equal(g0, g1) and np.array_equal(s0, s1)
-    assert not (np.array_equal(g0, g2) and np.array_equal(s0, s2))
-    assert zero.hash() != trained.hash()

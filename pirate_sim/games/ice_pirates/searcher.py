@@ -24,7 +24,7 @@ from numba import njit
 from ...search import (H_INDEX, H_OPT, H_SIZE, REWARD_MARGIN, REWARD_RANK, REWARD_WIN, derive_stream_nb,
                        halving_best_nb, halving_next_nb, halving_start_nb, top_k_nb)
 from ...rng import RNG_WORDS, rand_below_nb
-from .rules import (C_CARD, C_COLOUR, C_MASK, C_REVEALED, C_WALLED, C_WRECK, END_TRUNCATED, G_END,
+from .rules import (C_CARD, C_COLOUR, C_MASK, C_REVEALED, C_WALLED, C_WRECK, G_END,
                     G_ENTRY, G_SEAT, G_TREASURE, G_TURN, G_WIND, G_WINNER, MAX_FORCED, N_BAY,
                     N_CELLS, OPEN, PEND_DIR, PEND_RAID, S_CREW, S_POS, S_PROGRESS, S_UPG, T_FORCED,
                     T_FPOS, T_FSEAT, T_NF, T_PAUSE, T_PEND, WRECK)
@@ -34,7 +34,8 @@ from .state import (BB_AROUND, FS_DIST, FS_KEY_TURN, FS_SIZE, OPP_MIX, OPP_POOL,
 from .policies import edge_cost_nb, plan_nb, raid_value_nb, search_nb
 from .board import card_boards_nb
 from .play import draw_mask_nb, setup_nb, turn_nb, write_outputs_nb
-from .user_turn import MAX_OPTIONS, ROLLOUT_ERR, no_user_nb, options_nb, replay_turn_nb, user_turn_nb
+from .user_turn import (MAX_OPTIONS, ROLLOUT_ERR, end_replay_nb, no_user_nb, options_nb, replay_turn_nb,
+                        user_turn_nb)
 
 
 @njit(cache=True, _nrt=False)
@@ -277,18 +278,10 @@ def search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, 
         opt = search_choice_nb(truth, st0, rng0, P, geo, rel, cum_w, costs, strat, sp, rstrat, rsp, s, nf,
                                rs, rrng, rfs, pfs, ev0, cards, opts, scores, idx, sums, counts, tally, usr)
         if usr[9][0] != 0:  # an illegal answer inside a rollout: the game ends, truncated
-            st[T_NF] = 0
-            st[T_FPOS] = 0
-            st[T_PAUSE] = 0
-            st[T_PEND] = 0
-            st[G_END] = END_TRUNCATED
-            return False
+            return end_replay_nb(st, True)
         st0[T_FORCED + nf] = opt
         nf += 1
-    st[T_NF] = 0
-    st[T_FPOS] = 0
-    st[T_PAUSE] = 0
-    return True
+    return end_replay_nb(st, False)
 
 
 @njit(cache=True)

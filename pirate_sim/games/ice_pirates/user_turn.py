@@ -117,16 +117,23 @@ def user_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, f, param
                     err[1] = st[G_TURN]
                     err[2] = c
                     err[3] = n
-                st[T_PEND] = 0
-                st[T_PAUSE] = 0
-                st[G_END] = END_TRUNCATED
-                return False
+                return end_replay_nb(st, True)
         st0[T_FORCED + nf] = opts[c]
         nf += 1
+    return end_replay_nb(st, False)
+
+
+@njit(cache=True)
+def end_replay_nb(st, truncated):
+    """A replayed turn is over: its forcing and pausing words cleared; ``truncated`` (an
+    illegal answer) also ends the game there.  Returns True if the game goes on."""
     st[T_NF] = 0
     st[T_FPOS] = 0
     st[T_PAUSE] = 0
-    return True
+    if truncated:
+        st[T_PEND] = 0
+        st[G_END] = END_TRUNCATED
+    return not truncated
 
 
 @njit(cache=True)
