@@ -11,6 +11,7 @@ Tables (the learned player is examples/learned/<game>/weights.npz):
   default_vs_experts  search (default rollouts), then experts
   learned_vs_experts  search (learned rollouts), then experts
   default_vs_all_learned / learned_vs_all_learned   the same, every other seat learned
+  learned_all_vs_all_learned   (Ice Pirates) learned rollouts for every seat (opponents = "rollout")
 
 Trailing table names play only those.
 """
@@ -37,12 +38,15 @@ def tables(game: str, n_seats: int) -> dict[str, list[dict]]:
     rolled = {"strategy": "search", "rollout": "learned", "weights": w}
     plain = {"strategy": "search"}
     ex = {"strategy": "expert"}
-    return {"default_vs_learned": [plain, learned] + [ex] * (n_seats - 2),
+    out = {"default_vs_learned": [plain, learned] + [ex] * (n_seats - 2),
             "learned_vs_learned": [rolled, learned] + [ex] * (n_seats - 2),
             "default_vs_experts": [plain] + [ex] * (n_seats - 1),
             "learned_vs_experts": [rolled] + [ex] * (n_seats - 1),
             "default_vs_all_learned": [plain] + [learned] * (n_seats - 1),
             "learned_vs_all_learned": [rolled] + [learned] * (n_seats - 1)}
+    if game == "ice_pirates":  # its search models the other seats as a mix unless told to roll them out too
+        out["learned_all_vs_all_learned"] = [dict(rolled, opponents="rollout")] + [learned] * (n_seats - 1)
+    return out
 
 
 def shares(s, seed: int, n: int) -> tuple[list, float]:
