@@ -126,9 +126,17 @@ def search_scenario(s: Scenario) -> tuple[Scenario, str]:
     rollouts/s figure is the search player's cost, worth having whoever the scenario seats)."""
     import dataclasses
 
+    from .user_strategy import ROLLOUT_PLAYER
+
     for i, seat in enumerate(s.seats):
         if seat["strategy"] == "search":
-            return s, f"seats.{i} (the scenario's)"
+            where = f"seats.{i} (the scenario's)"
+            if (seat.get("rollout") in s.user or ROLLOUT_PLAYER in seat) \
+                    and not getattr(s.game, "bench_user_rollout", False):
+                placeholder = getattr(s.game, "user_rollout_placeholder", None)
+                where += (f"; its rollouts timed as the built-in {placeholder!r}: bench does not time a "
+                          f"strategy-file or learned rollout in {s.game.title}")
+            return s, where
     st = s.game.strategy("search")
     seats = [{"strategy": "search", **{p.key: p.default for p in st.params}}, *s.seats[1:]]
     return (dataclasses.replace(s, seats=seats),

@@ -200,3 +200,18 @@ def test_a_file_only_rolled_out_is_no_tournament_entrant():
     assert st["strategies"] == [x.name for x in s.game.strategies]
     with pytest.raises(MetaError, match="unknown strategy"):
         tournament.build(s, tournament.settings([RAIDER, "random"], games=2))
+
+
+def test_bench_says_when_it_does_not_time_the_file_rollout(tmp_path):
+    """`pirate-sim bench` times Pirateer's file rollouts; in the other games its search figures
+    are of the built-in placeholder rollout, and its label says so."""
+    from pirate_sim.bench import search_scenario
+
+    (tmp_path / "r.py").write_text("def first(view, options, params):\n    return 0\n")
+    for game, says in (("pirates_cove", True), ("ice_pirates", True), ("pirates_peak", True), ("pirateer", False)):
+        s = scen.from_dict({"game": game, "seats": [{"strategy": "search", "rollout": "r.py:first"},
+                                                    {"strategy": "expert"}] + [{"strategy": "expert"}] * (game == "pirates_cove")},
+                           source=str(tmp_path / "s.toml"))
+        _, where = search_scenario(s)
+        assert where.startswith("seats.0 (the scenario's)")
+        assert ("bench does not time a strategy-file or learned rollout" in where) == says, (game, where)

@@ -66,6 +66,7 @@ class Pirateer(Game):
     takes_strategy_files = True
     user_rollout = True  # a search seat's ``rollout`` may name a strategy file (user_kernel.user_search_nb)
     user_rollout_placeholder = "runner"  # the built-in rollout in the search's tables; its rollouts never play it
+    bench_user_rollout = True  # search_bench times a strategy-file rollout (_user_search_bench)
 
     # ------------------------------------------------------------------ compile
     def compile(self, rules: dict[str, Any], seats: list[dict[str, Any]]) -> Compiled:
