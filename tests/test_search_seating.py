@@ -20,7 +20,8 @@ TABLES = {  # game: the rotated table's seats (a search seat among scripted ones
     "ice_pirates": ([{"strategy": "search", "budget": 12}, {"strategy": "expert"}, {"strategy": "raider"}], (1, 2)),
     "pirates_cove": ([{"strategy": "search", "budget": 8}, {"strategy": "expert"}, {"strategy": "fighter"}], (1, 2)),
     "pirates_peak": ([{"strategy": "search", "budget": 16}, {"strategy": "expert"}], (1, 3)),
-    "pirateer": ([{"strategy": "search", "budget": 4}, {"strategy": "expert"}], (1,)),
+    "pirateer": ([{"strategy": "search", "budget": 4}, {"strategy": "expert"}, {"strategy": "cautious"},
+                  {"strategy": "runner"}], (1, 2)),
 }
 
 
