@@ -23,14 +23,15 @@ from .mechanics import end_game_nb
 from .rules import (ACT_FIRE, ACT_SAIL, ACT_SEARCH, END_TRUNCATED, G_DECK_PTR, G_FIRST, G_N_DEC, G_OVER, G_PEAK_MASK,
                     G_PEAK_X, G_PEND, G_PEND_CODE, G_PEND_SEAT, G_TURNS, G_WINNER, N_SCRIPTED, PEND_DECLARE, PEND_NONE,
                     PEND_STOP, PEND_TREASURE, ROW_DECK, ROW_EV, ROW_SHIP, ROW_ST, RU_N_JOURNEY, RU_STRATEGY_SEATING,
-                    RU_TURN_CAP, SD_CODES, SD_RULES, SD_SP, SH_GOLD, SP_BUDGET, SP_HORIZON, SP_REWARD, SP_ROLLOUT,
+                    SD_CODES, SD_RULES, SD_SP, SH_GOLD, SP_BUDGET, SP_HORIZON, SP_REWARD, SP_ROLLOUT,
                     SP_SEARCH, SP_TOP_K)
 from .sea import sail_call_nb, sail_resume_nb, take_treasure_nb
 from .strategies import policy_declare_nb, policy_stop_early_nb, policy_treasure_nb
 from .turn import arrival_attempt_nb, scripted_declare_nb, threat_nb, turn_act_nb, turn_begin_nb
 from .user_turn import (MAX_OPTIONS, ROLLOUT_ERR, declare_options_nb, no_user_nb, user_declare_nb,
                         user_play_rest_nb)
-from .whole_game import NO_LIMIT, finish_nb, game_tables_nb, play_rest_nb, setup_game_nb, start_game_nb
+from .whole_game import (NO_LIMIT, finish_nb, game_tables_nb, more_turns_nb, play_rest_nb, setup_game_nb,
+                         start_game_nb)
 
 
 # ================================================================ the search player
@@ -316,8 +317,8 @@ def play_search_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_in
     for q in range(2):
         ent[q] = entry_of_seat_nb(q, game_index, 2, rotate)
     cur = np.int64(setup_game_nb(sd, rng, w, deck_order, game_index))
-    while w[ROW_ST, G_OVER] == 0:
-        if w[ROW_ST, G_TURNS] >= sd[SD_RULES, RU_TURN_CAP] or err[0] != 0:
+    while more_turns_nb(sd, w, NO_LIMIT):
+        if err[0] != 0:  # an illegal answer inside a rollout: the game ends there
             end_game_nb(w, END_TRUNCATED, -1)
             break
         steps = turn_begin_nb(sd, rng, w, cur)

@@ -19,11 +19,11 @@ from ...rng import RNG_WORDS
 from ...search import derive_stream_nb
 from ...user_abi import call_user_nb
 from .mechanics import end_game_nb
-from .rules import ACT_FIRE, ACT_SAIL, ACT_SEARCH, END_TRUNCATED, G_OVER, G_TURNS, ROW_ST, RU_TURN_CAP, SD_RULES
+from .rules import ACT_FIRE, ACT_SAIL, ACT_SEARCH, END_TRUNCATED, G_TURNS, ROW_ST
 from .sea import can_fire_nb
 from .turn import can_search_nb, turn_act_nb, turn_begin_nb, turn_steps_nb
 from .user_view import USER_STREAM, fill_view_nb
-from .whole_game import finish_move_nb
+from .whole_game import finish_move_nb, more_turns_nb
 
 MAX_OPTIONS = 8  # scratch length of a decision's options (at most 3 in Pirate's Peak; search_player's too)
 ROLLOUT_ERR = 1 << 20  # pirate_sim.user_strategy.ROLLOUT_ERR: err[0] above it, the answer came in a rollout
@@ -77,12 +77,7 @@ def user_declare_nb(sd, rng, w, cur, f, params, calls, view, opts, urng, err):
 def user_play_rest_nb(sd, rng, w, cur, last_turn, ufn, uparams, ent, calls, view, opts, urng, err):
     """whole_game.play_rest_nb (to the end, or until ``last_turn`` turns are played) with the
     user seats' declarations; ``ent[s]``: the row of ``ufn`` / ``uparams`` playing seat s."""
-    while w[ROW_ST, G_OVER] == 0:
-        if w[ROW_ST, G_TURNS] >= sd[SD_RULES, RU_TURN_CAP]:
-            end_game_nb(w, END_TRUNCATED, -1)
-            break
-        if w[ROW_ST, G_TURNS] >= last_turn:
-            break
+    while more_turns_nb(sd, w, last_turn):
         e = ent[cur]
         f = ufn[e]
         if f < 0:

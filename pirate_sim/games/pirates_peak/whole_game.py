@@ -151,15 +151,22 @@ def finish_move_nb(sd, rng, w, s, steps):
 
 
 @njit(cache=True, _nrt=False)
+def more_turns_nb(sd, w, last_turn):
+    """Is another turn played?  Not once the game is over or ``last_turn`` turns are played;
+    at the turn cap the game ends there, truncated.  (Every loop over a game's turns.)"""
+    if w[ROW_ST, G_OVER] != 0:
+        return False
+    if w[ROW_ST, G_TURNS] >= sd[SD_RULES, RU_TURN_CAP]:
+        end_game_nb(w, END_TRUNCATED, -1)
+        return False
+    return w[ROW_ST, G_TURNS] < last_turn
+
+
+@njit(cache=True, _nrt=False)
 def play_rest_nb(sd, rng, w, cur, last_turn):
     """Play from the start of seat ``cur``'s turn to the end of the game (every seat by its
     strategy), or until ``last_turn`` turns have been played."""
-    while w[ROW_ST, G_OVER] == 0:
-        if w[ROW_ST, G_TURNS] >= sd[SD_RULES, RU_TURN_CAP]:
-            end_game_nb(w, END_TRUNCATED, -1)
-            break
-        if w[ROW_ST, G_TURNS] >= last_turn:
-            break
+    while more_turns_nb(sd, w, last_turn):
         steps = turn_steps_nb(sd, rng, w, cur)
         finish_move_nb(sd, rng, w, cur, steps)
         cur = 1 - cur
