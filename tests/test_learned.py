@@ -332,3 +332,17 @@ def test_search_rolls_out_the_learned_player_with_its_weights(tmp_path, game):
     assert np.array_equal(g0, g1) and np.array_equal(s0, s1)
     assert not (np.array_equal(g0, g2) and np.array_equal(s0, s2))
     assert zero.hash() != trained.hash()
+
+
+def test_every_example_scenario_loads_and_the_search_models_play():
+    """Every bundled example scenario passes the scenario check (its weights, strategy files
+    and keys), and the two "search models the table" examples play (two games of Pirate's
+    Cove's, one of Ice Pirates')."""
+    root = Path(__file__).resolve().parent.parent
+    files = sorted((root / "examples").rglob("*.toml"))
+    assert len(files) >= 12
+    loaded = {f.name: scen.load(f) for f in files}
+    for name, n in (("pirates_cove_search_models_learned.toml", 2), ("ice_pirates_search_models_learned.toml", 1)):
+        s = loaded[name]
+        g, _ = s.game.play(s.compile(), s.seed, 0, n)
+        assert g.shape[0] == n and (g[:, 0] >= -1).all()
