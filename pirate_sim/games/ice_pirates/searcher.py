@@ -126,30 +126,27 @@ def rollout_nb(st0, truth, rng0, P, geo, rel, cum_w, costs, rstrat, rsp, s, nf, 
     determinise_nb(rs, truth, rrng, P, geo, cards)
     rs[T_FORCED + nf] = opt
     rfs[FS_KEY_TURN] = -1  # this rollout's own plans (the cache is keyed on turn and version)
+    _, _, calls, ust0, urng0, view, uopts, fopts, urng, err = usr
+    code = ROLLOUT_ERR + f + 1
     if f >= 0:
-        _, _, calls, ust0, urng0, view, uopts, fopts, urng, err = usr
-        code = ROLLOUT_ERR + f + 1
         if not user_turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs, f, fparams, calls, ust0, urng0,
                             view, uopts, fopts, urng, err, nf + 1, code):
             return 0.0
-        stop = rs[G_TURN] + horizon
-        while rs[G_END] < 0 and (horizon == 0 or rs[G_TURN] < stop):
-            if rs[G_TURN] >= P.turn_cap:
-                turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs)
-            elif not user_turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs, f, fparams, calls, ust0,
-                                  urng0, view, uopts, fopts, urng, err, 0, code):
-                return 0.0
-        return reward_nb(rs, P, s, reward)
-    rs[T_NF] = nf + 1
-    rs[T_FPOS] = 0
-    rs[T_FSEAT] = s
-    rs[T_PAUSE] = 0
-    rs[T_PEND] = 0
-    turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs)
-    rs[T_NF] = 0
+    else:
+        rs[T_NF] = nf + 1
+        rs[T_FPOS] = 0
+        rs[T_FSEAT] = s
+        rs[T_PAUSE] = 0
+        rs[T_PEND] = 0
+        turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs)
+        rs[T_NF] = 0
     stop = rs[G_TURN] + horizon
     while rs[G_END] < 0 and (horizon == 0 or rs[G_TURN] < stop):
-        turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs)
+        if f < 0 or rs[G_TURN] >= P.turn_cap:
+            turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs)
+        elif not user_turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs, f, fparams, calls, ust0,
+                              urng0, view, uopts, fopts, urng, err, 0, code):
+            return 0.0
     return reward_nb(rs, P, s, reward)
 
 
@@ -257,10 +254,11 @@ def search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, 
     st0, truth, rs, rng0, rrng, rfs, pfs, ev0, cards, opts, idx, scores, sums, counts, rstrat, rsp = scr
     n = P.n_seats
     rc = np.int64(sp[e, SP_ROLLOUT])
+    file_rollout = usr[0][n + e] >= 0
     for i in range(n):  # inside rollouts every seat plays the rollout strategy's defaults
         rstrat[i] = strat[n + rc]
         rsp[i, :] = sp[n + rc, :]
-        if usr[0][n + e] >= 0:  # or a strategy file, on them (forced_nb pauses at its choices)
+        if file_rollout:  # or a strategy file, on them (forced_nb pauses at its choices)
             rsp[i, SP_SEARCH] = 1.0
     st0[:] = st
     rng0[:] = rng

@@ -304,6 +304,7 @@ def rollout_nb(st, rng, P, tr, cards, ncards, legends, strat, sp, rsp, kind, s, 
     for o in range(P.n_seats):
         rst[sb_nb(o) + S_ENTRY] = e  # every seat plays the rollout strategy (rsp: no search)
     f = ufn[P.n_seats + e]
+    fp = uparams[P.n_seats + e]
     code = ROLLOUT_ERR + f + 1
     rfs[FS_READY] = 0.0
     if kind == DEC_ISLAND:
@@ -313,8 +314,7 @@ def rollout_nb(st, rng, P, tr, cards, ncards, legends, strat, sp, rsp, kind, s, 
             if f < 0:
                 rst[G_PEND + o] = choose_island_nb(rst, rrng, P, tr, strat, rsp, rfs, o)
             else:
-                x = user_island_option_nb(rst, rrng, P, tr, o, f, uparams[P.n_seats + e], calls, view, uopts, urng,
-                                          err, code)
+                x = user_island_option_nb(rst, rrng, P, tr, o, f, fp, calls, view, uopts, urng, err, code)
                 if x < 0:
                     return 0.0
                 rst[G_PEND + o] = x
@@ -329,8 +329,7 @@ def rollout_nb(st, rng, P, tr, cards, ncards, legends, strat, sp, rsp, kind, s, 
     while advance_nb(rst, ev0, rrng, P, tr, cards, legends, strat, sp, rfs, rwk, stop_round) != DEC_NONE:
         o = rst[G_DEC_SEAT]
         if rst[G_DEC] == DEC_ISLAND:
-            x = user_island_option_nb(rst, rrng, P, tr, o, f, uparams[P.n_seats + e], calls, view, uopts, urng, err,
-                                      code)
+            x = user_island_option_nb(rst, rrng, P, tr, o, f, fp, calls, view, uopts, urng, err, code)
             if x < 0:
                 return 0.0
             rst[G_FORCED] = x + FORCED_BIAS
