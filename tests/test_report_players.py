@@ -117,3 +117,47 @@ def test_a_game_whose_search_is_too_slow_leaves_it_out_and_says_so(cache):
         assert not page_problems(fig)
     finally:
         plt.close(fig)
+
+
+def test_search_measured_on_these_rules_gets_no_cells_of_its_own(game_with_search, cache):
+    # the report's measured table covers search at its defaults: no few-game cells, the footnote says where
+    d = P.players_data(game_with_search, rules(), [{"strategy": "roller"}], seed=1, n_scenario=2, games=40,
+                       search_games=4, search_measured=True)
+    assert d["search_measured"] and [e.label for e in d["entries"]] == ["roller", "sixer"]
+    assert all(P.SEARCH not in (p.a, p.b) for p in d["table"])
+    fig = P.draw_players(d)
+    try:
+        assert "'how strong is search' page" in " ".join(t.get_text() for t in fig.texts)
+    finally:
+        plt.close(fig)
+    # a scenario's own search seat (its settings, not the measured defaults) keeps its cells
+    own = P.players_data(game_with_search, rules(), [{"strategy": "roller"}, {"strategy": P.SEARCH}], seed=1,
+                         n_scenario=2, games=40, search_games=4, search_measured=True)
+    assert not own["search_measured"] and any(P.SEARCH in (p.a, p.b) for p in own["table"])
+
+
+@pytest.mark.parametrize("name", ["pirates_peak", "ice_pirates", "pirates_cove", "pirateer"])
+def test_measured_search_table_applies_to_the_default_rules_only(name):
+    from pirate_sim.report.strength import applies
+
+    g = get_game(name)
+    s = scenario.default_scenario(g)
+    n = P.players_seat_count(g, len(s.seats))
+    assert applies(g, s.rules, n)
+    assert not applies(g, s.rules, n + 7)  # no table for that many seats
+    changed = dict(s.rules)
+    changed["turn_cap"] = int(changed.get("turn_cap", 100)) + 1
+    assert not applies(g, changed, n)
+
+
+def test_default_peak_report_page_plays_no_search(cache):
+    # the real game and tables: the default scenario's page plays only the scripted pairings, so a
+    # first report never compiles the search kernel for cells the next page measured with 2,000 games
+    from pirate_sim.report.strength import applies
+
+    g = get_game("pirates_peak")
+    s = scenario.default_scenario(g)
+    heard = []
+    d = P.players_data(g, s.rules, s.seats, seed=3, n_scenario=2, quick=True, progress=heard.append,
+                       search_measured=applies(g, s.rules, 2))
+    assert d["search_measured"] and heard and not any(P.SEARCH in h for h in heard)

@@ -200,11 +200,14 @@ def _store(path: Path, table: list[Pairing]) -> None:
 
 def players_data(game, rules: dict, seats: list[dict] | None, seed: int, n_scenario: int, quick: bool = False,
                  games: int | None = None, search_games: int | None = None, progress=None,
-                 cache: bool = True, clock=time.perf_counter) -> dict[str, Any]:
+                 cache: bool = True, clock=time.perf_counter, search_measured: bool = False) -> dict[str, Any]:
     """Every ordered pairing of :func:`entries` (for two seats, every unordered one) and mirrors.
 
     ``progress(text)`` hears each pairing as it is played; with ``cache``, pairings played
     before for the same key are read back instead (``data["cached"]`` says so).
+    ``search_measured``: the report's measured search table (:mod:`.strength`) was played on
+    exactly these rules, seats and search settings, so ``search`` at its defaults gets no
+    few-game cells here (nor its kernel a compile): the footnote points to that table.
     """
     games = games or (QUICK_GAMES if quick else PLAYERS_GAMES)
     if search_games is None:
@@ -216,7 +219,9 @@ def players_data(game, rules: dict, seats: list[dict] | None, seed: int, n_scena
     rules = seat_count_rules(game, rules, n)
     ents = entries(game, seats)
     left_out = search_games == 0 and any(e.seat["strategy"] == SEARCH for e in ents)
-    if left_out:  # too slow for this page: no cell at all rather than a cell of noise
+    measured = (not left_out and search_measured
+                and any(e.seat["strategy"] == SEARCH and e.source == "search defaults" for e in ents))
+    if left_out or measured:  # too slow for this page, or measured on the next: no cell of noise
         ents = [e for e in ents if e.seat["strategy"] != SEARCH]
     pairs = (list(itertools.combinations_with_replacement(ents, 2)) if n == 2
              else [(a, b) for a in ents for b in ents])
@@ -236,7 +241,8 @@ def players_data(game, rules: dict, seats: list[dict] | None, seed: int, n_scena
         if path is not None:
             _store(path, table)
     return {"entries": ents, "table": table, "n_seats": n, "games": games, "search_games": search_games,
-            "seconds": clock() - start, "seed": seed, "cached": cached, "search_left_out": left_out}
+            "seconds": clock() - start, "seed": seed, "cached": cached, "search_left_out": left_out,
+            "search_measured": measured}
 
 
 def share(table: list[Pairing], row: str, col: str, n_seats: int) -> Estimate:
@@ -338,6 +344,8 @@ def draw_players(data: dict):
              + f"Settings: {src}.  A win 1, a game without a winner 1/{n}."
              + ("  'search' is left out of this page: its games are too slow here for cells worth reading "
                 "(pirate-sim tournament ranks it)." if data.get("search_left_out") else
+                "  'search' at its defaults is on the 'how strong is search' page, measured on these same rules "
+                "with far more games than this page plays." if data.get("search_measured") else
                 "" if has_search else "  No 'search' player is registered for this game yet.")]
     footnote(fig, "\n".join(lines))
     fig.tight_layout(rect=(0, 0.05, 1, 0.93))
@@ -346,6 +354,9 @@ def draw_players(data: dict):
 
 def players_page(ctx, progress=None):
     """The page for :func:`pirate_sim.report.report_pages`; ``progress(text)`` hears each pairing."""
+    from .strength import applies
+
+    n = players_seat_count(ctx.game, ctx.acc.n_seats)
     data = players_data(ctx.game, ctx.rules, ctx.scenario_seats or [], int(ctx.manifest.get("seed", 0)), ctx.acc.n_seats,
-                        quick=ctx.quick, progress=progress)
+                        quick=ctx.quick, progress=progress, search_measured=applies(ctx.game, ctx.rules, n))
     return draw_players(data)

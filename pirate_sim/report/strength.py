@@ -6,7 +6,9 @@ game), so the page shows the table measured by ``docs/search_strength.py --write
 :mod:`.strength_tables`, and says what it was measured on: the default scenario's rules at a rules
 version, a held-out seed, search's settings.  Where the run differs (other rules, another version,
 search's defaults changed since), the page names the difference rather than pass the table off as
-this run's; the players page beside it has this run's own (small) search cells.
+this run's; the players page beside it then has this run's own (small) search cells.  Where the
+table is this run's (:func:`applies`), the players page plays none: a first report of a default
+scenario never waits for the search kernel's compile for cells this page already measured.
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ def differences(game, table: dict, rules: dict) -> list[str]:
     if keys:
         out.append("this run's rules differ in " + ", ".join(keys[:6]) + (" ..." if len(keys) > 6 else ""))
     return out
+
+
+def applies(game, rules: dict, n_seats: int) -> bool:
+    """Whether a measured table of ``n_seats`` seats was played on exactly ``rules`` (the seating
+    keys aside), this rules version and search's current defaults: then it is this run's table."""
+    return any(t["seats"] == n_seats and not differences(game, t, rules) for t in measured(game.name))
 
 
 # how the run seats its own strategies: the table seats its players itself
