@@ -2,9 +2,9 @@
 
 A game that implements these functions in one numba module (its *protocol module*) gets the
 chunk driver, the traced game, the ``search`` player (determinised rollouts, sequential halving,
-common random numbers: ``pirate_sim/search.py``) and its bench from
-``pirate_sim/engine_template.py``, and ``play``, ``trace``, ``search_bench``, ``tournament`` and
-``skill`` from :class:`ProtocolGame`.  ``docs/adding-a-game.md`` walks through a complete one
+common random numbers: ``pirate_sim/search.py``), strategy files (``strategy = "file.py:fn"``,
+called by address on the seat's view) and the bench from ``pirate_sim/engine_template.py``,
+and ``play``, ``trace``, ``search_bench``, ``tournament`` and ``skill`` from :class:`ProtocolGame`.  ``docs/adding-a-game.md`` walks through a complete one
 (``tests/toy_race.py``).
 
 The protocol module defines (``st``: the game's state array, ``ev``: int32[rows, 6] event log,
@@ -29,10 +29,17 @@ rules' arrays, possibly empty)::
     turn_nb(st) -> int                            # turns played (search's horizon)
     n_events_nb(st) -> int                        # event rows logged (the trace)
     outputs_nb(st, rng, P, T, out_g, out_s)       # the output row (base.py's layout)
+    VIEW_LEN                                      # words of a seat's view
+    view_nb(st, P, T, seat, view)                 # what ``seat`` can know, into int32[VIEW_LEN]
+                                                  # (zeroed first): a strategy file's only input
+                                                  # besides its options (the game documents
+                                                  # the layout)
 
 Information: ``policy_nb`` and ``options_nb`` must read only what the deciding seat can know
 (the engine gives them the true state, as a game's own players get it); ``determinise_nb`` is
-the one place that hides the rest, and a test scrambles it (``docs/adding-a-game.md``).
+the one place that hides the rest from search, ``view_nb`` from a strategy file, and a test
+scrambles each (``docs/adding-a-game.md``).  A game whose strategy files should see public
+tables (a board) returns them from :meth:`ProtocolGame.board`.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import inspect
+from collections import namedtuple
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +64,9 @@ PLACEHOLDER = "G = None  # PROTOCOL: the rendered copy imports the game's protoc
 SEARCH = -1  # engine_template.SEARCH: the code of a searching entry
 SEARCH_SLOTS = 5  # engine_template.SP_*: budget, top_k, reward, horizon, rollout
 REQUIRED = ("MAX_OPTIONS", "new_state_nb", "setup_nb", "next_decision_nb", "options_nb", "apply_nb", "policy_nb",
-            "determinise_nb", "reward_nb", "turn_nb", "n_events_nb", "outputs_nb")
+            "determinise_nb", "reward_nb", "turn_nb", "n_events_nb", "outputs_nb", "VIEW_LEN", "view_nb")
+# the board a strategy file gets in a game without public tables (the call needs one array)
+NoBoard = namedtuple("NoBoard", ["empty"])
 _engines: dict[str, Any] = {}
 
 
@@ -111,6 +121,7 @@ class ProtocolGame(Game):
     search_defaults: dict = {}  # search_params' keyword arguments (default_rollout, default_budget, ...)
     searchable = True  # False: no ``search`` strategy (a game with nothing to search, as one-shot throws)
     trace_events = 4096  # event rows a trace keeps (a longer game's trace says it was cut)
+    takes_strategy_files = True  # the engine calls a seat's file on G.view_nb (every protocol game has one)
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
@@ -135,6 +146,13 @@ class ProtocolGame(Game):
     def event_text(self, row: np.ndarray) -> str:
         """One event row of the log as a line of the trace."""
         return " ".join(str(int(x)) for x in row)
+
+    def board(self, rules: dict[str, Any], T: tuple):
+        """The public tables a strategy file gets (a NamedTuple of arrays, read-only copies: never
+        a deck or anything a seat cannot see); none by default."""
+        from .user_strategy import readonly
+
+        return NoBoard(readonly(np.zeros(0, np.int64)))
 
     # -- what the contract gives -------------------------------------------------------
     def engine(self):
@@ -163,26 +181,75 @@ class ProtocolGame(Game):
                 rprm[e] = self._row(rollout, {})
             else:
                 prm[e] = self._row(strat, seat)
-        return Compiled(self.rules_tuple(rules, len(seats)), (self.tables(rules), codes, prm, rprm,
-                                                             bool(rotates(rules))),
-                        len(seats), tuple(s["strategy"] for s in seats))
+        T = self.tables(rules)
+        return Compiled(self.rules_tuple(rules, len(seats)), (T, codes, prm, rprm, bool(rotates(rules))),
+                        len(seats), tuple(s["strategy"] for s in seats), extra={"board": self.board(rules, T)})
+
+    # -- strategy files (pirate_sim/user_strategy.py): one engine, whatever the files ---------
+    def user_placeholder(self, seat: dict) -> dict:
+        """The table's row of a strategy-file seat: never asked (the file takes every decision)."""
+        return {"strategy": min(self.strategies, key=lambda s: s.code if s.code >= 0 else 1 << 30).name}
+
+    def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
+        """Check each function against the engine's argument types and compile its call."""
+        from numba import typeof
+
+        from . import user_strategy as U
+
+        eng = self.engine()
+        types_ = (typeof(np.zeros(eng.G.VIEW_LEN, np.int32)), typeof(np.zeros(eng.G.MAX_OPTIONS, np.int32)),
+                  typeof(rows[0]), typeof(np.zeros(RNG_WORDS, np.uint64)))
+        calls = U.compile_calls(self.name, users, types_, compiled.extra["board"])
+        compiled.extra["user"] = {"users": users, "fi": fi, "rows": rows, "calls": calls}
+
+    def user_args(self, compiled: Compiled) -> tuple:
+        """(fi, urows, calls, users) for the engine: the table's files, or stand-ins that call
+        nothing (the same types, so one compiled engine serves both)."""
+        from .user_abi import user_calls
+        from .user_strategy import readonly
+
+        x = compiled.extra.get("user")
+        if x is not None:
+            return x["fi"], x["rows"], x["calls"], x["users"]
+        n = len(compiled.arrays[1])
+        addrs = readonly(np.zeros(1, np.int64))
+        return (np.full(n, -1, np.int32), readonly(np.zeros((n, 1))), user_calls(addrs, compiled.extra["board"]), [])
 
     def play_counted(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
         """:meth:`play` and each game's counters: int64[n, 3] (rollouts, searched decisions,
         decisions)."""
+        from .user_strategy import raise_errors
+
         out_g, out_s = self.new_outputs(int(n_games), compiled.n_seats)
         counters = np.zeros((int(n_games), 3), np.int64)
+        err = np.zeros((int(n_games), 4), np.int64)
+        fi, urows, calls, users = self.user_args(compiled)
         if n_games > 0:
             self.engine().play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games),
-                                        compiled.params, *compiled.arrays, out_g, out_s, counters)
+                                        compiled.params, *compiled.arrays, fi, urows, calls, out_g, out_s, counters,
+                                        err)
+        raise_errors(err, first_game, users)
         return out_g, out_s, counters
 
     def play(self, compiled, seed, first_game, n_games):
         return self.play_counted(compiled, seed, first_game, n_games)[:2]
 
+    def traced(self, compiled, seed: int, game_index: int, capacity: int):
+        """(events int32[n, 6], out_games row, out_seats rows) of one game: the bulk run's code path."""
+        from .user_strategy import raise_errors
+
+        fi, urows, calls, users = self.user_args(compiled)
+        err = np.zeros(4, np.int64)
+        ev = np.zeros((capacity, 6), np.int32)
+        out_g, out_s = self.one_game_outputs(compiled.n_seats)
+        n = self.engine().play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
+                                         *compiled.arrays, fi, urows, calls, ev, out_g, out_s, err)
+        raise_errors(err[None, :], game_index, users)
+        return ev[:n], out_g, out_s
+
     def trace(self, compiled, seed, game_index):
         cap = self.trace_events
-        ev, out_g, out_s = self.traced_game(self.engine().play_traced_nb, compiled, seed, game_index, cap, 6)
+        ev, out_g, out_s = self.traced(compiled, seed, game_index, cap)
         cut = [f"(the trace stops at {cap:,} events; the game went on)"] if len(ev) == cap else []
         return [self.event_text(row) for row in ev] + cut + [self.result_line(out_g)]
 
@@ -194,12 +261,18 @@ class ProtocolGame(Game):
         halving)."""
         import time
 
+        from .user_strategy import raise_errors
+
         eng = self.engine()
         P, (T, codes, prm, rprm, rotate) = compiled.params, compiled.arrays
         words = eng.REC_RNG + RNG_WORDS + len(eng.G.new_state_nb(P))
         rec = np.zeros((n_decisions + 1, words), np.int64)
         out_g, out_s = self.one_game_outputs(compiled.n_seats)
-        eng.collect_nb(np.uint64(seed % 2**64), np.int64(0), P, T, codes, prm, rprm, rotate, rec, out_g, out_s)
+        fi, urows, calls, users = self.user_args(compiled)
+        err = np.zeros(4, np.int64)
+        eng.collect_nb(np.uint64(seed % 2**64), np.int64(0), P, T, codes, prm, rprm, rotate, fi, urows, calls, rec,
+                       out_g, out_s, err)
+        raise_errors(err[None, :], 0, users)
         n = int(rec[0, 0])
         if n == 0:
             raise ValueError("search_bench: no seat searched a decision (no search seat, or one option everywhere)")

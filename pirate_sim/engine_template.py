@@ -11,7 +11,11 @@ knows a game only through ``G``'s functions.
 
 A seat's strategy is a row of the compiled tables: ``codes[e]`` (the scripted strategy's code,
 or ``SEARCH``) and ``prm[e]`` (its parameters; for search the ``SP_*`` slots below), with
-``rprm[e]`` the parameters every seat plays inside a search entry's rollouts.
+``rprm[e]`` the parameters every seat plays inside a search entry's rollouts.  A seat entry with
+a strategy file has ``fi[e] >= 0``: its dispatch index in ``calls`` (pirate_sim/user_abi.py: a call
+by address, so this engine compiles once whatever the files), its parameters ``urows[e]``; it
+answers from ``G.view_nb`` (what the seat can know, never the state) at every decision with more
+than one option.  An answer outside the options stops that game and is kept in ``err``.
 """
 
 import numpy as np
@@ -22,6 +26,7 @@ from pirate_sim.rng import RNG_WORDS, seed_game_nb
 from pirate_sim.search import H_INDEX, H_OPT, H_SIZE, derive_stream_nb, halving_best_nb, halving_next_nb, \
     halving_start_nb, top_k_nb
 from pirate_sim.seating import entry_of_seat_nb
+from pirate_sim.user_abi import call_user_nb
 
 G = None  # PROTOCOL: the rendered copy imports the game's protocol module here
 
@@ -30,16 +35,36 @@ SP_BUDGET, SP_TOP_K, SP_REWARD, SP_HORIZON, SP_ROLLOUT = 0, 1, 2, 3, 4  # prm[e]
 PRIOR_STREAM = 1 << 40  # derive_stream_nb index of the prior's stream (rollouts use 0 .. budget - 1)
 N_BLOCKS = 64  # parallel blocks per chunk (each allocates its scratch once; results never depend on it)
 CNT_ROLLOUTS, CNT_SEARCHED, CNT_DECISIONS, CNT_SIZE = 0, 1, 2, 3  # counters of a game (bench, tests)
+# derive_stream_nb index of a strategy file's private stream (at the decision's index): above any
+# rollout index (budgets stop at 2**20) and below PRIOR_STREAM
+USER_STREAM = 0x7FFFFFFE
+ERR_FN, ERR_TURN, ERR_ANSWER, ERR_N = 0, 1, 2, 3  # err row of a game: 1 + dispatch index, turn, answer, options
 
 
 @njit(cache=True)
 def new_scratch_nb(P):
     """One thread's scratch: (rollout state, rollout stream, options, rollout options, scores,
-    alive, sums, counts, halving iterator, counters, an empty event log)."""
+    alive, sums, counts, halving iterator, counters, an empty event log, a strategy file's view,
+    options and private stream)."""
     m = G.MAX_OPTIONS
     return (G.new_state_nb(P), np.zeros(RNG_WORDS, np.uint64), np.zeros(m, np.int64), np.zeros(m, np.int64),
             np.zeros(m), np.zeros(m, np.int64), np.zeros(m), np.zeros(m), np.zeros(H_SIZE, np.int64),
-            np.zeros(CNT_SIZE, np.int64), np.zeros((0, 6), np.int32))
+            np.zeros(CNT_SIZE, np.int64), np.zeros((0, 6), np.int32), np.zeros(G.VIEW_LEN, np.int32),
+            np.zeros(m, np.int32), np.zeros(RNG_WORDS, np.uint64))
+
+
+@njit(cache=True)
+def user_pick_nb(st, rng, P, T, seat, f, params, opts, n, decision, calls, scr):
+    """What strategy file ``f`` answers for ``seat`` among ``opts[:n]``: a fresh view (only what
+    the seat can know), a copy of the options, its parameters and a private stream derived from
+    the game's at this decision (the game's own stream is not advanced)."""
+    view, uopts, urng = scr[11], scr[12], scr[13]
+    view[:] = 0
+    G.view_nb(st, P, T, seat, view)
+    for i in range(n):
+        uopts[i] = opts[i]
+    derive_stream_nb(urng, rng, decision, USER_STREAM)
+    return call_user_nb(calls, f, view, uopts[:n], params, urng)
 
 
 @njit(cache=True)
@@ -67,7 +92,7 @@ def search_nb(truth, rng, P, T, sp, rp, seat, opts, n, decision, scr):
     the rollout strategy's ``top_k`` best (the prior), then sequential halving over ``budget``
     rollouts, rollout j of every option on stream (game stream, decision, j).  Reads ``truth``
     and ``rng``, changes neither (the game's dice never depend on how long a seat thinks)."""
-    rs, rrng, _opts, ropts, scores, alive, sums, counts, h, cnt, no_ev = scr
+    rs, rrng, _opts, ropts, scores, alive, sums, counts, h, cnt, no_ev = scr[:11]
     derive_stream_nb(rrng, rng, decision, PRIOR_STREAM)
     G.policy_nb(truth, rrng, P, T, seat, int(sp[SP_ROLLOUT]), rp, opts, n, scores)
     m = top_k_nb(scores, n, int(sp[SP_TOP_K]), alive)
@@ -86,10 +111,12 @@ def search_nb(truth, rng, P, T, sp, rp, seat, opts, n, decision, scr):
 
 
 @njit(cache=True)
-def play_game_nb(st, ev, rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out_s, rec):
-    """Game ``k`` from set-up to outputs: each decision goes to the seat's entry, a scripted
-    strategy (``G.policy_nb`` on the game's stream) or ``search`` (:func:`search_nb`).
-    ``rec`` (the bench's; no rows in a run) keeps the searched decisions: see :func:`record_nb`."""
+def play_game_nb(st, ev, rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out_s, rec, fi, urows, calls, err):
+    """Game ``k`` from set-up to outputs: each decision goes to the seat's entry, a strategy file
+    (:func:`user_pick_nb`), a scripted strategy (``G.policy_nb`` on the game's stream) or
+    ``search`` (:func:`search_nb`).  ``rec`` (the bench's; no rows in a run) keeps the searched
+    decisions: see :func:`record_nb`.  A file's illegal answer fills ``err`` (ERR_*) and ends the
+    game there, without outputs (the caller raises: the run records nothing)."""
     opts, scores, cnt = scr[2], scr[4], scr[9]
     G.setup_nb(st, ev, rng, P, T, k)
     n_seats = codes.shape[0]
@@ -99,7 +126,17 @@ def play_game_nb(st, ev, rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out
             break
         n = G.options_nb(st, P, T, opts)
         e = entry_of_seat_nb(s, k, n_seats, rotate)
-        if codes[e] == SEARCH:
+        if fi[e] >= 0:
+            i = 0
+            if n > 1:
+                i = user_pick_nb(st, rng, P, T, s, fi[e], urows[e], opts, n, cnt[CNT_DECISIONS], calls, scr)
+                if i < 0 or i >= n:
+                    err[ERR_FN] = fi[e] + 1
+                    err[ERR_TURN] = G.turn_nb(st)
+                    err[ERR_ANSWER] = i
+                    err[ERR_N] = n
+                    return
+        elif codes[e] == SEARCH:
             if n > 1:
                 record_nb(rec, st, rng, s, e, cnt[CNT_DECISIONS])
             i = search_nb(st, rng, P, T, prm[e], rprm[e], s, opts, n, cnt[CNT_DECISIONS], scr) if n > 1 else 0
@@ -111,10 +148,10 @@ def play_game_nb(st, ev, rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def play_chunk_nb(seed, first, n, P, T, codes, prm, rprm, rotate, out_g, out_s, counters):
+def play_chunk_nb(seed, first, n, P, T, codes, prm, rprm, rotate, fi, urows, calls, out_g, out_s, counters, err):
     """Games ``first .. first + n - 1`` in parallel blocks; game k seeds its own stream from
     (seed, k), so results never depend on threads or chunks.  ``counters[i]`` gets game i's
-    (rollouts, searched decisions, decisions)."""
+    (rollouts, searched decisions, decisions), ``err[i]`` a strategy file's illegal answer."""
     n_blocks = min(N_BLOCKS, n)
     for b in prange(n_blocks):
         lo, hi = block_nb(n, n_blocks, b)
@@ -125,19 +162,21 @@ def play_chunk_nb(seed, first, n, P, T, codes, prm, rprm, rotate, out_g, out_s, 
         for i in range(lo, hi):
             scr[9][:] = 0
             seed_game_nb(rng, seed, first + i)
-            play_game_nb(st, scr[10], rng, P, T, codes, prm, rprm, rotate, first + i, scr, out_g[i], out_s[i], no_rec)
+            play_game_nb(st, scr[10], rng, P, T, codes, prm, rprm, rotate, first + i, scr, out_g[i], out_s[i], no_rec,
+                         fi, urows, calls, err[i])
             counters[i, :] = scr[9]
 
 
 @njit(cache=True)
-def play_traced_nb(seed, k, P, T, codes, prm, rprm, rotate, ev, out_g, out_s):
+def play_traced_nb(seed, k, P, T, codes, prm, rprm, rotate, fi, urows, calls, ev, out_g, out_s, err):
     """Game ``k`` with the event log ``ev`` on (the same code path as the bulk run); the number
     of events logged."""
     st = G.new_state_nb(P)
     rng = np.zeros(RNG_WORDS, np.uint64)
     scr = new_scratch_nb(P)
     seed_game_nb(rng, seed, k)
-    play_game_nb(st, ev, rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out_s, np.zeros((1, 1), np.int64))
+    play_game_nb(st, ev, rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out_s, np.zeros((1, 1), np.int64),
+                 fi, urows, calls, err)
     return G.n_events_nb(st)
 
 
@@ -174,16 +213,17 @@ def recorded_nb(rec, r, st, rng):
 
 
 @njit(cache=True)
-def collect_nb(seed, first, P, T, codes, prm, rprm, rotate, rec, out_g, out_s):
+def collect_nb(seed, first, P, T, codes, prm, rprm, rotate, fi, urows, calls, rec, out_g, out_s, err):
     """Play games from ``first`` on (one thread; ``out_g``, ``out_s``: one game's output rows)
     until ``rec`` is full of searched decisions; the number of games played."""
     st = G.new_state_nb(P)
     rng = np.zeros(RNG_WORDS, np.uint64)
     scr = new_scratch_nb(P)
     k = first
-    while rec[0, 0] < rec.shape[0] - 1 and k < first + BENCH_MAX_GAMES:
+    while rec[0, 0] < rec.shape[0] - 1 and k < first + BENCH_MAX_GAMES and err[ERR_FN] == 0:
         seed_game_nb(rng, seed, k)
-        play_game_nb(st, scr[10], rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out_s, rec)
+        play_game_nb(st, scr[10], rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out_s, rec, fi, urows, calls,
+                     err)
         k += 1
     return k - first
 

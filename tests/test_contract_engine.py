@@ -63,7 +63,7 @@ def test_the_games_dice_never_depend_on_how_long_a_seat_thinks():
     dice = []
     for budget in (5, 60):
         game, c = _compiled({}, [{"strategy": "search", "budget": budget}, {"strategy": "random"}])
-        ev, _, _ = game.traced_game(game.engine().play_traced_nb, c, 3, 17, 64, 6)
+        ev, _, _ = game.traced(c, 3, 17, 64)
         dice.append(ev[:, [2, 4]].tolist())  # (kind, die) of every event: bonuses and moves
     assert dice[0] == dice[1]
 

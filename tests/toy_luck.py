@@ -100,6 +100,19 @@ def n_events_nb(st):
     return st[ST_EVENTS]
 
 
+# a seat's view (a strategy file's): V_SEAT, V_N_SEATS, then V_PICKS + s each pick made so far (-1 not yet)
+V_SEAT, V_N_SEATS, V_PICKS = 0, 1, 2
+VIEW_LEN = V_PICKS + 4
+
+
+@njit(cache=True)
+def view_nb(st, P, T, seat, view):
+    view[V_SEAT] = seat
+    view[V_N_SEATS] = P.n_seats
+    for s in range(P.n_seats):
+        view[V_PICKS + s] = st[ST_PICK + s] if s < st[ST_NEXT] else -1  # picks are made in the open
+
+
 @njit(cache=True)
 def outputs_nb(st, rng, P, T, out_g, out_s):
     out_g[G_WINNER] = st[ST_WINNER]

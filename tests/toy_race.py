@@ -129,6 +129,25 @@ def reward_nb(st, P, T, seat, kind):
     return v
 
 
+# a seat's view (what a strategy file gets): the seat, the turn, the rules, its own hidden bonus,
+# both sums and how often each seat took each option; never the opponent's bonus
+V_SEAT, V_TURN, V_TURNS, V_MODE, V_BONUS, V_SUM, V_TOOK = 0, 1, 2, 3, 4, 5, 7
+VIEW_LEN = V_TOOK + 6
+
+
+@njit(cache=True)
+def view_nb(st, P, T, seat, view):
+    view[V_SEAT] = seat
+    view[V_TURN] = st[ST_TURN]
+    view[V_TURNS] = P.turns
+    view[V_MODE] = P.mode
+    view[V_BONUS] = st[ST_BONUS + seat]
+    for s in range(2):
+        view[V_SUM + s] = st[ST_SUM + s]
+    for k in range(6):
+        view[V_TOOK + k] = st[ST_TOOK + k]
+
+
 @njit(cache=True)
 def turn_nb(st):
     return st[ST_TURN]

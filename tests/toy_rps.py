@@ -74,6 +74,16 @@ def determinise_nb(st, truth, rng, P, T, seat):
         st[ST_PICK] = rand_below_nb(rng, MAX_OPTIONS)
 
 
+# a seat's view: only its seat and the table's size (throws are blind: no seat sees another's)
+VIEW_LEN = 2
+
+
+@njit(cache=True)
+def view_nb(st, P, T, seat, view):
+    view[0] = seat
+    view[1] = P.n_seats
+
+
 class RPS(ProtocolGame):
     name = "rps"
     title = "Rock, paper, scissors, dud (test game)"
