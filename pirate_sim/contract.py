@@ -122,6 +122,9 @@ class ProtocolGame(Game):
     searchable = True  # False: no ``search`` strategy (a game with nothing to search, as one-shot throws)
     trace_events = 4096  # event rows a trace keeps (a longer game's trace says it was cut)
     takes_strategy_files = True  # the engine calls a seat's file on G.view_nb (every protocol game has one)
+    user_rollout = True  # a search seat's ``rollout`` may name a strategy file (engine_template.playout_nb)
+    user_rollout_placeholder = ""  # the search's tables' rollout then (its prior): set per game below
+    bench_user_rollout = True  # search_bench times a file rollout as it is (playout_points_nb plays the file)
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
@@ -130,6 +133,7 @@ class ProtocolGame(Game):
         cls.prm_width = max([SEARCH_SLOTS, *(len(s.params) for s in scripted)])
         if cls.protocol and cls.searchable and len(scripted) == len(cls.strategies):
             names = tuple(s.name for s in sorted(scripted, key=lambda s: s.code))
+            cls.user_rollout_placeholder = cls.search_defaults.get("default_rollout", names[0])
             cls.strategies = scripted + (Strategy(
                 "search", SEARCH, "searches each decision: determinised rollouts of the rollout strategy, "
                 "sequential halving (pirate_sim/search.py)", search_params(names, **cls.search_defaults)),)
@@ -197,21 +201,25 @@ class ProtocolGame(Game):
         from . import user_strategy as U
 
         eng = self.engine()
+        n = len(compiled.arrays[1])
+        if fi.shape[0] == n:  # no search rolls out a file: the rollout rows (n + e) are all built-in
+            fi, rows = U.plan_rollouts([{} for _ in range(n)], {}, users, fi, rows)
         types_ = (typeof(np.zeros(eng.G.VIEW_LEN, np.int32)), typeof(np.zeros(eng.G.MAX_OPTIONS, np.int32)),
                   typeof(rows[0]), typeof(np.zeros(RNG_WORDS, np.uint64)))
         calls = U.compile_calls(self.name, users, types_, compiled.extra["board"])
         compiled.extra["user"] = {"users": users, "fi": fi, "rows": rows, "calls": calls}
 
     def user_args(self, compiled: Compiled) -> tuple:
-        """(fi, urows, calls, users) for the engine: the table's files, or stand-ins that call
-        nothing (the same types, so one compiled engine serves both)."""
+        """(fi, urows, calls, users) for the engine: the table's files (row e: entry e's own,
+        row n + e: the file search entry e rolls out; -1 none), or stand-ins that call nothing
+        (the same types, so one compiled engine serves both)."""
         from .user_abi import user_calls
         from .user_strategy import readonly
 
         x = compiled.extra.get("user")
         if x is not None:
             return x["fi"], x["rows"], x["calls"], x["users"]
-        n = len(compiled.arrays[1])
+        n = 2 * len(compiled.arrays[1])
         addrs = readonly(np.zeros(1, np.int64))
         return (np.full(n, -1, np.int32), readonly(np.zeros((n, 1))), user_calls(addrs, compiled.extra["board"]), [])
 
@@ -277,14 +285,16 @@ class ProtocolGame(Game):
         if n == 0:
             raise ValueError("search_bench: no seat searched a decision (no search seat, or one option everywhere)")
         none = np.zeros((1, words), np.int64)  # no decisions: compiles both kernels before the clock
-        eng.search_points_nb(none, P, T, codes, prm, rprm)
-        eng.playout_points_nb(none, P, T, prm, rprm, 1)
+        u = (fi, urows, calls, err)
+        eng.search_points_nb(none, P, T, codes, prm, rprm, *u)
+        eng.playout_points_nb(none, P, T, prm, rprm, 1, *u)
         t = time.thread_time()
-        rollouts = int(eng.search_points_nb(rec, P, T, codes, prm, rprm))
+        rollouts = int(eng.search_points_nb(rec, P, T, codes, prm, rprm, *u))
         t_search = time.thread_time() - t
         t = time.thread_time()
-        playouts = int(eng.playout_points_nb(rec, P, T, prm, rprm, max(1, rollouts // n)))
+        playouts = int(eng.playout_points_nb(rec, P, T, prm, rprm, max(1, rollouts // n), *u))
         t_play = time.thread_time() - t
+        raise_errors(err[None, :], 0, users)
         s_roll, s_play = t_search / max(rollouts, 1), t_play / max(playouts, 1)
         return {"rollouts_per_s": rollouts / t_search if t_search > 0 else 0.0, "s_per_rollout": s_roll,
                 "s_per_playout": s_play, "overhead": s_roll / s_play - 1 if s_play > 0 else float("nan"),

@@ -27,6 +27,7 @@ from pirate_sim.search import H_INDEX, H_OPT, H_SIZE, derive_stream_nb, halving_
     halving_start_nb, top_k_nb
 from pirate_sim.seating import entry_of_seat_nb
 from pirate_sim.user_abi import call_user_nb
+from pirate_sim.user_strategy import ROLLOUT_ERR
 
 G = None  # PROTOCOL: the rendered copy imports the game's protocol module here
 
@@ -68,30 +69,53 @@ def user_pick_nb(st, rng, P, T, seat, f, params, opts, n, decision, calls, scr):
 
 
 @njit(cache=True)
-def rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opt, ropts, rscores, no_ev):
-    """One rollout of option ``opt`` for ``seat``: a world consistent with what the seat knows,
-    the option, then every seat playing the rollout strategy to the end (or ``horizon`` turns);
-    the reward of that end to the seat."""
-    G.determinise_nb(rs, truth, rrng, P, T, seat)
-    G.apply_nb(rs, no_ev, rrng, P, T, opt)
-    horizon = int(sp[SP_HORIZON])
-    code = int(sp[SP_ROLLOUT])
+def playout_nb(rs, rrng, P, T, code, rp, rf, rrow, horizon, ropts, rscores, no_ev, calls, scr, err):
+    """Every seat plays the rollout strategy from ``rs`` on ``rrng`` to the end (or ``horizon``
+    turns): scripted strategy ``code`` (parameters ``rp``), or strategy file ``rf`` (parameters
+    ``rrow``) where ``rf >= 0``, its private stream derived from ``rrng`` at each decision.  An
+    illegal answer of the file fills ``err`` (ROLLOUT_ERR + 1 + rf) and stops the playout."""
     t0 = G.turn_nb(rs)
+    d = 0
     while horizon <= 0 or G.turn_nb(rs) - t0 < horizon:
         s = G.next_decision_nb(rs, no_ev, rrng, P, T)
         if s < 0:
             break
         n = G.options_nb(rs, P, T, ropts)
-        G.apply_nb(rs, no_ev, rrng, P, T, ropts[G.policy_nb(rs, rrng, P, T, s, code, rp, ropts, n, rscores)])
+        if rf >= 0:
+            i = 0
+            if n > 1:
+                i = user_pick_nb(rs, rrng, P, T, s, rf, rrow, ropts, n, d, calls, scr)
+                if i < 0 or i >= n:
+                    err[ERR_FN] = ROLLOUT_ERR + rf + 1
+                    err[ERR_TURN] = G.turn_nb(rs)
+                    err[ERR_ANSWER] = i
+                    err[ERR_N] = n
+                    return
+        else:
+            i = G.policy_nb(rs, rrng, P, T, s, code, rp, ropts, n, rscores)
+        d += 1
+        G.apply_nb(rs, no_ev, rrng, P, T, ropts[i])
+
+
+@njit(cache=True)
+def rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opt, ropts, rscores, no_ev, rf, rrow, calls, scr, err):
+    """One rollout of option ``opt`` for ``seat``: a world consistent with what the seat knows,
+    the option, then :func:`playout_nb`; the reward of that end to the seat."""
+    G.determinise_nb(rs, truth, rrng, P, T, seat)
+    G.apply_nb(rs, no_ev, rrng, P, T, opt)
+    playout_nb(rs, rrng, P, T, int(sp[SP_ROLLOUT]), rp, rf, rrow, int(sp[SP_HORIZON]), ropts, rscores, no_ev, calls,
+               scr, err)
     return G.reward_nb(rs, P, T, seat, int(sp[SP_REWARD]))
 
 
 @njit(cache=True)
-def search_nb(truth, rng, P, T, sp, rp, seat, opts, n, decision, scr):
+def search_nb(truth, rng, P, T, sp, rp, seat, opts, n, decision, scr, rf, rrow, calls, err):
     """The searched option of ``seat`` at ``truth``'s pending decision (options ``opts[:n]``):
     the rollout strategy's ``top_k`` best (the prior), then sequential halving over ``budget``
     rollouts, rollout j of every option on stream (game stream, decision, j).  Reads ``truth``
-    and ``rng``, changes neither (the game's dice never depend on how long a seat thinks)."""
+    and ``rng``, changes neither (the game's dice never depend on how long a seat thinks).
+    ``rf >= 0``: the rollouts play that strategy file (the prior stays the scripted rollout's);
+    its illegal answer stops the search with ``err`` set."""
     rs, rrng, _opts, ropts, scores, alive, sums, counts, h, cnt, no_ev = scr[:11]
     derive_stream_nb(rrng, rng, decision, PRIOR_STREAM)
     G.policy_nb(truth, rrng, P, T, seat, int(sp[SP_ROLLOUT]), rp, opts, n, scores)
@@ -103,9 +127,12 @@ def search_nb(truth, rng, P, T, sp, rp, seat, opts, n, decision, scr):
     while halving_next_nb(h, alive, sums, counts):
         i = h[H_OPT]
         derive_stream_nb(rrng, rng, decision, h[H_INDEX])
-        sums[i] += rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opts[i], ropts, scores, no_ev)
+        sums[i] += rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opts[i], ropts, scores, no_ev, rf, rrow, calls, scr,
+                              err)
         counts[i] += 1.0
         cnt[CNT_ROLLOUTS] += 1
+        if err[ERR_FN] != 0:
+            return 0
     cnt[CNT_SEARCHED] += 1
     return halving_best_nb(h, alive, sums, counts)
 
@@ -139,7 +166,12 @@ def play_game_nb(st, ev, rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out
         elif codes[e] == SEARCH:
             if n > 1:
                 record_nb(rec, st, rng, s, e, cnt[CNT_DECISIONS])
-            i = search_nb(st, rng, P, T, prm[e], rprm[e], s, opts, n, cnt[CNT_DECISIONS], scr) if n > 1 else 0
+            i = 0
+            if n > 1:
+                i = search_nb(st, rng, P, T, prm[e], rprm[e], s, opts, n, cnt[CNT_DECISIONS], scr, fi[n_seats + e],
+                              urows[n_seats + e], calls, err)
+                if err[ERR_FN] != 0:
+                    return
         else:
             i = G.policy_nb(st, rng, P, T, s, codes[e], prm[e], opts, n, scores)
         cnt[CNT_DECISIONS] += 1
@@ -229,7 +261,7 @@ def collect_nb(seed, first, P, T, codes, prm, rprm, rotate, fi, urows, calls, re
 
 
 @njit(cache=True)
-def search_points_nb(rec, P, T, codes, prm, rprm):
+def search_points_nb(rec, P, T, codes, prm, rprm, fi, urows, calls, err):
     """Search every recorded decision again (what a run spends there); rollouts played."""
     truth = G.new_state_nb(P)
     rng = np.zeros(RNG_WORDS, np.uint64)
@@ -239,36 +271,30 @@ def search_points_nb(rec, P, T, codes, prm, rprm):
         recorded_nb(rec, r, truth, rng)
         e = rec[r, REC_ENTRY]
         n = G.options_nb(truth, P, T, opts)
-        search_nb(truth, rng, P, T, prm[e], rprm[e], rec[r, REC_SEAT], opts, n, rec[r, REC_DEC], scr)
+        search_nb(truth, rng, P, T, prm[e], rprm[e], rec[r, REC_SEAT], opts, n, rec[r, REC_DEC], scr,
+                  fi[codes.shape[0] + e], urows[codes.shape[0] + e], calls, err)
     return scr[9][CNT_ROLLOUTS]
 
 
 @njit(cache=True)
-def playout_points_nb(rec, P, T, prm, rprm, per_point):
+def playout_points_nb(rec, P, T, prm, rprm, per_point, fi, urows, calls, err):
     """The same number of plain playouts from each recorded decision: a copy of the state and of
-    the game's stream, every seat the rollout strategy to the end (no determinisation, no derived
-    streams, no halving: the search's machinery left out); playouts played."""
+    the game's stream, every seat the rollout strategy (a file's too) to the end (no
+    determinisation, no derived streams, no halving: the search's machinery left out); playouts
+    played."""
     truth = G.new_state_nb(P)
-    rs = G.new_state_nb(P)
     rng = np.zeros(RNG_WORDS, np.uint64)
-    rrng = np.zeros(RNG_WORDS, np.uint64)
-    opts = np.zeros(G.MAX_OPTIONS, np.int64)
-    scores = np.zeros(G.MAX_OPTIONS)
-    no_ev = np.zeros((0, 6), np.int32)
+    scr = new_scratch_nb(P)
+    rs, rrng, ropts, scores, no_ev = scr[0], scr[1], scr[3], scr[4], scr[10]
+    n_entries = prm.shape[0]
     done = 0
     for r in range(1, rec[0, 0] + 1):
         recorded_nb(rec, r, truth, rng)
-        sp = prm[rec[r, REC_ENTRY]]
-        code = int(sp[SP_ROLLOUT])
+        e = rec[r, REC_ENTRY]
         for _j in range(per_point):
             rs[:] = truth
             rrng[:] = rng
-            while True:
-                s = G.next_decision_nb(rs, no_ev, rrng, P, T)
-                if s < 0:
-                    break
-                n = G.options_nb(rs, P, T, opts)
-                G.apply_nb(rs, no_ev, rrng, P, T, opts[G.policy_nb(rs, rrng, P, T, s, code, rprm[rec[r, REC_ENTRY]],
-                                                                   opts, n, scores)])
+            playout_nb(rs, rrng, P, T, int(prm[e][SP_ROLLOUT]), rprm[e], fi[n_entries + e], urows[n_entries + e], 0,
+                       ropts, scores, no_ev, calls, scr, err)
             done += 1
     return done

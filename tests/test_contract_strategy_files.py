@@ -166,3 +166,35 @@ def test_cli_run_plays_a_file_in_a_protocol_game(tmp_path):
                              catch_exceptions=False)
     assert res.exit_code == 0, res.output
     assert (tmp_path / "out" / "summary.json").is_file()
+
+
+# ------------------------------------------------------------------ search rolling out a file
+def test_search_rolling_out_a_file_plays_the_games_of_the_same_scripted_rollout():
+    # a file that takes option 0 in every rollout decision is the scripted `first` in the rollouts:
+    # the same searched choices, the same games (its private streams never touch the rollouts' dice)
+    for rules in ({"mode": "best"}, {"mode": "equal", "strategy_seating": "rotate"}):
+        a = _play(_race([{"strategy": "search", "budget": 12, "rollout": PROBE}, {"strategy": "random"}], **rules),
+                  8, 0, 300)
+        b = _play(_race([{"strategy": "search", "budget": 12, "rollout": "first"}, {"strategy": "random"}], **rules),
+                  8, 0, 300)
+        assert _digest(*a) == _digest(*b)
+    c = _play(_race([{"strategy": "search", "budget": 12, "rollout": "random"}, {"strategy": "random"}],
+                    mode="best"), 8, 0, 300)
+    assert _digest(*c) != _digest(*_play(_race([{"strategy": "search", "budget": 12, "rollout": PROBE},
+                                                 {"strategy": "random"}], mode="best"), 8, 0, 300))
+
+
+def test_an_illegal_answer_in_a_rollout_is_one_line():
+    # a rollout plays the file with its PARAMS defaults: race_bad.py's function always answers past the options
+    bad = ROOT / "tests" / "user_strategies" / "race_bad.py"
+    sc = scen.from_dict({"game": "sum_race", "seats": [{"strategy": "search", "budget": 4, "rollout": f"{bad}:bad"},
+                                                        {"strategy": "random"}]}, source=str(ROOT / "s.toml"))
+    with pytest.raises(U.UserStrategyError, match=r"race_bad.py: bad: returned 3 in a rollout of search at game 0 "
+                                                  r"turn 1, where the legal options are 0\.\.2"):
+        sc.game.play(sc.compile(), 1, 0, 5)
+
+
+def test_search_bench_times_a_file_rollout():
+    sc = _race([{"strategy": "search", "budget": 12, "rollout": PROBE}, {"strategy": "random"}])
+    b = sc.game.search_bench(sc.compile(), 3, 50)
+    assert b["searched_decisions"] == 50 and b["rollouts"] == 50 * 12 and b["s_per_playout"] > 0
