@@ -68,12 +68,24 @@ def user_pick_nb(st, rng, P, T, seat, f, params, opts, n, decision, calls, scr):
     return call_user_nb(calls, f, view, uopts[:n], params, urng)
 
 
+@njit(cache=True, inline="always")  # the hot loop of every rollout: no call per rollout
+def playout_nb(rs, rrng, P, T, code, rp, horizon, ropts, rscores, no_ev):
+    """Every seat plays scripted strategy ``code`` (parameters ``rp``) from ``rs`` on ``rrng`` to
+    the end (or ``horizon`` turns)."""
+    t0 = G.turn_nb(rs)
+    while horizon <= 0 or G.turn_nb(rs) - t0 < horizon:
+        s = G.next_decision_nb(rs, no_ev, rrng, P, T)
+        if s < 0:
+            break
+        n = G.options_nb(rs, P, T, ropts)
+        G.apply_nb(rs, no_ev, rrng, P, T, ropts[G.policy_nb(rs, rrng, P, T, s, code, rp, ropts, n, rscores)])
+
+
 @njit(cache=True)
-def playout_nb(rs, rrng, P, T, code, rp, rf, rrow, horizon, ropts, rscores, no_ev, calls, scr, err):
-    """Every seat plays the rollout strategy from ``rs`` on ``rrng`` to the end (or ``horizon``
-    turns): scripted strategy ``code`` (parameters ``rp``), or strategy file ``rf`` (parameters
-    ``rrow``) where ``rf >= 0``, its private stream derived from ``rrng`` at each decision.  An
-    illegal answer of the file fills ``err`` (ROLLOUT_ERR + 1 + rf) and stops the playout."""
+def file_playout_nb(rs, rrng, P, T, rf, rrow, horizon, ropts, no_ev, calls, scr, err):
+    """:func:`playout_nb` with every seat playing strategy file ``rf`` (parameters ``rrow``), its
+    private stream derived from ``rrng`` at each decision.  An illegal answer fills ``err``
+    (ROLLOUT_ERR + 1 + rf) and stops the playout."""
     t0 = G.turn_nb(rs)
     d = 0
     while horizon <= 0 or G.turn_nb(rs) - t0 < horizon:
@@ -81,30 +93,35 @@ def playout_nb(rs, rrng, P, T, code, rp, rf, rrow, horizon, ropts, rscores, no_e
         if s < 0:
             break
         n = G.options_nb(rs, P, T, ropts)
-        if rf >= 0:
-            i = 0
-            if n > 1:
-                i = user_pick_nb(rs, rrng, P, T, s, rf, rrow, ropts, n, d, calls, scr)
-                if i < 0 or i >= n:
-                    err[ERR_FN] = ROLLOUT_ERR + rf + 1
-                    err[ERR_TURN] = G.turn_nb(rs)
-                    err[ERR_ANSWER] = i
-                    err[ERR_N] = n
-                    return
-        else:
-            i = G.policy_nb(rs, rrng, P, T, s, code, rp, ropts, n, rscores)
+        i = 0
+        if n > 1:
+            i = user_pick_nb(rs, rrng, P, T, s, rf, rrow, ropts, n, d, calls, scr)
+            if i < 0 or i >= n:
+                err[ERR_FN] = ROLLOUT_ERR + rf + 1
+                err[ERR_TURN] = G.turn_nb(rs)
+                err[ERR_ANSWER] = i
+                err[ERR_N] = n
+                return
         d += 1
         G.apply_nb(rs, no_ev, rrng, P, T, ropts[i])
 
 
-@njit(cache=True)
-def rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opt, ropts, rscores, no_ev, rf, rrow, calls, scr, err):
+@njit(cache=True)  # out of line: the loop compiles better on its own than inlined into search_nb (measured)
+def rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opt, ropts, rscores, no_ev):
     """One rollout of option ``opt`` for ``seat``: a world consistent with what the seat knows,
-    the option, then :func:`playout_nb`; the reward of that end to the seat."""
+    the option, then :func:`playout_nb` of the rollout strategy; the reward of that end to the seat."""
     G.determinise_nb(rs, truth, rrng, P, T, seat)
     G.apply_nb(rs, no_ev, rrng, P, T, opt)
-    playout_nb(rs, rrng, P, T, int(sp[SP_ROLLOUT]), rp, rf, rrow, int(sp[SP_HORIZON]), ropts, rscores, no_ev, calls,
-               scr, err)
+    playout_nb(rs, rrng, P, T, int(sp[SP_ROLLOUT]), rp, int(sp[SP_HORIZON]), ropts, rscores, no_ev)
+    return G.reward_nb(rs, P, T, seat, int(sp[SP_REWARD]))
+
+
+@njit(cache=True)
+def file_rollout_nb(rs, truth, rrng, P, T, sp, seat, opt, ropts, no_ev, rf, rrow, calls, scr, err):
+    """:func:`rollout_nb` whose playout is strategy file ``rf``'s (:func:`file_playout_nb`)."""
+    G.determinise_nb(rs, truth, rrng, P, T, seat)
+    G.apply_nb(rs, no_ev, rrng, P, T, opt)
+    file_playout_nb(rs, rrng, P, T, rf, rrow, int(sp[SP_HORIZON]), ropts, no_ev, calls, scr, err)
     return G.reward_nb(rs, P, T, seat, int(sp[SP_REWARD]))
 
 
@@ -127,8 +144,10 @@ def search_nb(truth, rng, P, T, sp, rp, seat, opts, n, decision, scr, rf, rrow, 
     while halving_next_nb(h, alive, sums, counts):
         i = h[H_OPT]
         derive_stream_nb(rrng, rng, decision, h[H_INDEX])
-        sums[i] += rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opts[i], ropts, scores, no_ev, rf, rrow, calls, scr,
-                              err)
+        if rf >= 0:
+            sums[i] += file_rollout_nb(rs, truth, rrng, P, T, sp, seat, opts[i], ropts, no_ev, rf, rrow, calls, scr, err)
+        else:
+            sums[i] += rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opts[i], ropts, scores, no_ev)
         counts[i] += 1.0
         cnt[CNT_ROLLOUTS] += 1
         if err[ERR_FN] != 0:
@@ -137,7 +156,7 @@ def search_nb(truth, rng, P, T, sp, rp, seat, opts, n, decision, scr, rf, rrow, 
     return halving_best_nb(h, alive, sums, counts)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # a call per game cost the sum race 40% of its games/s (measured)
 def play_game_nb(st, ev, rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out_s, rec, fi, urows, calls, err):
     """Game ``k`` from set-up to outputs: each decision goes to the seat's entry, a strategy file
     (:func:`user_pick_nb`), a scripted strategy (``G.policy_nb`` on the game's stream) or
@@ -294,7 +313,10 @@ def playout_points_nb(rec, P, T, prm, rprm, per_point, fi, urows, calls, err):
         for _j in range(per_point):
             rs[:] = truth
             rrng[:] = rng
-            playout_nb(rs, rrng, P, T, int(prm[e][SP_ROLLOUT]), rprm[e], fi[n_entries + e], urows[n_entries + e], 0,
-                       ropts, scores, no_ev, calls, scr, err)
+            if fi[n_entries + e] >= 0:
+                file_playout_nb(rs, rrng, P, T, fi[n_entries + e], urows[n_entries + e], 0, ropts, no_ev, calls, scr,
+                                err)
+            else:
+                playout_nb(rs, rrng, P, T, int(prm[e][SP_ROLLOUT]), rprm[e], 0, ropts, scores, no_ev)
             done += 1
     return done

@@ -84,7 +84,13 @@ def _decision_sums(leak: int, opponent_bonus: int) -> np.ndarray:
     sp = np.array([24, 0, REWARD_MARGIN, 0, R.FIRST, 0, 0, 0], np.float64)
     scr = eng.new_scratch_nb(P)
     opts = np.arange(3, dtype=np.int64)
-    eng.search_nb(st, rng, P, (), sp, np.zeros(8), 0, opts, 3, 4, scr)
+    from pirate_sim.contract import NoBoard
+    from pirate_sim.user_abi import user_calls
+    from pirate_sim.user_strategy import readonly
+
+    calls = user_calls(readonly(np.zeros(1, np.int64)), NoBoard(readonly(np.zeros(0, np.int64))))  # no files
+    eng.search_nb(st, rng, P, (), sp, np.zeros(8), 0, opts, 3, 4, scr, -1, readonly(np.zeros(1)), calls,
+                  np.zeros(4, np.int64))
     return scr[6][:3].copy()
 
 
