@@ -3,8 +3,9 @@
 A game that implements these functions in one numba module (its *protocol module*) gets the
 chunk driver, the traced game, the ``search`` player (determinised rollouts, sequential halving,
 common random numbers: ``pirate_sim/search.py``), strategy files (``strategy = "file.py:fn"``,
-called by address on the seat's view) and the bench from ``pirate_sim/engine_template.py``,
-and ``play``, ``trace``, ``search_bench``, ``tournament`` and ``skill`` from :class:`ProtocolGame`.  ``docs/adding-a-game.md`` walks through a complete one
+called by address on the seat's view; a search may roll one out) and the bench from
+``pirate_sim/engine_template.py``, and ``play``, ``trace``, ``search_bench``, ``tournament`` and
+``skill`` from :class:`ProtocolGame`.  ``docs/adding-a-game.md`` walks through a complete one
 (``tests/toy_race.py``).
 
 The protocol module defines (``st``: the game's state array, ``ev``: int32[rows, 6] event log,
