@@ -300,7 +300,7 @@ def test_peak_search_rolls_out_the_learned_player(trained, tmp_path):
 
 
 # the other seats and games of each game's table for the next test (budget 4)
-ROLLOUT_TABLES = {"pirateer": ([{"strategy": "expert"}], 6),
+ROLLOUT_TABLES = {"pirateer": ([{"strategy": "expert"}], 2),  # a Pirateer search game: seconds
                   "pirates_cove": ([{"strategy": "expert"}] * 2, 6),
                   "ice_pirates": ([{"strategy": "expert"}], 4)}
 
