@@ -258,7 +258,10 @@ def test_the_players_page_seats_the_learned_player_against_search(trained, tmp_p
     from pirate_sim.report.players import players_data
 
     s = scen.load(_seat_scenario(tmp_path, trained.weights.path))
-    data = players_data(s.game, s.rules, s.seats, 7, 2, quick=True, cache=False)
+    # search_measured: as where the report's measured search table fits the rules; it has no learned
+    # player, so the learned player's cells against search are still played here
+    data = players_data(s.game, s.rules, s.seats, 7, 2, quick=True, cache=False, search_measured=True)
+    assert not data["search_measured"]
     labels = [e.label for e in data["entries"]]
     assert "learned" in labels and labels[-1] == "search"
     cells = {(p.a, p.b): p for p in data["table"]}

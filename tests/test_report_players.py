@@ -161,3 +161,13 @@ def test_default_peak_report_page_plays_no_search(cache):
     d = P.players_data(g, s.rules, s.seats, seed=3, n_scenario=2, quick=True, progress=heard.append,
                        search_measured=applies(g, s.rules, 2))
     assert d["search_measured"] and heard and not any(P.SEARCH in h for h in heard)
+
+
+def test_a_learned_player_keeps_its_cells_against_search():
+    # the measured search table has no learned player: its head-to-head with search stays on the page
+    learned_seat = {"strategy": "learned", "weights": "w.npz", "weights_sha256": "ab" * 32, "base": "expert"}
+    plain = [P.Entry("expert", {"strategy": "expert"}, "defaults"), P.Entry("search", {"strategy": "search"},
+                                                                           "search defaults")]
+    assert P.measured_elsewhere(plain)
+    assert not P.measured_elsewhere(plain + [P.Entry("learned", learned_seat, "scenario")])
+    assert not P.measured_elsewhere([plain[0], P.Entry("search", {"strategy": "search", "budget": 9}, "scenario")])

@@ -8,7 +8,9 @@ sits beside.  Who plays:
   defaults otherwise;
 * each learned player the scenario seats (``strategy = "learned"``: its weights and base);
 * ``search`` at its default budget, as soon as the game registers a strategy of that name
-  (it is a registered strategy like the others: nothing here names a game).
+  (it is a registered strategy like the others: nothing here names a game), except where the
+  report's measured search table (:mod:`.strength`) was played on these very rules and no
+  learned player sits at the table: its cells are all in that table, with far more games.
 
 How (the Pirate's Peak pairing table, generalised): in a game of ``n`` seats (2 where the
 game allows two players, else the scenario's count), entry ``a`` sits alone in one seat
@@ -106,6 +108,14 @@ def entries(game, seats: list[dict] | None) -> list[Entry]:
         out.append(Entry(SEARCH, own[0] if own else {"strategy": SEARCH},
                          "scenario" if own else "search defaults"))
     return out
+
+
+def measured_elsewhere(ents: list[Entry]) -> bool:
+    """Whether every search cell of this page is in the measured search table: ``search`` at its
+    defaults against registered scripted strategies only.  A learned player (or search with the
+    scenario's own settings) is in no measured table, so its cells against search stay here."""
+    return (any(e.seat["strategy"] == SEARCH and e.source == "search defaults" for e in ents)
+            and not any(e.seat["strategy"] == LEARNED for e in ents))
 
 
 def _compile(game, rules: dict, seats: list[dict]):
@@ -219,8 +229,7 @@ def players_data(game, rules: dict, seats: list[dict] | None, seed: int, n_scena
     rules = seat_count_rules(game, rules, n)
     ents = entries(game, seats)
     left_out = search_games == 0 and any(e.seat["strategy"] == SEARCH for e in ents)
-    measured = (not left_out and search_measured
-                and any(e.seat["strategy"] == SEARCH and e.source == "search defaults" for e in ents))
+    measured = not left_out and search_measured and measured_elsewhere(ents)
     if left_out or measured:  # too slow for this page, or measured on the next: no cell of noise
         ents = [e for e in ents if e.seat["strategy"] != SEARCH]
     pairs = (list(itertools.combinations_with_replacement(ents, 2)) if n == 2

@@ -7,8 +7,9 @@ game), so the page shows the table measured by ``docs/search_strength.py --write
 version, a held-out seed, search's settings.  Where the run differs (other rules, another version,
 search's defaults changed since), the page names the difference rather than pass the table off as
 this run's; the players page beside it then has this run's own (small) search cells.  Where the
-table is this run's (:func:`applies`), the players page plays none: a first report of a default
-scenario never waits for the search kernel's compile for cells this page already measured.
+table is this run's (:func:`applies`) and no learned player sits at the table, the players page
+plays none: a first report of a default scenario never waits for the search kernel's compile for
+cells this page already measured.
 """
 
 from __future__ import annotations
