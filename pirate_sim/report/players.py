@@ -221,7 +221,8 @@ def players_data(game, rules: dict, seats: list[dict] | None, seed: int, n_scena
     """
     games = games or (QUICK_GAMES if quick else PLAYERS_GAMES)
     if search_games is None:
-        search_games = QUICK_SEARCH_GAMES if quick else search_games_for(game)
+        # a quick page has the real page's layout: where the game leaves search out, so does it
+        search_games = min(QUICK_SEARCH_GAMES, search_games_for(game)) if quick else search_games_for(game)
     rules = dict(rules)
     if "strategy_seating" in rules:
         rules["strategy_seating"] = "fixed"  # the seatings below place every entry themselves
