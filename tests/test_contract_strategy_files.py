@@ -19,6 +19,7 @@ from pirate_sim import user_strategy as U
 from pirate_sim.cli import main
 from pirate_sim.rng import RNG_WORDS, seed_game_nb
 from pirate_sim.stats import wilson
+from strategy_cli import run_illegal_index
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = "tests/user_strategies/race_probe.py:probe"
@@ -135,14 +136,9 @@ def test_reading_beyond_the_view_raises_one_line():
 
 def test_cli_run_with_an_illegal_index_exits_2_and_writes_nothing(tmp_path):
     probe = ROOT / PROBE.split(":")[0]
-    (tmp_path / "s.toml").write_text(
-        f'game = "sum_race"\n[[seats]]\nstrategy = "random"\n[[seats]]\nstrategy = "{probe}:probe"\nmode = 1.0\n')
-    res = CliRunner().invoke(main, ["run", str(tmp_path / "s.toml"), "-o", str(tmp_path / "out"), "--games", "10"],
-                             catch_exceptions=False)
-    assert res.exit_code == 2, res.output
-    line = [ln for ln in res.output.splitlines() if "returned" in ln]
-    assert len(line) == 1 and "returned 3 at game 0 turn 1, where the legal options are 0..2" in line[0], res.output
-    assert not list((tmp_path / "out").glob("**/*.parquet"))
+    line = run_illegal_index(tmp_path, f'game = "sum_race"\n[[seats]]\nstrategy = "random"\n[[seats]]\n'
+                                       f'strategy = "{probe}:probe"\nmode = 1.0\n')
+    assert "returned 3 at game 0 turn 1, where the legal options are 0..2" in line
 
 
 def test_trace_equals_the_run_and_a_search_seat_sits_beside_a_file():

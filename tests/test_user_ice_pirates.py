@@ -23,6 +23,7 @@ from pirate_sim.games.ice_pirates import rules as R
 from pirate_sim.games.ice_pirates import testing as T
 from pirate_sim.games.ice_pirates import user_view as UV
 from pirate_sim.stats import wilson
+from strategy_cli import run_illegal_index
 from tests.test_user_strategies import ROOT
 
 NAVIGATOR = "examples/strategies/ice_pirates_players.py:navigator"
@@ -127,13 +128,9 @@ def test_an_illegal_index_stops_the_run_with_the_game_named():
 
 
 def test_cli_run_with_an_illegal_index_exits_2_and_records_nothing(tmp_path):
-    (tmp_path / "s.toml").write_text(f'game = "ice_pirates"\n[[seats]]\nstrategy = "{PROBE}"\nmode = 1\n'
-                                     '[[seats]]\nstrategy = "random"\n')
-    res = CliRunner().invoke(main, ["run", str(tmp_path / "s.toml"), "-o", str(tmp_path / "out"), "--games", "10"],
-                             catch_exceptions=False)
-    assert res.exit_code == 2, res.output
-    assert "probe: returned" in res.output and "the game was not recorded" in res.output
-    assert not list((tmp_path / "out").glob("*.parquet"))
+    line = run_illegal_index(tmp_path, f'game = "ice_pirates"\n[[seats]]\nstrategy = "{PROBE}"\nmode = 1\n'
+                                       '[[seats]]\nstrategy = "random"\n')
+    assert "probe: returned" in line and "the game was not recorded" in line
 
 
 def test_reading_beyond_the_view_raises_one_line():

@@ -14,13 +14,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from pirate_sim import scenario as scen
 from cove_states import island_states, scramble
 from pirate_sim import user_strategy as U
-from pirate_sim.cli import main
 from pirate_sim.stats import wilson
+from strategy_cli import run_illegal_index
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANNER = "examples/strategies/pirates_cove_players.py:island_planner"
@@ -140,14 +139,9 @@ def test_reading_beyond_the_view_raises_one_line():
 
 def test_cli_run_with_an_illegal_index_exits_2(tmp_path):
     probe = ROOT / PROBE.split(":")[0]
-    (tmp_path / "s.toml").write_text(
-        'game = "pirates_cove"\n[[seats]]\nstrategy = "random"\n[[seats]]\nstrategy = "random"\n'
-        f'[[seats]]\nstrategy = "{probe}:probe"\nmode = 1.0\n')
-    res = CliRunner().invoke(main, ["run", str(tmp_path / "s.toml"), "-o", str(tmp_path / "out"), "--games", "10"],
-                             catch_exceptions=False)
-    assert res.exit_code == 2, res.output
-    line = [ln for ln in res.output.splitlines() if "returned" in ln]
-    assert len(line) == 1 and "returned 6 at game 0 turn 1, where the legal options are 0..5" in line[0], res.output
+    line = run_illegal_index(tmp_path, 'game = "pirates_cove"\n[[seats]]\nstrategy = "random"\n[[seats]]\n'
+                                       f'strategy = "random"\n[[seats]]\nstrategy = "{probe}:probe"\nmode = 1.0\n')
+    assert "returned 6 at game 0 turn 1, where the legal options are 0..5" in line
 
 
 # ------------------------------------------------------------------ trace, a search seat, the example
