@@ -202,9 +202,6 @@ class ProtocolGame(Game):
         from . import user_strategy as U
 
         eng = self.engine()
-        n = len(compiled.arrays[1])
-        if fi.shape[0] == n:  # no search rolls out a file: the rollout rows (n + e) are all built-in
-            fi, rows = U.plan_rollouts([{} for _ in range(n)], {}, users, fi, rows)
         types_ = (typeof(np.zeros(eng.G.VIEW_LEN, np.int32)), typeof(np.zeros(eng.G.MAX_OPTIONS, np.int32)),
                   typeof(rows[0]), typeof(np.zeros(RNG_WORDS, np.uint64)))
         calls = U.compile_calls(self.name, users, types_, compiled.extra["board"])
@@ -249,12 +246,10 @@ class ProtocolGame(Game):
 
         fi, urows, calls, users = self.user_args(compiled)
         err = np.zeros(4, np.int64)
-        ev = np.zeros((capacity, 6), np.int32)
-        out_g, out_s = self.one_game_outputs(compiled.n_seats)
-        n = self.engine().play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
-                                         *compiled.arrays, fi, urows, calls, ev, out_g, out_s, err)
+        out = self.traced_game(self.engine().play_traced_nb, compiled, seed, game_index, capacity, 6, fi, urows, calls,
+                               err)
         raise_errors(err[None, :], game_index, users)
-        return ev[:n], out_g, out_s
+        return out
 
     def trace(self, compiled, seed, game_index):
         cap = self.trace_events

@@ -219,7 +219,7 @@ def play_chunk_nb(seed, first, n, P, T, codes, prm, rprm, rotate, fi, urows, cal
 
 
 @njit(cache=True)
-def play_traced_nb(seed, k, P, T, codes, prm, rprm, rotate, fi, urows, calls, ev, out_g, out_s, err):
+def play_traced_nb(seed, k, P, T, codes, prm, rprm, rotate, ev, fi, urows, calls, err, out_g, out_s):
     """Game ``k`` with the event log ``ev`` on (the same code path as the bulk run); the number
     of events logged."""
     st = G.new_state_nb(P)

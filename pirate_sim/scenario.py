@@ -124,7 +124,7 @@ class Scenario:
         if self.user:
             compiled.strategy_names = tuple(seat["strategy"] for seat in self.seats)
             order, fi, rows = user_strategy.plan(self.seats, self.user)
-            if any(user_strategy.rollout_specs(self.seats, self.user)):
+            if getattr(self.game, "user_rollout", False):  # rows n + e: the file search entry e rolls out, or -1
                 fi, rows = user_strategy.plan_rollouts(self.seats, self.user, order, fi, rows)
             self.game.user_compile(compiled, order, fi, rows)
         return compiled

@@ -152,15 +152,13 @@ class IcePirates(Game):
     def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
         """Compile the files' wrappers; the user kernel's ``sp`` is the scenario's with
         SP_SEARCH set on the user entries (policies.forced_nb then pauses at their choices);
-        ``fi`` / ``rows`` get a second row per entry, the file its search's rollouts play."""
+        ``fi`` / ``rows`` have a second row per entry, the file its search's rollouts play."""
         from numba import typeof
 
         from ... import user_strategy as U
         from .user_view import VIEW_LEN, board_of
 
         n = compiled.n_seats
-        if fi.shape[0] == n:  # no search rolls out a file: the rollout rows (n + e) are all built-in
-            fi, rows = U.plan_rollouts([{} for _ in range(n)], {}, users, fi, rows)
         sp = compiled.arrays[7].copy()
         for e in np.flatnonzero(fi[:n] >= 0):
             sp[e, KS.SP_SEARCH] = 1.0

@@ -118,9 +118,6 @@ class Pirateer(Game):
         from .user_view import VIEW_LEN, board_of
 
         board = board_of(compiled.arrays)
-        n = len(compiled.strategy_names)
-        if fi.shape[0] == n:  # no search rolls out a file: the rollout rows (n + e) are all built-in
-            fi, rows = U.plan_rollouts([{} for _ in range(n)], {}, users, fi, rows)
         urng = np.zeros(RNG_WORDS, np.uint64)
         types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(np.zeros((2, R.PLAY_WIDTH), np.int32)),
                   typeof(rows[0]), typeof(urng), typeof(board))

@@ -159,8 +159,8 @@ class PiratesCove(Game):
 
     def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
         """The user kernel's tables: the placeholders' rows with SP_SEARCH = 1 at user entries
-        (rounds.advance_nb then stops at their decisions, user_kernel.py answers them), and a
-        second row per entry, the strategy file a search entry's rollouts play (-1: none)."""
+        (rounds.advance_nb then stops at their decisions, user_kernel.py answers them); ``fi`` /
+        ``rows`` have a second row per entry, the file a search entry's rollouts play (-1: none)."""
         from numba import typeof
 
         from ... import user_strategy as U
@@ -169,8 +169,6 @@ class PiratesCove(Game):
 
         tr, cards, ncards, tavern, legends, strat, sp = compiled.arrays
         n = len(compiled.strategy_names)
-        if fi.shape[0] == n:  # no search rolls out a file: the rollout rows (n + e) are all built-in
-            fi, rows = U.plan_rollouts([{} for _ in range(n)], {}, users, fi, rows)
         sp = sp.copy()
         sp[fi[:n] >= 0, SP_SEARCH] = 1.0
         board = board_of(compiled)

@@ -187,9 +187,6 @@ class PiratesPeak(Game):
         from ... import user_strategy as U
         from .user_view import Board, view_len
 
-        n = len(compiled.strategy_names)
-        if fi.shape[0] == n:  # no search rolls out a file: the rollout rows (n + e) are all built-in
-            fi, rows = U.plan_rollouts([{} for _ in range(n)], {}, users, fi, rows)
         sd = compiled.extra["sd"]
         board = Board(rules=U.readonly(sd[r.SD_RULES]))
         vlen = view_len(compiled.params.max_track)
