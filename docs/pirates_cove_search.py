@@ -52,10 +52,11 @@ def play(seats: list[dict], games: int, seed: int, **rules):
     c = GAME.compile(GAME.full_rules(rules), seats)
     out_g, out_s = GAME.new_outputs(games, len(seats))
     played = np.zeros(games, np.int64)
+    search = D.searches(c.arrays[-1])
     D.play_chunk_nb(np.uint64(seed), np.int64(0), np.int64(1), c.params, *c.arrays, out_g[:1], out_s[:1],
-                    played[:1])  # compile outside the timing
+                    played[:1], search)  # compile outside the timing
     t = time.perf_counter()
-    D.play_chunk_nb(np.uint64(seed), np.int64(0), np.int64(games), c.params, *c.arrays, out_g, out_s, played)
+    D.play_chunk_nb(np.uint64(seed), np.int64(0), np.int64(games), c.params, *c.arrays, out_g, out_s, played, search)
     return out_g, out_s, played, time.perf_counter() - t
 
 

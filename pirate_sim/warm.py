@@ -10,7 +10,9 @@ each kernel is compiled once; on a warm cache each job is a load of a second or 
 
 Jobs: ``play`` (the default scenario's chunk kernel and the one-game trace), ``search`` (a
 ``search`` seat: the search chunk kernel and ``search_bench``), ``strategy file`` (a trivial
-strategy file: the game's user kernel, compiled once per package whatever the files).
+strategy file: the game's user kernel, compiled once per package whatever the files) and
+``file and search`` (a strategy file beside a ``search`` seat: the user kernel's version with
+the search player; a table without a search seat compiles one without it).
 """
 
 from __future__ import annotations
@@ -26,13 +28,13 @@ from dataclasses import dataclass
 _FIRST = "def first(view, options, params):\n    return 0\n"
 # Rough cold cost of each job kind relative to the others (so the biggest start first and the
 # pool stays balanced): search kernels are the largest, then the user kernels.
-_ORDER = {"search": 0, "play": 1, "strategy file": 2}
+_ORDER = {"search": 0, "file and search": 1, "play": 2, "strategy file": 3}
 
 
 @dataclass(frozen=True)
 class Job:
     game: str
-    what: str  # "play", "search" or "strategy file"
+    what: str  # "play", "search", "strategy file" or "file and search"
 
 
 @dataclass(frozen=True)
@@ -55,12 +57,14 @@ def jobs_for(games: list[str]) -> list[Job]:
             out.append(Job(name, "search"))
         if g.takes_strategy_files:
             out.append(Job(name, "strategy file"))
+            if "search" in [s.name for s in g.strategies]:
+                out.append(Job(name, "file and search"))
     return sorted(out, key=lambda j: (_ORDER[j.what], j.game))
 
 
-def _seats_with(g, first: dict) -> list[dict]:
-    rest = [{"strategy": s} for s in g.default_seats[1:]]
-    return [first, *rest]
+def _seats_with(g, first: dict, second: dict | None = None) -> list[dict]:
+    rest = [{"strategy": s} for s in g.default_seats[1 if second is None else 2:]]
+    return [first, *([second] if second else []), *rest]
 
 
 def run_job(job: Job) -> Warmed:
@@ -98,7 +102,8 @@ def _play_job(job: Job) -> None:
         path = U.cache_dir() / "warm_first.py"
         if not path.exists() or path.read_text(encoding="utf-8") != _FIRST:
             path.write_text(_FIRST, encoding="utf-8")
-        s = scen.from_dict({"game": job.game, "seats": _seats_with(g, {"strategy": f"{path}:first"})},
+        second = {"strategy": "search", "budget": 2} if job.what == "file and search" else None
+        s = scen.from_dict({"game": job.game, "seats": _seats_with(g, {"strategy": f"{path}:first"}, second)},
                            source=str(path.with_name("warm.toml")))
         c = s.compile()
         g.play(c, 1, 0, 2)

@@ -155,7 +155,8 @@ def test_the_chunk_kernel_writes_every_declared_column(lineup):
     out_g, out_s = GAME.new_outputs(n, c.n_seats)
     out_g[:] = sentinel
     out_s[:] = sentinel
-    K.play_chunk_nb(np.uint64(9), np.int64(0), np.int64(n), c.params, *c.arrays, out_g, out_s)
+    K.play_chunk_nb(np.uint64(9), np.int64(0), np.int64(n), c.params, *c.arrays, K.searches(c.arrays[-2]), out_g,
+                    out_s)
     assert out_g.shape[1] == 5 + len(GAME.game_columns) and out_s.shape[2] == len(GAME.seat_columns)
     left = sorted({GAME.game_columns[j - 5].name if j >= 5 else j for j in np.nonzero(out_g == sentinel)[1].tolist()}
                   | {GAME.seat_columns[j].name for j in np.nonzero(out_s == sentinel)[2].tolist()}, key=str)

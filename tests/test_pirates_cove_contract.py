@@ -112,7 +112,8 @@ def test_chunk_kernel_writes_every_declared_column():
     out_g = np.full((n, N_STD_GAME_COLUMNS + len(GAME.game_columns)), sentinel, np.int32)
     out_s = np.full((n, c.n_seats, len(GAME.seat_columns)), sentinel, np.int32)
     played = np.full(n, sentinel, np.int64)
-    D.play_chunk_nb(np.uint64(11), np.int64(3), np.int64(n), c.params, *c.arrays, out_g, out_s, played)
+    D.play_chunk_nb(np.uint64(11), np.int64(3), np.int64(n), c.params, *c.arrays, out_g, out_s, played,
+                    D.searches(c.arrays[-1]))
     names_g = list(STD_GAME_COLUMNS) + [col.name for col in GAME.game_columns]
     assert not [names_g[j] for j in range(out_g.shape[1]) if (out_g[:, j] == sentinel).any()]
     assert not [col.name for j, col in enumerate(GAME.seat_columns) if (out_s[:, :, j] == sentinel).any()]

@@ -13,7 +13,6 @@ from pirate_sim.games.pirates_cove import drivers as D
 from pirate_sim.games.pirates_cove import rules as R
 from pirate_sim.games.pirates_cove import rounds as K
 from pirate_sim.games.pirates_cove import search_player as SP
-from pirate_sim.games.pirates_cove.user_turn import no_user_nb
 from pirate_sim.games.pirates_cove.actions import WK_SIZE
 from pirate_sim.games.pirates_cove.ship import sb_nb
 from pirate_sim.games.pirates_cove.strategies import SLOTS
@@ -52,7 +51,7 @@ def decide(c, st, rng):
     rsp = SP.rollout_tables_nb(sp)
     rst, rrng, rfs, rwk, ev0, si, sf = SP.new_scratch_nb()
     SP.search_decide_nb(st, np.zeros((0, 6), np.int32), rng.copy(), c.params, tr, cards, ncards, legends, strat, sp,
-                        rsp, rst, rrng, rfs, rwk, ev0, si, sf, no_user_nb(c.n_seats))
+                        rsp, rst, rrng, rfs, rwk, ev0, si, sf, None)
     return int(st[R.G_FORCED] - R.FORCED_BIAS), sf[SP.SF_SUMS:SP.SF_SUMS + SP.MAX_OPT].copy()
 
 

@@ -17,22 +17,23 @@ from pirate_sim.warm import jobs_for
 def test_jobs_cover_every_kernel_family_biggest_first():
     jobs = jobs_for(["pirateer", "pirates_peak", "ice_pirates"])
     assert [(j.game, j.what) for j in jobs if j.game == "pirateer"] == [
-        ("pirateer", "search"), ("pirateer", "play"), ("pirateer", "strategy file")]
+        ("pirateer", "search"), ("pirateer", "file and search"), ("pirateer", "play"), ("pirateer", "strategy file")]
     assert jobs[0].what == "search" and jobs[-1].what == "strategy file"
     ice = [j.what for j in jobs if j.game == "ice_pirates"]
     assert ("strategy file" in ice) == get_game("ice_pirates").takes_strategy_files
 
 
 def test_after_warm_a_fresh_process_compiles_nothing():
-    """warm, then a new process runs a default game, a search seat and a strategy file with
-    the compile notes on: not one 'compiling' line (a kernel warm missed would announce itself)."""
+    """warm, then a new process runs a default game, a search seat, a strategy file and a strategy
+    file beside a search seat (another version of the user kernel) with the compile notes on:
+    not one 'compiling' line (a kernel warm missed would announce itself)."""
     res = CliRunner().invoke(main, ["warm", "pirateer", "--jobs", "1"], catch_exceptions=False)
     assert res.exit_code == 0, res.output
-    for what in ("play", "search", "strategy file"):
+    for what in ("play", "search", "strategy file", "file and search"):
         assert f"pirateer: {what}: " in res.output
     assert "every kernel compiled or loaded in" in res.output
     code = ("from pirate_sim.warm import Job, run_job\n"
-            "for w in ('play', 'search', 'strategy file'):\n"
+            "for w in ('play', 'search', 'strategy file', 'file and search'):\n"
             "    run_job(Job('pirateer', w))\n")
     env = dict(os.environ, PIRATE_SIM_COMPILE_NOTES="1")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)

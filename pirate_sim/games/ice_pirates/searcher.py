@@ -10,7 +10,7 @@ Only scenarios with a ``search`` seat (and strategy files: ``user_kernel.py``) c
 
 A search whose ``rollout`` is a strategy file or a learned player plays every turn of its
 rollouts as that function's turn (``user_turn.user_turn_nb``, the replay a real seat's turn
-with a file is); the plain kernels pass ``user_turn.no_user_nb``'s stand-ins.
+with a file is); the plain kernels pass None for the user arguments.
 
 Imports ``state``, ``board``, ``policies``, ``play``, ``user_turn`` (and ``pirate_sim.search``); see
 ``state.py`` for the order of the kernel's modules.
@@ -34,7 +34,7 @@ from .state import (BB_AROUND, FS_DIST, FS_KEY_TURN, FS_SIZE, OPP_MIX, OPP_POOL,
 from .policies import edge_cost_nb, plan_nb, raid_value_nb, search_nb
 from .board import card_boards_nb
 from .play import draw_mask_nb, setup_nb, turn_nb, write_outputs_nb
-from .user_turn import (MAX_OPTIONS, ROLLOUT_ERR, end_replay_nb, no_user_nb, options_nb, replay_turn_nb,
+from .user_turn import (MAX_OPTIONS, ROLLOUT_ERR, end_replay_nb, options_nb, replay_turn_nb,
                         user_turn_nb)
 
 
@@ -115,22 +115,23 @@ def reward_nb(rs, P, s, kind):
 
 @njit(cache=True)
 def rollout_nb(st0, truth, rng0, P, geo, rel, cum_w, costs, rstrat, rsp, s, nf, opt, decision, j,
-               horizon, reward, rs, rrng, rfs, ev0, cards, f, fparams, usr):
+               horizon, reward, rs, rrng, rfs, ev0, cards, f, frow, usr):
     """One rollout of option ``opt`` of the seat's choice number ``nf`` of this turn.  With
     ``f`` >= 0 (a search that rolls out a strategy file or a learned player) every turn of
     the rollout, the rest of this one included, is user_turn.user_turn_nb of function ``f``
-    (parameters ``fparams``; ``rsp`` then pauses at every seat's choices); an illegal answer
-    is recorded in ``usr``'s ``err`` and the rollout scores 0."""
+    (parameters: row ``frow`` of ``usr``'s ``uparams``; ``rsp`` then pauses at every seat's
+    choices); an illegal answer is recorded in ``usr``'s ``err`` and the rollout scores 0.  ``usr`` None (a table without
+    strategy files): numba prunes every branch that could call a function."""
     rs[:] = st0
     derive_stream_nb(rrng, rng0, decision, j)
     determinise_nb(rs, truth, rrng, P, geo, cards)
     rs[T_FORCED + nf] = opt
     rfs[FS_KEY_TURN] = -1  # this rollout's own plans (the cache is keyed on turn and version)
-    _, _, calls, ust0, urng0, view, uopts, fopts, urng, err = usr
     code = ROLLOUT_ERR + f + 1
-    if f >= 0:
-        if not user_turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs, f, fparams, calls, ust0, urng0,
-                            view, uopts, fopts, urng, err, nf + 1, code):
+    if usr is not None and f >= 0:
+        _, uparams, calls, ust0, urng0, view, uopts, fopts, urng, err = usr
+        if not user_turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs, f, uparams[frow], calls, ust0,
+                            urng0, view, uopts, fopts, urng, err, nf + 1, code):
             return 0.0
     else:
         rs[T_NF] = nf + 1
@@ -142,11 +143,13 @@ def rollout_nb(st0, truth, rng0, P, geo, rel, cum_w, costs, rstrat, rsp, s, nf, 
         rs[T_NF] = 0
     stop = rs[G_TURN] + horizon
     while rs[G_END] < 0 and (horizon == 0 or rs[G_TURN] < stop):
-        if f < 0 or rs[G_TURN] >= P.turn_cap:
+        if usr is None or f < 0 or rs[G_TURN] >= P.turn_cap:
             turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs)
-        elif not user_turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs, f, fparams, calls, ust0,
-                              urng0, view, uopts, fopts, urng, err, 0, code):
-            return 0.0
+        else:
+            _, uparams, calls, ust0, urng0, view, uopts, fopts, urng, err = usr
+            if not user_turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs, f, uparams[frow], calls,
+                                ust0, urng0, view, uopts, fopts, urng, err, 0, code):
+                return 0.0
     return reward_nb(rs, P, s, reward)
 
 
@@ -193,11 +196,12 @@ def search_choice_nb(truth, st0, rng0, P, geo, rel, cum_w, costs, strat, sp, rst
     the options its rules allow, the ``top_k`` best by the rollout strategy's prior, then
     sequential halving over ``budget`` rollouts with common random numbers (rollout j of
     every option draws from the same derived stream).  ``usr``: the table's user arguments
-    (user_turn.no_user_nb's stand-ins without strategy files): row ``n + e`` of its ``ufn``
-    is the function the entry's rollouts play (-1: its rollout strategy)."""
+    (None without strategy files): row ``n + e`` of its ``ufn`` is the function the entry's
+    rollouts play (-1: its rollout strategy)."""
     e = truth[G_ENTRY + s]
-    f = usr[0][P.n_seats + e]
-    fparams = usr[1][P.n_seats + e]
+    f = -1
+    if usr is not None:
+        f = usr[0][P.n_seats + e]
     n = options_nb(truth, P, opts)
     if n == 1:
         return opts[0]
@@ -224,7 +228,7 @@ def search_choice_nb(truth, st0, rng0, P, geo, rel, cum_w, costs, strat, sp, rst
                     rstrat[i] = strat[row]
                     rsp[i, :] = sp[row, :]
         sums[o] += rollout_nb(st0, truth, rng0, P, geo, rel, cum_w, costs, rstrat, rsp, s, nf, opts[o],
-                              decision, h[H_INDEX], horizon, reward, rs, rrng, rfs, ev0, cards, f, fparams, usr)
+                              decision, h[H_INDEX], horizon, reward, rs, rrng, rfs, ev0, cards, f, P.n_seats + e, usr)
         counts[o] += 1.0
         tally[0] += 1
     tally[1] += 1
@@ -254,7 +258,9 @@ def search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, 
     st0, truth, rs, rng0, rrng, rfs, pfs, ev0, cards, opts, idx, scores, sums, counts, rstrat, rsp = scr
     n = P.n_seats
     rc = np.int64(sp[e, SP_ROLLOUT])
-    file_rollout = usr[0][n + e] >= 0
+    file_rollout = False
+    if usr is not None:
+        file_rollout = usr[0][n + e] >= 0
     for i in range(n):  # inside rollouts every seat plays the rollout strategy's defaults
         rstrat[i] = strat[n + rc]
         rsp[i, :] = sp[n + rc, :]
@@ -275,7 +281,7 @@ def search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, 
             pts_rng[k, :RNG_WORDS] = rng0[:RNG_WORDS]
         opt = search_choice_nb(truth, st0, rng0, P, geo, rel, cum_w, costs, strat, sp, rstrat, rsp, s, nf,
                                rs, rrng, rfs, pfs, ev0, cards, opts, scores, idx, sums, counts, tally, usr)
-        if usr[9][0] != 0:  # an illegal answer inside a rollout: the game ends, truncated
+        if usr is not None and usr[9][0] != 0:  # an illegal answer inside a rollout: the game ends, truncated
             return end_replay_nb(st, True)
         st0[T_FORCED + nf] = opt
         nf += 1
@@ -292,7 +298,7 @@ def search_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, tally,
     ``max_decisions`` > 0 (search_bench) it stops after that many, storing each choice's
     turn start in ``pts`` / ``pts_rng``."""
     scr = search_scratch_nb(st, rng, P, sp)
-    usr = no_user_nb(P.n_seats)
+    usr = None  # no strategy files (user_kernel.py passes them): numba prunes their branches
     while st[G_END] < 0:
         s = st[G_SEAT]
         e = st[G_ENTRY + s]

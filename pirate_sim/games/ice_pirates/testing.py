@@ -15,7 +15,6 @@ from . import board as KB
 from . import play as KG
 from . import state as KS
 from . import searcher as KSR
-from . import user_turn as KUT
 from . import rules as R
 
 DIR = {n: i for i, n in enumerate(R.DIR_NAMES)}
@@ -182,7 +181,7 @@ def search_choice(c: Compiled, truth, st0, rng0, nf: int = 0, sums_out=None) -> 
     scores, sums, counts = (np.zeros(KSR.MAX_OPTIONS) for _ in range(3))
     tally = np.zeros(2, np.int64)
     opt = KSR.search_choice_nb(truth, st0, rng0, c.params, geo, rel, cum_w, costs, strat, sp, rstrat, rsp, s, nf,
-                             *scratch, opts, scores, idx, sums, counts, tally, KUT.no_user_nb(n))
+                             *scratch, opts, scores, idx, sums, counts, tally, None)
     if sums_out is not None:
         sums_out[:] = sums
     return int(opt), int(tally[0])

@@ -6,10 +6,10 @@ seat's choice the same way: the turn is played from its start with the choices m
 forced (T_FORCED) until it pauses at the next one (T_PEND), and ``options_nb`` lists that
 choice's options.  ``user_turn_nb`` is a strategy file's whole turn on that replay: the
 real game's (user_kernel.py) and, in a search that rolls out a strategy file or a learned
-player, each turn of its rollouts (searcher.rollout_nb).  ``no_user_nb``: the stand-ins a
-table without strategy files passes (nothing is ever called).
+player, each turn of its rollouts (searcher.rollout_nb).  A table without strategy files
+passes None for the user arguments, and numba prunes every branch that could call one.
 
-Imports play.py (the turn), rules.py, state.py, user_view.py, pirate_sim.rng, .search
+Imports play.py (the turn), rules.py, state.py, user_view.py, .search
 (derive_stream_nb) and .user_abi; searcher.py and user_kernel.py import it.
 """
 
@@ -24,7 +24,6 @@ from pirate_sim.games.ice_pirates.rules import (END_TRUNCATED, G_END, G_SEAT, G_
                                                 T_PEND, T_PMASK, T_PSTOP)
 from pirate_sim.games.ice_pirates.state import FS_KEY_TURN
 from pirate_sim.games.ice_pirates.user_view import USER_STREAM, fill_view_nb
-from pirate_sim.rng import RNG_WORDS
 from pirate_sim.search import derive_stream_nb
 from pirate_sim.user_abi import call_user_nb
 
@@ -134,14 +133,3 @@ def end_replay_nb(st, truncated):
         st[T_PEND] = 0
         st[G_END] = END_TRUNCATED
     return not truncated
-
-
-@njit(cache=True)
-def no_user_nb(n_seats):
-    """The user arguments of a table without strategy files, (ufn, uparams, calls, st0, rng0,
-    view, opts, uopts, urng, err): every ``ufn`` row -1 (seats, then each entry's rollouts),
-    so nothing is ever called."""
-    return (np.full(2 * n_seats, -1, np.int32), np.zeros((2 * n_seats, 1)), (np.zeros(1, np.int64),),
-            np.zeros(1, np.int32), np.zeros(RNG_WORDS, np.uint64), np.zeros(1, np.int32),
-            np.zeros(MAX_OPTIONS, np.int32), np.zeros(MAX_OPTIONS, np.int32), np.zeros(RNG_WORDS, np.uint64),
-            np.zeros(4, np.int64))

@@ -39,6 +39,13 @@ def default_harbors(board, n: int) -> list[int]:
     return numbers[:n]
 
 
+def _play_chunk(seed, first, n, P, *rest) -> None:
+    """``kernel.play_chunk_nb`` with base.Game.play_chunk's arguments (``search`` from the
+    strategy codes, the last array but one)."""
+    *arrays, out_g, out_s = rest
+    K.play_chunk_nb(seed, first, n, P, *arrays, K.searches(arrays[-2]), out_g, out_s)
+
+
 class Pirateer(Game):
     name = "pirateer"
     title = "Pirateer"
@@ -105,7 +112,7 @@ class Pirateer(Game):
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
         if "user" in compiled.extra:
             return self._user_play(compiled, seed, first_game, n_games)
-        return self.play_chunk(K.play_chunk_nb, compiled, seed, first_game, n_games)
+        return self.play_chunk(_play_chunk, compiled, seed, first_game, n_games)
 
     # ------------------------------------------------------------------ strategies of one's own
     def user_placeholder(self, seat: dict) -> dict:
@@ -134,8 +141,8 @@ class Pirateer(Game):
         err = np.zeros((int(n_games), 4), np.int64)
         if n_games > 0:
             x["module"].user_play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games),
-                          compiled.params, *compiled.arrays, x["fi"], x["rows"], x["board"], err,
-                          out_g, out_s)
+                          compiled.params, *compiled.arrays, K.searches(compiled.arrays[-2]), x["fi"], x["rows"],
+                          x["board"], err, out_g, out_s)
         U.raise_errors(err, first_game, x["users"])
         return out_g, out_s
 
@@ -150,11 +157,12 @@ class Pirateer(Game):
             x = compiled.extra["user"]
             err = np.zeros((n_games, 4), np.int64)
             x["module"].user_heat_chunk_nb(np.uint64(seed % 2**64), np.int64(0), np.int64(n_games), compiled.params,
-                          *compiled.arrays, heat, out_g, out_s, x["fi"], x["rows"], x["board"], err)
+                          *compiled.arrays, heat, K.searches(compiled.arrays[-2]), out_g, out_s, x["fi"], x["rows"],
+                          x["board"], err)
             U.raise_errors(err, 0, x["users"])
             return heat
         K.heat_chunk_nb(np.uint64(seed % 2**64), np.int64(0), np.int64(n_games), compiled.params,
-                        *compiled.arrays, heat, out_g, out_s)
+                        *compiled.arrays, heat, K.searches(compiled.arrays[-2]), out_g, out_s)
         return heat
 
     # ------------------------------------------------------------------ trace
@@ -169,11 +177,12 @@ class Pirateer(Game):
             out_g, out_s = self.one_game_outputs(compiled.n_seats)
             err = np.zeros(4, np.int64)
             n = x["module"].user_play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
-                              *compiled.arrays, ev, no_heat, out_g, out_s, x["fi"], x["rows"],
-                              x["board"], err)
+                              *compiled.arrays, ev, no_heat, K.searches(compiled.arrays[-2]), out_g, out_s,
+                              x["fi"], x["rows"], x["board"], err)
             U.raise_errors(err[None, :], game_index, x["users"])
             return ev[:n], out_g, out_s
-        return self.traced_game(K.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH, no_heat)
+        return self.traced_game(K.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH, no_heat,
+                                K.searches(compiled.arrays[-2]))
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         ev, out_g, _ = self.trace_events(compiled, seed, game_index)

@@ -48,7 +48,7 @@ def step(c: Compiled, st, ev, rng, heat=None) -> None:
     heat = np.zeros((2, 0), np.int64) if heat is None else heat
     a = c.arrays
     step_nb(st, ev, rng, c.params, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[10], a[11], plays, reach, union,
-              hits, heat, ss)
+              hits, heat, ss, K.searches(a[10]))
 
 
 def use_scripted(c: Compiled, seats) -> None:

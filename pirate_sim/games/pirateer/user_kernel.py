@@ -17,6 +17,8 @@ top_k) and the halving helpers with the package's ``search_nb``; only its rollou
 
 The drivers share ``kernel.block_scratch_nb`` and ``kernel_base.block_nb`` with the package's;
 ``user_scratch_nb`` is the hook's own scratch, ``user_play_games_nb`` the games of one block.
+Their ``search`` is the package drivers' (``kernel.searches``): None where no seat searches, so
+that a table of strategy files and scripted seats compiles without the search player.
 May import every kernel module of the game (``kernel`` included) and ``user_view``.
 """
 
@@ -130,7 +132,7 @@ def user_search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_isl
 
 @njit(cache=True, error_model="numpy")
 def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp, plays,
-                 reach, union, hits, heat, ss, ufn, uparams, calls, view, opts, urng, err):
+                 reach, union, hits, heat, ss, search, ufn, uparams, calls, view, opts, urng, err):
     """whole_game.step_nb with the user hook (a seat's own function, or a search's user rollouts)."""
     n = step_start_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, heat, ss[0][0])
     if n == 0:
@@ -139,7 +141,7 @@ def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_ho
     e = st[sb_nb(seat) + S_ENTRY]
     f = ufn[e]
     rf = ufn[ufn.shape[0] // 2 + e]
-    if f < 0 and rf >= 0 and strat[e] == ST_SEARCH:
+    if search is not None and f < 0 and rf >= 0 and strat[e] == ST_SEARCH:  # (pruned: no search seat)
         k = user_search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp,
                            seat, plays, n, reach, union, hits, ss, rf, uparams[ufn.shape[0] // 2 + e], calls, view,
                            opts, urng, err)[0]
@@ -148,7 +150,7 @@ def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_ho
             return
     elif f < 0:
         k = choose_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp, seat,
-                        plays, n, reach, union, hits, ss)
+                        plays, n, reach, union, hits, ss, search)
     elif n == 1:
         k = 0
     else:
@@ -166,11 +168,11 @@ def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_ho
 @njit(cache=True, error_model="numpy")
 def user_play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                           seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss, heat,
-                          game_index, out_g, out_s, ufn, uparams, calls, view, opts, urng, err):
+                          search, game_index, out_g, out_s, ufn, uparams, calls, view, opts, urng, err):
     setup_nb(st, ev, rng, P, seat_harbor, seat_anchor, seat_start, game_index)
     while st[G_END] < 0:
         user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp,
-                     plays, reach, union, hits, heat, ss, ufn, uparams, calls, view, opts, urng, err)
+                     plays, reach, union, hits, heat, ss, search, ufn, uparams, calls, view, opts, urng, err)
     write_outputs_nb(st, P, out_g, out_s)
 
 
@@ -186,8 +188,8 @@ def user_scratch_nb(plays):
 
 @njit(cache=True, error_model="numpy")
 def user_play_games_nb(seed, first, lo, hi, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
-                       seat_harbor, seat_anchor, seat_start, strat, sp, ev, heat, scratch, out_g, out_s, ufn, uparams,
-                       calls, err):
+                       seat_harbor, seat_anchor, seat_start, strat, sp, ev, heat, scratch, search, out_g, out_s, ufn,
+                       uparams, calls, err):
     """kernel.play_games_nb with user seats: games ``first + lo .. first + hi - 1`` on one block's
     ``scratch``; ``err`` int64[n, 4] per game."""
     st, rng, plays, reach, union, hits, ss = scratch
@@ -196,41 +198,43 @@ def user_play_games_nb(seed, first, lo, hi, P, nb, kind, is_anchor, dist, dist_i
         seed_game_nb(rng, seed, first + i)
         user_play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                               seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss, heat,
-                              first + i, out_g[i], out_s[i], ufn, uparams, calls, view, opts, urng, err[i])
+                              search, first + i, out_g[i], out_s[i], ufn, uparams, calls, view, opts, urng, err[i])
 
 
 @njit(cache=True, parallel=True, nogil=True, error_model="numpy")
 def user_play_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
-                       seat_harbor, seat_anchor, seat_start, strat, sp, ufn, uparams, calls, err, out_g, out_s):
+                       seat_harbor, seat_anchor, seat_start, strat, sp, search, ufn, uparams, calls, err, out_g, out_s):
     """kernel.play_chunk_nb with user seats; ``err`` int64[n, 4] per game (0: fine)."""
     n_blocks = n_blocks_nb(n, strat)
     for blk in prange(n_blocks):
         lo, hi = block_nb(n, n_blocks, blk)
         user_play_games_nb(seed, first, lo, hi, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                            seat_harbor, seat_anchor, seat_start, strat, sp, np.zeros((0, EVENT_WIDTH), np.int32),
-                           np.zeros((2, 0), np.int64), block_scratch_nb(P), out_g, out_s, ufn, uparams, calls, err)
+                           np.zeros((2, 0), np.int64), block_scratch_nb(P), search, out_g, out_s, ufn, uparams, calls,
+                           err)
 
 
 @njit(cache=True, error_model="numpy")
 def user_play_traced_nb(seed, k, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, seat_harbor,
-                        seat_anchor, seat_start, strat, sp, ev, heat, out_g, out_s, ufn, uparams, calls, err):
+                        seat_anchor, seat_start, strat, sp, ev, heat, search, out_g, out_s, ufn, uparams, calls, err):
     """kernel.play_traced_nb with user seats."""
     st, rng, plays, reach, union, hits, ss = block_scratch_nb(P)
     view, opts, urng = user_scratch_nb(plays)
     seed_game_nb(rng, seed, k)
     user_play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
-                          seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss, heat, k,
-                          out_g, out_s, ufn, uparams, calls, view, opts, urng, err)
+                          seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss, heat, search,
+                          k, out_g, out_s, ufn, uparams, calls, view, opts, urng, err)
     return st[G_EVENTS]
 
 
 @njit(cache=True, error_model="numpy")
 def user_heat_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
-                       seat_harbor, seat_anchor, seat_start, strat, sp, heat, out_g, out_s, ufn, uparams, calls, err):
+                       seat_harbor, seat_anchor, seat_start, strat, sp, heat, search, out_g, out_s, ufn, uparams, calls,
+                       err):
     """kernel.heat_chunk_nb with user seats."""
     user_play_games_nb(seed, first, 0, n, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                        seat_harbor, seat_anchor, seat_start, strat, sp, np.zeros((0, EVENT_WIDTH), np.int32), heat,
-                       block_scratch_nb(P), out_g, out_s, ufn, uparams, calls, err)
+                       block_scratch_nb(P), search, out_g, out_s, ufn, uparams, calls, err)
 
 
 @njit(cache=True, error_model="numpy")

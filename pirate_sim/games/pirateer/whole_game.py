@@ -1,7 +1,9 @@
 """Pirateer's kernel: a whole game.  The chooser hook (``choose_nb``: a scripted policy or the
 search), one turn (``step_nb``), the set-up (``setup_nb``), the outputs writer
 (``write_outputs_nb``: every column of ``columns.py`` through its ``GC_*`` / ``SC_*`` code) and
-``play_one_game_nb``, which bulk runs, traces and heat maps share.
+``play_one_game_nb``, which bulk runs, traces and heat maps share.  Their ``search`` argument is
+None at a table where no seat searches (``kernel.searches``): numba then prunes the search
+branch, so a scripted table's kernels compile without the search player.
 
 May import ``rules``, ``columns``, ``state``, ``moves``, ``players``, ``turn`` and ``search_player``.
 """
@@ -28,11 +30,13 @@ from .search_player import search_nb
 
 @njit(cache=True, error_model="numpy")
 def choose_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp, seat, plays,
-              n, reach, union, hits, ss):
+              n, reach, union, hits, ss, search):
     """The chooser hook: index of the play the seat's player picks among the ``n`` legal ones
     (a scripted policy, or the search, which never draws from the game's stream)."""
     e = st[sb_nb(seat) + S_ENTRY]
     if strat[e] == ST_SEARCH:
+        if search is None:  # (pruned where a seat searches: kernel.searches)
+            raise AssertionError("a search seat at a table compiled without the search player")
         return search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp,
                          seat, plays, n, reach, union, hits, ss)[0]
     return policy_nb(st, rng, P, nb, kind, seat_allowed, dist, dist_island, seat_home, strat[e], sp[e], seat, plays,
@@ -58,12 +62,12 @@ def step_start_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, heat
 
 @njit(cache=True, error_model="numpy")
 def step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp,
-            plays, reach, union, hits, heat, ss):
+            plays, reach, union, hits, heat, ss, search):
     """One turn of the seat to move (or truncation at the turn cap), then the next seat."""
     n = step_start_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, heat, ss[0][0])
     if n > 0:
         k = choose_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp,
-                      st[G_SEAT], plays, n, reach, union, hits, ss)
+                      st[G_SEAT], plays, n, reach, union, hits, ss, search)
         finish_turn_nb(st, ev, P, nb, kind, plays[k], heat)
 
 
@@ -151,10 +155,10 @@ def write_outputs_nb(st, P, out_g, out_s):
 @njit(cache=True, error_model="numpy")
 def play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                      seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss, heat,
-                     game_index, out_g, out_s):
+                     search, game_index, out_g, out_s):
     """One whole game on an already seeded ``rng`` (bulk runs, traces and heat maps share it)."""
     setup_nb(st, ev, rng, P, seat_harbor, seat_anchor, seat_start, game_index)
     while st[G_END] < 0:
         step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp,
-                plays, reach, union, hits, heat, ss)
+                plays, reach, union, hits, heat, ss, search)
     write_outputs_nb(st, P, out_g, out_s)

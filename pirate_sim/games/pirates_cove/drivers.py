@@ -10,8 +10,9 @@
   (``Game.search_bench``).
 
 Tables with strategy files have their own drivers (``user_kernel.py``, which calls
-``game_scratch_nb``).  A table without a search seat runs ``play_chunk_nb`` too: it never
-calls the search, so its games are the scripted players' alone.
+``game_scratch_nb``).  A table without a search seat runs ``play_chunk_nb`` too, with ``search``
+None (:func:`searches`): numba then compiles a version without the search player (a first
+scripted run compiles about a quarter faster), and its games are the scripted players' alone.
 
 May import: ``actions``, ``rounds``, ``whole_game``, ``search_player``, ``policies``,
 ``rules``, ``ship``, ``user_turn`` of this game, ``games/kernel_base.py``, ``pirate_sim.rng`` and
@@ -27,13 +28,12 @@ from ...rng import RNG_WORDS, seed_game_nb
 from ...search import derive_stream_nb
 from ..kernel_base import block_nb
 from .actions import WK_SIZE
-from .policies import FS_SIZE
+from .policies import FS_SIZE, SP_SEARCH
 from .rules import (DEC_NONE, EVENT_WIDTH, FORCED_BIAS, G_DEC, G_DEC_SEAT, G_DECISIONS, G_EVENTS, G_FORCED,
                     G_WINNER, S_ENTRY, STATE_WORDS)
 from .rounds import advance_nb
 from .search_player import PRIOR_STREAM, new_scratch_nb, prior_nb, rollout_tables_nb, search_decide_nb
 from .ship import sb_nb
-from .user_turn import no_user_nb
 from .whole_game import setup_nb, write_outputs_nb
 
 BLOCK = 64  # games per parallel block (about: block_nb splits a chunk evenly)
@@ -41,12 +41,17 @@ BLOCK = 64  # games per parallel block (about: block_nb splits a chunk evenly)
 
 @njit(cache=True)
 def play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, rst, rrng, rfs,
-                     rwk, ev0, si, sf, usr, game_index, out_g, out_s):
+                     rwk, ev0, si, sf, search, game_index, out_g, out_s):
     """One whole game on an already seeded ``rng`` (bulk runs and traces share it);
-    returns the rollouts its search seats played.  ``usr``: user_turn.no_user_nb's stand-ins."""
+    returns the rollouts its search seats played.  ``search`` None: no entry searches
+    (:func:`searches`), and numba compiles no search code.  No strategy files here
+    (user_kernel.py has them): the search gets None for their arguments."""
     setup_nb(st, ev, rng, P, tr, ncards, tavern, legends, strat, sp, game_index)
     played = 0
+    usr = None
     while advance_nb(st, ev, rng, P, tr, cards, legends, strat, sp, fs, wk, P.rounds + 1) != DEC_NONE:
+        if search is None:  # only a searching entry pauses the game (advance_nb)
+            raise AssertionError("a table without a search seat paused at a decision")
         played += search_decide_nb(st, ev, rng, P, tr, cards, ncards, legends, strat, sp, rsp, rst, rrng, rfs, rwk,
                                    ev0, si, sf, usr)
     write_outputs_nb(st, rng, P, out_g, out_s)
@@ -63,32 +68,38 @@ def game_scratch_nb(sp):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def play_chunk_nb(seed, first, n, P, tr, cards, ncards, tavern, legends, strat, sp, out_g, out_s, played):
+def play_chunk_nb(seed, first, n, P, tr, cards, ncards, tavern, legends, strat, sp, out_g, out_s, played, search):
     """Games ``first .. first + n - 1``: blocks of about BLOCK games in parallel, scratch per
-    block.  ``played``: int64[n], each game's rollouts (measurements), or no rows (``Game.play``)."""
+    block.  ``played``: int64[n], each game's rollouts (measurements), or no rows (``Game.play``);
+    ``search``: :func:`searches` of ``sp``."""
     n_blocks = (n + BLOCK - 1) // BLOCK
     for blk in prange(n_blocks):
         st, ev, rng, fs, wk, rsp, scratch = game_scratch_nb(sp)
         rst, rrng, rfs, rwk, ev0, si, sf = scratch
-        usr = no_user_nb(P.n_seats)
         lo, hi = block_nb(n, n_blocks, blk)
         for i in range(lo, hi):
             seed_game_nb(rng, seed, first + i)
             r = play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, rst,
-                                 rrng, rfs, rwk, ev0, si, sf, usr, first + i, out_g[i], out_s[i])
+                                 rrng, rfs, rwk, ev0, si, sf, search, first + i, out_g[i], out_s[i])
             if played.shape[0] > 0:
                 played[i] = r
 
 
 @njit(cache=True)
-def play_traced_nb(seed, k, P, tr, cards, ncards, tavern, legends, strat, sp, ev, out_g, out_s):
-    """Game ``k`` with the event log on (same code path as the bulk run)."""
+def play_traced_nb(seed, k, P, tr, cards, ncards, tavern, legends, strat, sp, ev, search, out_g, out_s):
+    """Game ``k`` with the event log on (same code path as the bulk run; ``search``: :func:`searches`)."""
     st, _, rng, fs, wk, rsp, scratch = game_scratch_nb(sp)
     rst, rrng, rfs, rwk, ev0, si, sf = scratch
     seed_game_nb(rng, seed, k)
     play_one_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, rst, rrng, rfs, rwk,
-                     ev0, si, sf, no_user_nb(P.n_seats), k, out_g, out_s)
+                     ev0, si, sf, search, k, out_g, out_s)
     return st[G_EVENTS]
+
+
+def searches(sp):
+    """The drivers' ``search`` argument for seat tables ``sp``: True where an entry searches,
+    None where none does (numba then compiles the drivers without the search player)."""
+    return True if (np.asarray(sp)[:, SP_SEARCH] != 0).any() else None
 
 
 # ------------------------------------------------------------------ bench: the search's cost
@@ -121,7 +132,7 @@ def bench_search_nb(states, rngs, m, P, tr, cards, ncards, legends, strat, sp):
     """Search each of the first ``m`` collected decisions; returns the rollouts played."""
     st, ev, rng, fs, wk, rsp, scratch = game_scratch_nb(sp)
     rst, rrng, rfs, rwk, ev0, si, sf = scratch
-    usr = no_user_nb(P.n_seats)
+    usr = None
     played = 0
     for d in range(m):
         st[:] = states[d]

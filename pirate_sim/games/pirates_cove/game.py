@@ -44,8 +44,9 @@ NO_PLAYED = np.zeros(0, np.int64)  # drivers.play_chunk_nb's rollout counts: not
 
 
 def _play_chunk(*args) -> None:
-    """``drivers.play_chunk_nb`` with base.Game.play_chunk's arguments (no rollout counts)."""
-    D.play_chunk_nb(*args, NO_PLAYED)
+    """``drivers.play_chunk_nb`` with base.Game.play_chunk's arguments (no rollout counts;
+    the seat tables ``sp`` are the last array, before the two outputs)."""
+    D.play_chunk_nb(*args, NO_PLAYED, D.searches(args[-3]))
 
 
 class PiratesCove(Game):
@@ -181,11 +182,12 @@ class PiratesCove(Game):
                                   "arrays": (tr, cards, ncards, tavern, legends, strat, sp)}
 
     def _user_args(self, compiled: Compiled) -> tuple:
-        """(kernel arrays, tail arguments) of the user kernel (user_kernel.py)."""
+        """(kernel arrays, tail arguments) of the user kernel (user_kernel.py); its ``search`` is
+        read from the table's own seat tables (the kernel's mark the user entries too)."""
         from .user_view import VIEW_LEN
 
         x = compiled.extra["user"]
-        return x["arrays"], (x["fi"], x["rows"], x["board"], np.int64(VIEW_LEN))
+        return x["arrays"], (x["fi"], x["rows"], x["board"], np.int64(VIEW_LEN), D.searches(compiled.arrays[-1]))
 
     # ------------------------------------------------------------------ play
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
@@ -250,7 +252,8 @@ class PiratesCove(Game):
     def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 20_000):
         """(events int32[n, 6], out_games row, out_seats rows) of one game."""
         if "user" not in compiled.extra:
-            return self.traced_game(D.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH)
+            return self.traced_game(D.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH,
+                                    D.searches(compiled.arrays[-1]))
         from ... import user_strategy as U
 
         x = compiled.extra["user"]

@@ -294,8 +294,8 @@ def rollout_nb(st, rng, P, tr, cards, ncards, legends, strat, sp, rsp, kind, s, 
     search whose rollout is a strategy file (``usr``'s ``ufn[n + e]`` >= 0) has every seat
     choose its islands by that function and take its other decisions as its entry's
     rollout strategy (``advance_nb`` with ``sp`` stops at each: the entry searches); an
-    illegal answer is recorded in ``usr``'s ``err`` and the rollout scores 0."""
-    ufn, uparams, calls, view, uopts, urng, err = usr
+    illegal answer is recorded in ``usr``'s ``err`` and the rollout scores 0.  ``usr`` None (a
+    table without strategy files): numba prunes every branch that could call a function."""
     for i in range(STATE_WORDS):
         rst[i] = st[i]
     derive_stream_nb(rrng, rng, decision, j)
@@ -303,15 +303,18 @@ def rollout_nb(st, rng, P, tr, cards, ncards, legends, strat, sp, rsp, kind, s, 
     e = rst[sb_nb(s) + S_ENTRY]
     for o in range(P.n_seats):
         rst[sb_nb(o) + S_ENTRY] = e  # every seat plays the rollout strategy (rsp: no search)
-    f = ufn[P.n_seats + e]
-    fp = uparams[P.n_seats + e]
+    f = -1  # the function the rollout plays (-1: its rollout strategy)
+    if usr is not None:
+        ufn, uparams, calls, view, uopts, urng, err = usr
+        f = ufn[P.n_seats + e]
+        fp = uparams[P.n_seats + e]
     code = ROLLOUT_ERR + f + 1
     rfs[FS_READY] = 0.0
     if kind == DEC_ISLAND:
         for o in range(P.n_seats):
             if o == s:
                 continue
-            if f < 0:
+            if usr is None or f < 0:
                 rst[G_PEND + o] = choose_island_nb(rst, rrng, P, tr, strat, rsp, rfs, o)
             else:
                 x = user_island_option_nb(rst, rrng, P, tr, o, f, fp, calls, view, uopts, urng, err, code)
@@ -323,7 +326,7 @@ def rollout_nb(st, rng, P, tr, cards, ncards, legends, strat, sp, rsp, kind, s, 
         rst[G_DEC] = DEC_NONE
     else:
         rst[G_FORCED] = opt + FORCED_BIAS
-    if f < 0:
+    if usr is None or f < 0:
         advance_nb(rst, ev0, rrng, P, tr, cards, legends, strat, rsp, rfs, rwk, stop_round)
         return score_nb(rst, P, s, reward)
     while advance_nb(rst, ev0, rrng, P, tr, cards, legends, strat, sp, rfs, rwk, stop_round) != DEC_NONE:
@@ -343,7 +346,7 @@ def search_decide_nb(st, ev, rng, P, tr, cards, ncards, legends, strat, sp, rsp,
                      usr):
     """Answer the pending decision of the state (G_DEC, G_DEC_SEAT) by search: write the
     chosen option into G_FORCED; returns the rollouts played.  ``usr``: the table's user
-    arguments (user_turn.no_user_nb's stand-ins at a table without strategy files)."""
+    arguments (None at a table without strategy files)."""
     kind = st[G_DEC]
     s = st[G_DEC_SEAT]
     e = st[sb_nb(s) + S_ENTRY]

@@ -45,10 +45,11 @@ from pirate_sim.rng import RNG_WORDS, seed_game_nb
 
 
 @njit(cache=True)
-def user_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, scratch, ufn, uparams,
-                 calls, view, opts, urng, err, game_index, out_g, out_s):
+def user_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, scratch, search, ufn,
+                 uparams, calls, view, opts, urng, err, game_index, out_g, out_s):
     """One whole game on a seeded ``rng`` (bulk runs and traces share it); ``sp``: the seat
-    tables with SP_SEARCH = 1 at user entries, ``rsp`` the same with the search off."""
+    tables with SP_SEARCH = 1 at user entries, ``rsp`` the same with the search off;
+    ``search``: drivers.searches of the table (None: numba compiles no search code)."""
     rst, rrng, rfs, rwk, ev0, si, sf = scratch
     usr = (ufn, uparams, calls, view, opts, urng, err)
     setup_nb(st, ev, rng, P, tr, ncards, tavern, legends, strat, sp, game_index)
@@ -56,7 +57,9 @@ def user_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, 
         s = st[G_DEC_SEAT]
         e = st[sb_nb(s) + S_ENTRY]
         kind = st[G_DEC]
-        if ufn[e] < 0:
+        if ufn[e] < 0:  # only a search entry or a user entry pauses the game (advance_nb)
+            if search is None:
+                raise AssertionError("a table without a search seat paused at a decision")
             search_decide_nb(st, ev, rng, P, tr, cards, ncards, legends, strat, sp, rsp, rst, rrng, rfs, rwk, ev0,
                              si, sf, usr)
         elif kind == DEC_ISLAND:
@@ -83,7 +86,7 @@ def user_scratch_nb(view_len):
 
 @njit(cache=True, parallel=True, nogil=True)
 def user_play_chunk_nb(seed, first, n, P, tr, cards, ncards, tavern, legends, strat, sp, ufn, uparams, calls,
-                       view_len, err, out_g, out_s):
+                       view_len, search, err, out_g, out_s):
     """Games ``first .. first + n - 1`` (drivers.play_chunk_nb with user seats): blocks of
     about BLOCK games in parallel, scratch per block; ``err`` int64[n, 4] (0: fine)."""
     n_blocks = (n + BLOCK - 1) // BLOCK
@@ -93,17 +96,17 @@ def user_play_chunk_nb(seed, first, n, P, tr, cards, ncards, tavern, legends, st
         lo, hi = block_nb(n, n_blocks, blk)
         for i in range(lo, hi):
             seed_game_nb(rng, seed, first + i)
-            user_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, scratch, ufn,
-                         uparams, calls, view, opts, urng, err[i], first + i, out_g[i], out_s[i])
+            user_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, scratch, search,
+                         ufn, uparams, calls, view, opts, urng, err[i], first + i, out_g[i], out_s[i])
 
 
 @njit(cache=True)
 def user_play_traced_nb(seed, k, P, tr, cards, ncards, tavern, legends, strat, sp, ev, ufn, uparams, calls,
-                        view_len, err, out_g, out_s):
+                        view_len, search, err, out_g, out_s):
     """Game ``k`` with the event log on (the bulk run's code path); returns the events logged."""
     st, _, rng, fs, wk, rsp, scratch = game_scratch_nb(sp)
     view, opts, urng = user_scratch_nb(view_len)
     seed_game_nb(rng, seed, k)
-    user_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, scratch, ufn, uparams,
-                 calls, view, opts, urng, err, k, out_g, out_s)
+    user_game_nb(st, ev, rng, P, tr, cards, ncards, tavern, legends, strat, sp, rsp, fs, wk, scratch, search, ufn,
+                 uparams, calls, view, opts, urng, err, k, out_g, out_s)
     return st[G_EVENTS]

@@ -2,8 +2,8 @@
 
 The one call of a user function every kernel with strategy files makes: the real game's
 (user_kernel.py) and the rollouts of a search that rolls out a strategy file or a learned
-player (search_player.rollout_nb).  Also the stand-ins a kernel without strategy files
-passes (``no_user_nb``: no function is ever called).  User functions are called by address
+player (search_player.rollout_nb).  A kernel without strategy files passes None for their
+arguments, and numba prunes every branch that could call one.  User functions are called by address
 (pirate_sim/user_abi.py).
 
 May import ``rules`` and ``user_view`` of this game, pirate_sim.rng, pirate_sim.search and
@@ -12,10 +12,8 @@ pirate_sim.user_abi; search_player.py and user_kernel.py import it.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-from ...rng import RNG_WORDS
 from ...search import derive_stream_nb
 from ...user_abi import call_user_nb
 from .rules import G_ROUND, MAX_SEATS
@@ -36,13 +34,3 @@ def user_island_nb(st, rng, P, s, f, params, calls, view, opts, n, urng):
     for i in range(n):
         opts[n + i] = opts[i]
     return call_user_nb(calls, f, view, opts[n:2 * n], params, urng)
-
-
-@njit(cache=True)
-def no_user_nb(n_seats):
-    """The user arguments of a table without strategy files, (ufn, uparams, calls, view,
-    opts, urng, err): every ``ufn`` row -1 (seats, then each entry's rollouts), so nothing
-    is ever called."""
-    return (np.full(2 * n_seats, -1, np.int32), np.zeros((2 * n_seats, 1)), (np.zeros(1, np.int64),),
-            np.zeros(1, np.int32), np.zeros(2 * MAX_OPTIONS, np.int32), np.zeros(RNG_WORDS, np.uint64),
-            np.zeros(4, np.int64))

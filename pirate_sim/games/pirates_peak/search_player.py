@@ -139,7 +139,9 @@ def rollout_play_nb(sd_roll, rng, w, s, kind, opt, horizon, reward, rf, ufn, upa
         sail_call_nb(sd_roll, rng, w, mover, steps)
         steps = arrival_attempt_nb(sd_roll, rng, w, mover)
     last = NO_LIMIT if horizon <= 0 else w[ROW_ST, G_TURNS] + horizon
-    if rf < 0:
+    if ufn is None:  # a table without strategy files: numba prunes the branch below (no_user_nb)
+        play_rest_nb(sd_roll, rng, w, 1 - mover, last)
+    elif rf < 0:
         play_rest_nb(sd_roll, rng, w, 1 - mover, last)
     else:
         user_play_rest_nb(sd_roll, rng, w, 1 - mover, last, ufn, uparams, rent, calls, view, uopts, urng, err)
@@ -184,9 +186,12 @@ def search_decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sum
     the search loop (no allocation here).  The rollouts play a strategy file where the
     seat's entry (``ent[s]``) has one as its rollout (``ufn``'s second half; user_turn.py);
     an illegal answer there (``err``) ends the search.  Returns an index in opts."""
-    row = ufn.shape[0] // 2 + ent[s]  # the rollout's row of ufn / uparams
-    rent[0] = row
-    rent[1] = row
+    rf = -1  # the rollout's strategy file (-1: none)
+    if ufn is not None:  # (no_user_nb's None: numba compiles no strategy-file code)
+        row = ufn.shape[0] // 2 + ent[s]  # the rollout's row of ufn / uparams
+        rent[0] = row
+        rent[1] = row
+        rf = ufn[row]
     rollout_table_nb(sd, sd_roll, s)
     dec = w[ROW_ST, G_N_DEC]
     derive_stream_nb(rng2, rng, dec, PRIOR_STREAM)
@@ -205,7 +210,7 @@ def search_decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sum
     while halving_next_nb(h, alive, sums, counts):
         o = h[H_OPT]
         rollout_prepare_nb(sd, rng, w, dec, h[H_INDEX], w2, rng2)
-        v = rollout_play_nb(sd_roll, rng2, w2, s, kind, opts[o], horizon, reward, ufn[row], ufn, uparams, calls, view,
+        v = rollout_play_nb(sd_roll, rng2, w2, s, kind, opts[o], horizon, reward, rf, ufn, uparams, calls, view,
                             uopts, urng, err, rent)
         if err[0] != 0:
             return alive[0]
@@ -323,12 +328,11 @@ def play_search_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_in
             break
         steps = turn_begin_nb(sd, rng, w, cur)
         if steps < 0:
-            f = ufn[ent[cur]]
             if sd[SD_SP + cur, SP_SEARCH] != 0:
                 act = search_declare_nb(sd, rng, w, cur, sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec,
                                         cnt, snap_w, snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent)
-            elif f >= 0:
-                act = user_declare_nb(sd, rng, w, cur, f, uparams[ent[cur]], calls, view, uopts, urng, err)
+            elif ufn is not None and ufn[ent[cur]] >= 0:  # (pruned by numba at a table without files)
+                act = user_declare_nb(sd, rng, w, cur, ufn[ent[cur]], uparams[ent[cur]], calls, view, uopts, urng, err)
                 if act < 0:
                     break
             else:

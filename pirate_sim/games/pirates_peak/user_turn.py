@@ -104,8 +104,10 @@ def user_scratch_nb(view_len):
 
 @njit(cache=True)
 def no_user_nb(n_seats):
-    """The user arguments of a table without strategy files (every ``ufn`` row -1: nothing is
-    ever called): (ufn, uparams, calls, view, uopts, urng, err, ent, rent)."""
-    return (np.full(2 * n_seats, -1, np.int32), np.zeros((2 * n_seats, 1)), (np.zeros(1, np.int64),),
+    """The user arguments of a table without strategy files: (ufn, uparams, calls, view, uopts,
+    urng, err, ent, rent) with ``ufn`` None, so that numba prunes every strategy-file branch
+    (``if ufn is None``) from the kernels that take these: a plain search kernel compiles no
+    strategy-file game loop (Pirate's Peak's first search seat: 160 s -> 105 s cold)."""
+    return (None, np.zeros((2 * n_seats, 1)), (np.zeros(1, np.int64),),
             np.zeros(1, np.int32), np.zeros(2 * MAX_OPTIONS, np.int32), np.zeros(RNG_WORDS, np.uint64),
             np.zeros(4, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64))
