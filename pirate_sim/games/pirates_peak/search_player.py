@@ -226,7 +226,7 @@ def search_decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sum
     return halving_best_nb(h, alive, sums, counts)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sums, counts, scores, rec, cnt,
               snap_w, snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent):
     """A searching seat's decision in the real game: recorded as a snapshot for the
@@ -264,7 +264,7 @@ def search_scratch_nb(sd, width, n_rec, n_snap):
             np.zeros((n_snap, 3 + MAX_OPTIONS), np.int32))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def search_declare_nb(sd, rng, w, cur, sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w,
                       snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent):
     """A searching seat's declaration: its legal ones listed (sail; search, fire where it may),

@@ -16,6 +16,7 @@ player) rolls out with it there.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, prange
 
 from pirate_sim.games.pirates_peak.kernel import N_BLOCKS, block_of_chunk_nb
@@ -37,7 +38,7 @@ def user_play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_inde
     for s in range(2):
         ent[s] = entry_of_seat_nb(s, game_index, 2, rotate)
     cur = setup_game_nb(sd, rng, w, deck_order, game_index)
-    user_play_rest_nb(sd, rng, w, cur, NO_LIMIT, ufn, uparams, ent, calls, view, opts, urng, err)
+    user_play_rest_nb(sd, rng, w, cur, np.int64(NO_LIMIT), ufn, uparams, ent, calls, view, opts, urng, err)  # as whole_game
     finish_nb(rng, w, out_games, out_seats, k)
 
 

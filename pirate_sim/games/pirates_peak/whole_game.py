@@ -181,7 +181,9 @@ def play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_index):
     (``sd`` already holds the seats' strategies for this game: :func:`seat_strategies_nb`;
     no seat searches: a table with a search seat plays :func:`play_search_game_nb`)."""
     cur = setup_game_nb(sd, rng, w, deck_order, game_index)
-    play_rest_nb(sd, rng, w, cur, NO_LIMIT)
+    # int64, not the constant's literal type: the search's rollouts call play_rest_nb with an
+    # int64 turn limit, so they load this compiled version instead of compiling their own (20 s)
+    play_rest_nb(sd, rng, w, cur, np.int64(NO_LIMIT))
     finish_nb(rng, w, out_games, out_seats, k)
 
 
