@@ -189,7 +189,7 @@ def prior_nb(truth, st0, P, geo, rel, costs, strat, sp, s, opts, n, scores, pfs)
             scores[i] = float(n - i)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller (search_turn_nb): a call level less to link and compile
 def search_choice_nb(truth, st0, rng0, P, geo, rel, cum_w, costs, strat, sp, rstrat, rsp, s, nf,
                      rs, rrng, rfs, pfs, ev0, cards, opts, scores, idx, sums, counts, tally, usr):
     """The searching seat's choice at the pause in ``truth`` (its turn began in ``st0``):
@@ -288,7 +288,7 @@ def search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, 
     return end_replay_nb(st, False)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # as search_choice_nb (callers: search_one_game_nb, the bench)
 def search_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, tally, max_decisions,
                    pts, pts_rng):
     """Play the game on from ``st`` with searching seats (their sp SP_SEARCH > 0).  A
