@@ -120,16 +120,18 @@ def rollout_nb(st0, truth, rng0, P, geo, rel, cum_w, costs, rstrat, rsp, s, nf, 
     ``f`` >= 0 (a search that rolls out a strategy file or a learned player) every turn of
     the rollout, the rest of this one included, is user_turn.user_turn_nb of function ``f``
     (parameters: row ``frow`` of ``usr``'s ``uparams``; ``rsp`` then pauses at every seat's
-    choices); an illegal answer is recorded in ``usr``'s ``err`` and the rollout scores 0.  ``usr`` None (a table without
-    strategy files): numba prunes every branch that could call a function."""
+    choices); an illegal answer is recorded in ``usr``'s ``err`` and the rollout scores 0.
+    ``usr`` None (a table without strategy files): numba prunes every branch that could call
+    a function."""
     rs[:] = st0
     derive_stream_nb(rrng, rng0, decision, j)
     determinise_nb(rs, truth, rrng, P, geo, cards)
     rs[T_FORCED + nf] = opt
     rfs[FS_KEY_TURN] = -1  # this rollout's own plans (the cache is keyed on turn and version)
     code = ROLLOUT_ERR + f + 1
-    if usr is not None and f >= 0:
+    if usr is not None:  # (pruned at a table without strategy files, as every use below)
         _, uparams, calls, ust0, urng0, view, uopts, fopts, urng, err = usr
+    if usr is not None and f >= 0:
         if not user_turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs, f, uparams[frow], calls, ust0,
                             urng0, view, uopts, fopts, urng, err, nf + 1, code):
             return 0.0
@@ -145,11 +147,9 @@ def rollout_nb(st0, truth, rng0, P, geo, rel, cum_w, costs, rstrat, rsp, s, nf, 
     while rs[G_END] < 0 and (horizon == 0 or rs[G_TURN] < stop):
         if usr is None or f < 0 or rs[G_TURN] >= P.turn_cap:
             turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs)
-        else:
-            _, uparams, calls, ust0, urng0, view, uopts, fopts, urng, err = usr
-            if not user_turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs, f, uparams[frow], calls,
-                                ust0, urng0, view, uopts, fopts, urng, err, 0, code):
-                return 0.0
+        elif not user_turn_nb(rs, ev0, rrng, P, geo, rel, cum_w, costs, rstrat, rsp, rfs, f, uparams[frow], calls,
+                              ust0, urng0, view, uopts, fopts, urng, err, 0, code):
+            return 0.0
     return reward_nb(rs, P, s, reward)
 
 

@@ -46,6 +46,11 @@ def _play_chunk(seed, first, n, P, *rest) -> None:
     K.play_chunk_nb(seed, first, n, P, *arrays, K.searches(arrays[-2]), out_g, out_s)
 
 
+def _search(compiled: Compiled):
+    """The drivers' ``search`` argument of a compiled table (``kernel.searches`` of its strategy codes)."""
+    return K.searches(compiled.arrays[-2])
+
+
 class Pirateer(Game):
     name = "pirateer"
     title = "Pirateer"
@@ -141,7 +146,7 @@ class Pirateer(Game):
         err = np.zeros((int(n_games), 4), np.int64)
         if n_games > 0:
             x["module"].user_play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games),
-                          compiled.params, *compiled.arrays, K.searches(compiled.arrays[-2]), x["fi"], x["rows"],
+                          compiled.params, *compiled.arrays, _search(compiled), x["fi"], x["rows"],
                           x["board"], err, out_g, out_s)
         U.raise_errors(err, first_game, x["users"])
         return out_g, out_s
@@ -157,12 +162,12 @@ class Pirateer(Game):
             x = compiled.extra["user"]
             err = np.zeros((n_games, 4), np.int64)
             x["module"].user_heat_chunk_nb(np.uint64(seed % 2**64), np.int64(0), np.int64(n_games), compiled.params,
-                          *compiled.arrays, heat, K.searches(compiled.arrays[-2]), out_g, out_s, x["fi"], x["rows"],
+                          *compiled.arrays, heat, _search(compiled), out_g, out_s, x["fi"], x["rows"],
                           x["board"], err)
             U.raise_errors(err, 0, x["users"])
             return heat
         K.heat_chunk_nb(np.uint64(seed % 2**64), np.int64(0), np.int64(n_games), compiled.params,
-                        *compiled.arrays, heat, K.searches(compiled.arrays[-2]), out_g, out_s)
+                        *compiled.arrays, heat, _search(compiled), out_g, out_s)
         return heat
 
     # ------------------------------------------------------------------ trace
@@ -177,12 +182,12 @@ class Pirateer(Game):
             out_g, out_s = self.one_game_outputs(compiled.n_seats)
             err = np.zeros(4, np.int64)
             n = x["module"].user_play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
-                              *compiled.arrays, ev, no_heat, K.searches(compiled.arrays[-2]), out_g, out_s,
+                              *compiled.arrays, ev, no_heat, _search(compiled), out_g, out_s,
                               x["fi"], x["rows"], x["board"], err)
             U.raise_errors(err[None, :], game_index, x["users"])
             return ev[:n], out_g, out_s
         return self.traced_game(K.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH, no_heat,
-                                K.searches(compiled.arrays[-2]))
+                                _search(compiled))
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         ev, out_g, _ = self.trace_events(compiled, seed, game_index)

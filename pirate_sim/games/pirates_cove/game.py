@@ -49,6 +49,12 @@ def _play_chunk(*args) -> None:
     D.play_chunk_nb(*args, NO_PLAYED, D.searches(args[-3]))
 
 
+def _search(compiled: Compiled):
+    """The drivers' ``search`` argument of a compiled table (``drivers.searches`` of its own seat
+    tables: the user kernel's copy marks the user entries too)."""
+    return D.searches(compiled.arrays[-1])
+
+
 class PiratesCove(Game):
     name = "pirates_cove"
     title = "Pirate's Cove"
@@ -182,12 +188,11 @@ class PiratesCove(Game):
                                   "arrays": (tr, cards, ncards, tavern, legends, strat, sp)}
 
     def _user_args(self, compiled: Compiled) -> tuple:
-        """(kernel arrays, tail arguments) of the user kernel (user_kernel.py); its ``search`` is
-        read from the table's own seat tables (the kernel's mark the user entries too)."""
+        """(kernel arrays, tail arguments) of the user kernel (user_kernel.py)."""
         from .user_view import VIEW_LEN
 
         x = compiled.extra["user"]
-        return x["arrays"], (x["fi"], x["rows"], x["board"], np.int64(VIEW_LEN), D.searches(compiled.arrays[-1]))
+        return x["arrays"], (x["fi"], x["rows"], x["board"], np.int64(VIEW_LEN), _search(compiled))
 
     # ------------------------------------------------------------------ play
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
@@ -253,7 +258,7 @@ class PiratesCove(Game):
         """(events int32[n, 6], out_games row, out_seats rows) of one game."""
         if "user" not in compiled.extra:
             return self.traced_game(D.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH,
-                                    D.searches(compiled.arrays[-1]))
+                                    _search(compiled))
         from ... import user_strategy as U
 
         x = compiled.extra["user"]

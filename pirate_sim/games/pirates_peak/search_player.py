@@ -139,9 +139,7 @@ def rollout_play_nb(sd_roll, rng, w, s, kind, opt, horizon, reward, rf, ufn, upa
         sail_call_nb(sd_roll, rng, w, mover, steps)
         steps = arrival_attempt_nb(sd_roll, rng, w, mover)
     last = NO_LIMIT if horizon <= 0 else w[ROW_ST, G_TURNS] + horizon
-    if ufn is None:  # a table without strategy files: numba prunes the branch below (no_user_nb)
-        play_rest_nb(sd_roll, rng, w, 1 - mover, last)
-    elif rf < 0:
+    if ufn is None or rf < 0:  # ufn None (no_user_nb): numba prunes the strategy-file branch below
         play_rest_nb(sd_roll, rng, w, 1 - mover, last)
     else:
         user_play_rest_nb(sd_roll, rng, w, 1 - mover, last, ufn, uparams, rent, calls, view, uopts, urng, err)
