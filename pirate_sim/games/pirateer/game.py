@@ -76,7 +76,7 @@ class Pirateer(Game):
     }
     rules_doc = "docs/rules/pirateer.md"
     takes_strategy_files = True
-    user_rollout = True  # a search seat's ``rollout`` may name a strategy file (user_kernel.user_search_nb)
+    user_rollout = True  # a search seat's ``rollout`` may name a strategy file (search_player.search_nb's ``usr``)
     user_rollout_placeholder = "runner"  # the built-in rollout in the search's tables; its rollouts never play it
     bench_user_rollout = True  # search_bench times a strategy-file rollout (_user_search_bench)
 
@@ -262,7 +262,7 @@ class Pirateer(Game):
         K.bench_points_nb(np.uint64(seed % 2**64), P, *a[:10], strat, sp, code, 3, pts, rngs)
         tables_ = (P, *a[:7], strat, sp)
         warm = np.zeros(1, np.int64)  # compile and warm on the extra point, then time the rest
-        K.bench_search_nb(pts[-1:], rngs[-1:], *tables_, entry, warm)
+        K.bench_search_nb(pts[-1:], rngs[-1:], *tables_, entry, warm, None)
         K.bench_playout_nb(pts[-1:], rngs[-1:], *tables_, code, reward, warm)
         pts, rngs = pts[:-1], rngs[:-1]
         rolls = np.zeros(n_decisions, np.int64)
@@ -270,7 +270,7 @@ class Pirateer(Game):
         if x is not None and found and x["fi"][len(x["fi"]) // 2 + entry] >= 0:
             return self._user_search_bench(compiled, x, entry, pts, rngs, rolls)
         t0 = time.perf_counter()
-        turns_search = K.bench_search_nb(pts, rngs, *tables_, entry, rolls)
+        turns_search = K.bench_search_nb(pts, rngs, *tables_, entry, rolls, None)
         t_search = time.perf_counter() - t0
         t0 = time.perf_counter()
         _reward, turns_play = K.bench_playout_nb(pts, rngs, *tables_, code, reward, rolls)

@@ -207,17 +207,22 @@ def bench_points_nb(seed, P, nb, kind, is_anchor, dist, dist_island, seat_home, 
 
 @njit(cache=True, error_model="numpy")
 def bench_search_nb(points_st, points_rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat,
-                    sp, entry, out_rollouts):
+                    sp, entry, out_rollouts, usr):
     """The search decision (entry ``entry``'s parameters) at every point; rollouts per point
-    into ``out_rollouts``; returns the turns played in all rollouts."""
+    into ``out_rollouts``; returns the turns played in all rollouts.  ``usr``: None, or the
+    strategy file the rollouts play (``search_nb``; user_kernel.user_bench_search_nb), whose
+    illegal answer stops the bench."""
     turns = 0
     st, _rng, plays, reach, union, hits, ss = block_scratch_nb(P)
     for i in range(points_st.shape[0]):
         seat, n = bench_point_nb(st, points_st[i], entry, P, nb, kind, is_anchor, seat_allowed, plays)
         _k, r, t = search_nb(st, points_rng[i], P, nb, kind, is_anchor, seat_allowed, dist, dist_island,
-                             seat_home, strat, sp, seat, plays, n, reach, union, hits, ss)
+                             seat_home, strat, sp, seat, plays, n, reach, union, hits, ss, usr)
         out_rollouts[i] = r
         turns += t
+        if usr is not None:
+            if usr[6][0] != 0:
+                break
     return turns
 
 
@@ -242,7 +247,7 @@ def bench_playout_nb(points_st, points_rng, P, nb, kind, is_anchor, dist, dist_i
                           reach, union, hits)
             finish_turn_nb(st2, ev0, P, nb, kind, plays[k], heat0)
             playout_nb(st2, ev0, rng2, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, code, w,
-                       plays2, reach, union, hits, heat0, pass_row[0], P.turn_cap)
+                       plays2, reach, union, hits, heat0, pass_row[0], P.turn_cap, None)
             total += reward_nb(st2, P, seat, reward)
             turns += st2[G_TURN] - st[G_TURN]
     return total, turns

@@ -3,7 +3,7 @@ on a derived stream, ``reward_nb``), the work before them (``search_prepare_nb``
 leave the same position, take a win, the prior's ``top_k``) and ``search_nb``, sequential
 halving over the kept plays (``pirate_sim/search.py``).  ``user_kernel.py`` shares its pieces.
 
-May import ``rules``, ``state``, ``moves``, ``players`` and ``turn``.
+May import ``rules``, ``state``, ``moves``, ``players``, ``turn`` and ``user_view``.
 """
 
 from __future__ import annotations
@@ -21,23 +21,40 @@ from .state import (MARGIN_WEIGHT, N_ROLLOUT_ROWS, SP_BUDGET, SP_HORIZON, SP_PRI
 from .moves import do_step_nb, undo_step_nb, walk_nb, wins_nb
 from .players import compute_threat_nb, policy_nb, score_play_nb
 from .turn import finish_turn_nb, start_turn_nb
+from .user_view import ROLLOUT_ERR, user_pick_nb
 
 
 @njit(cache=True, error_model="numpy")
 def playout_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, code, w,
-               plays, reach, union, hits, heat, pass_row, limit):
+               plays, reach, union, hits, heat, pass_row, limit, usr):
     """Play on with every seat the scripted player ``code`` (weights ``w``) until the game
-    ends or ``limit`` turns are reached (the turn cap marks the game truncated)."""
+    ends or ``limit`` turns are reached (the turn cap marks the game truncated).  ``usr``: None,
+    or a strategy file every seat plays instead, (f, params, calls, view, opts, urng, err)
+    (user_view.user_pick_nb's arguments); an illegal answer is kept in ``err`` (ROLLOUT_ERR + 1 +
+    f, turn, answer, plays) and ends the playout.  numba prunes the file's branch where ``usr``
+    is None, so a table without files compiles none of it."""
     while st[G_END] < 0:
         n = start_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, limit)
         if n < 0:
             return
         if n == 0:
             finish_turn_nb(st, ev, P, nb, kind, pass_row, heat)
-        else:
+            continue
+        if usr is None:
             k = policy_nb(st, rng, P, nb, kind, seat_allowed, dist, dist_island, seat_home, code, w, st[G_SEAT],
                           plays, n, reach, union, hits)
-            finish_turn_nb(st, ev, P, nb, kind, plays[k], heat)
+        else:
+            f, params, calls, view, opts, urng, err = usr
+            k = 0
+            if n > 1:
+                k = user_pick_nb(st, P, f, params, plays, n, rng, calls, view, opts, urng)
+                if k < 0 or k >= n:
+                    err[0] = ROLLOUT_ERR + f + 1
+                    err[1] = st[G_TURN]
+                    err[2] = k
+                    err[3] = n
+                    return
+        finish_turn_nb(st, ev, P, nb, kind, plays[k], heat)
 
 
 @njit(cache=True, error_model="numpy")
@@ -130,16 +147,17 @@ def search_scratch_nb(P):
 
 @njit(cache=True, error_model="numpy")
 def rollout_nb(st, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, seat, play, decision, j,
-               code, w, reward, limit, reach, union, hits, ss):
+               code, w, reward, limit, reach, union, hits, ss, usr):
     """Rollout ``j`` of a decision: a copy of the state, ``play`` made and the turn ended,
-    then every seat plays ``code`` on stream ``derive_stream_nb(game stream, decision, j)``."""
+    then every seat plays ``code`` (or strategy file ``usr``: ``playout_nb``) on stream
+    ``derive_stream_nb(game stream, decision, j)``."""
     pass_row, st2, plays2, rng2 = ss[0], ss[1], ss[2], ss[3]
     ev0, heat0 = ss[12], ss[13]
     st2[:] = st
     derive_stream_nb(rng2, rng, decision, j)
     finish_turn_nb(st2, ev0, P, nb, kind, play, heat0)
     playout_nb(st2, ev0, rng2, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, code, w, plays2,
-               reach, union, hits, heat0, pass_row[0], limit)
+               reach, union, hits, heat0, pass_row[0], limit, usr)
     return reward_nb(st2, P, seat, reward)
 
 
@@ -214,9 +232,11 @@ def search_play_of_nb(ss, o):
 
 @njit(cache=True, error_model="numpy")
 def search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp, seat, plays, n,
-              reach, union, hits, ss):
+              reach, union, hits, ss, usr):
     """The search player's choice among the ``n`` legal plays: (index, rollouts played, turns
-    played in them).
+    played in them).  ``usr`` (None or a strategy file, as ``playout_nb``'s): what the rollouts
+    play instead of the entry's ``rollout`` strategy; index -1 once a rollout's answer was
+    illegal (its ``err`` set).
 
     ``search_prepare_nb`` merges, takes a win, applies the prior and ``top_k``; sequential
     halving spends ``budget`` rollouts on the kept plays, the same derived streams for
@@ -244,7 +264,10 @@ def search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, 
         o = h[H_OPT]
         sums[o] += rollout_nb(st, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, seat,
                               plays[search_play_of_nb(ss, o)], decision, h[H_INDEX], rcode, rw, reward, limit, reach,
-                              union, hits, ss)
+                              union, hits, ss, usr)
+        if usr is not None:
+            if usr[6][0] != 0:
+                return -1, total, turns
         turns += st2[G_TURN] - decision
         counts[o] += 1
         total += 1

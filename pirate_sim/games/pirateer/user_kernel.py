@@ -11,9 +11,8 @@ plays stops the game (truncated) and is reported in ``err``; the caller raises.
 
 ``ufn`` and ``uparams`` have two rows per seat entry: row ``e`` the seat's own function,
 row ``n_entries + e`` the function a ``search`` entry's rollouts play (its ``rollout`` a
-strategy file).  Such a search shares search_player.search_prepare_nb (merging, win, prior,
-top_k) and the halving helpers with the package's ``search_nb``; only its rollout turns
-(``user_playout_nb``) call the user function, with the same hook as a seat.
+strategy file).  Such a search is the package's ``search_player.search_nb`` with the file as its
+``usr`` argument: its rollout turns call the function (user_view.user_pick_nb), as a seat's do.
 
 The drivers share ``kernel.block_scratch_nb`` and ``kernel_base.block_nb`` with the package's;
 ``user_scratch_nb`` is the hook's own scratch, ``user_play_games_nb`` the games of one block.
@@ -28,106 +27,15 @@ import numpy as np
 from numba import njit, prange
 
 from pirate_sim.games.kernel_base import block_nb
-from pirate_sim.games.pirateer.kernel import bench_point_nb, block_scratch_nb, n_blocks_nb
-from pirate_sim.games.pirateer.rules import (END_TRUNCATED, EVENT_WIDTH, G_END, G_EVENTS, G_SEAT,
-                                             G_TURN, PLAY_WIDTH, S_ENTRY)
-from pirate_sim.games.pirateer.search_player import (reward_nb, search_limit_nb, search_play_of_nb,
-                                                     search_prepare_nb)
-from pirate_sim.games.pirateer.state import SP_BUDGET, SP_REWARD, ST_SEARCH, sb_nb
-from pirate_sim.games.pirateer.turn import finish_turn_nb, start_turn_nb
-from pirate_sim.games.pirateer.user_view import USER_STREAM, VIEW_LEN, fill_view_nb
+from pirate_sim.games.pirateer.kernel import bench_search_nb, block_scratch_nb, n_blocks_nb
+from pirate_sim.games.pirateer.rules import END_TRUNCATED, EVENT_WIDTH, G_END, G_EVENTS, G_SEAT, G_TURN, MAX_PLAYS, \
+    PLAY_WIDTH, S_ENTRY
+from pirate_sim.games.pirateer.search_player import search_nb
+from pirate_sim.games.pirateer.state import ST_SEARCH, sb_nb
+from pirate_sim.games.pirateer.turn import finish_turn_nb
+from pirate_sim.games.pirateer.user_view import VIEW_LEN, user_pick_nb
 from pirate_sim.games.pirateer.whole_game import choose_nb, setup_nb, step_start_nb, write_outputs_nb
 from pirate_sim.rng import RNG_WORDS, seed_game_nb
-from pirate_sim.user_abi import call_user_nb
-from pirate_sim.search import H_INDEX, H_OPT, H_SIZE, derive_stream_nb, halving_best_nb, halving_next_nb, halving_start_nb
-from pirate_sim.user_strategy import ROLLOUT_ERR
-
-@njit(cache=True)
-def user_choose_nb(fi, view, options, params, rng, calls):
-    """What user function ``fi`` answers (pirate_sim/user_abi.py: a call by address)."""
-    return call_user_nb(calls, fi, view, options, params, rng)
-
-
-@njit(cache=True, error_model="numpy")
-def user_pick_nb(st, P, f, params, plays, n, rng, calls, view, opts, urng):
-    """What user function ``f`` answers at the seat to move among the ``n`` (> 1) plays: a
-    fresh view, a copy of the plays, its private stream derived from ``rng`` (the game's
-    stream at a seat, the rollout's in a rollout) at the turn, without advancing it."""
-    fill_view_nb(st, P, view)
-    for i in range(n):
-        for j in range(PLAY_WIDTH):
-            opts[i, j] = plays[i, j]
-    derive_stream_nb(urng, rng, st[G_TURN], USER_STREAM)
-    return user_choose_nb(f, view, opts[:n], params, urng, calls)
-
-
-@njit(cache=True, error_model="numpy")
-def user_playout_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, f, params, plays, pass_row, heat, limit,
-                    calls, view, opts, urng, err):
-    """search_player.playout_nb with every seat playing user function ``f`` (parameters ``params``);
-    an illegal index is reported in ``err`` and ends the playout."""
-    while st[G_END] < 0:
-        n = start_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, limit)
-        if n < 0:
-            return
-        if n == 0:
-            finish_turn_nb(st, ev, P, nb, kind, pass_row, heat)
-            continue
-        k = 0
-        if n > 1:
-            k = user_pick_nb(st, P, f, params, plays, n, rng, calls, view, opts, urng)
-            if k < 0 or k >= n:
-                err[0] = ROLLOUT_ERR + f + 1
-                err[1] = st[G_TURN]
-                err[2] = k
-                err[3] = n
-                return
-        finish_turn_nb(st, ev, P, nb, kind, plays[k], heat)
-
-
-@njit(cache=True, error_model="numpy")
-def user_rollout_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, seat, play, decision, j, f, params, reward, limit,
-                    ss, calls, view, opts, urng, err):
-    """search_player.rollout_nb with the user playout: the same copy, derived stream and reward."""
-    pass_row, st2, plays2, rng2 = ss[0], ss[1], ss[2], ss[3]
-    ev0, heat0 = ss[12], ss[13]
-    st2[:] = st
-    derive_stream_nb(rng2, rng, decision, j)
-    finish_turn_nb(st2, ev0, P, nb, kind, play, heat0)
-    user_playout_nb(st2, ev0, rng2, P, nb, kind, is_anchor, seat_allowed, f, params, plays2, pass_row[0], heat0,
-                    limit, calls, view, opts, urng, err)
-    return reward_nb(st2, P, seat, reward)
-
-
-@njit(cache=True, error_model="numpy")
-def user_search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp, seat,
-                   plays, n, reach, union, hits, ss, f, params, calls, view, opts, urng, err):
-    """search_player.search_nb with rollouts of user function ``f``: (index, rollouts, turns); index
-    -1 when a rollout's answer was illegal (``err`` set)."""
-    k0, m = search_prepare_nb(st, P, nb, kind, seat_allowed, dist, dist_island, seat_home, strat, sp, seat, plays,
-                                n, reach, union, hits, ss)
-    if k0 >= 0:
-        return k0, 0, 0
-    w = sp[st[sb_nb(seat) + S_ENTRY]]
-    budget = int(w[SP_BUDGET])
-    reward = int(w[SP_REWARD])
-    alive, sums, counts, st2 = ss[9], ss[10], ss[11], ss[1]
-    limit = search_limit_nb(st, P, w)
-    decision = st[G_TURN]
-    total = 0
-    turns = 0
-    h = np.empty(H_SIZE, np.int64)  # the search loop (pirate_sim.search: halving_*)
-    halving_start_nb(h, m, budget)
-    while halving_next_nb(h, alive, sums, counts):
-        o = h[H_OPT]
-        sums[o] += user_rollout_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, seat, plays[search_play_of_nb(ss, o)],
-                                   decision, h[H_INDEX], f, params, reward, limit, ss, calls, view, opts, urng, err)
-        if err[0] != 0:
-            return -1, total, turns
-        turns += st2[G_TURN] - decision
-        counts[o] += 1
-        total += 1
-    return search_play_of_nb(ss, halving_best_nb(h, alive, sums, counts)), total, turns
 
 
 @njit(cache=True, error_model="numpy")
@@ -142,9 +50,9 @@ def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_ho
     f = ufn[e]
     rf = ufn[ufn.shape[0] // 2 + e]
     if search is not None and f < 0 and rf >= 0 and strat[e] == ST_SEARCH:  # (pruned: no search seat)
-        k = user_search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp,
-                           seat, plays, n, reach, union, hits, ss, rf, uparams[ufn.shape[0] // 2 + e], calls, view,
-                           opts, urng, err)[0]
+        k = search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp, seat,
+                      plays, n, reach, union, hits, ss, (rf, uparams[ufn.shape[0] // 2 + e], calls, view, opts, urng,
+                                                         err))[0]
         if k < 0:
             st[G_END] = END_TRUNCATED
             return
@@ -241,17 +149,8 @@ def user_heat_chunk_nb(seed, first, n, P, nb, kind, is_anchor, dist, dist_island
 def user_bench_search_nb(points_st, points_rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
                          strat, sp, entry, ufn, uparams, calls, err, out_rollouts):
     """kernel.bench_search_nb for a search entry whose rollouts play a user function (the same points, ``bench_point_nb``)."""
-    turns = 0
-    st, _rng, plays, reach, union, hits, ss = block_scratch_nb(P)
-    view, opts, urng = user_scratch_nb(plays)
+    view, opts, urng = user_scratch_nb(np.zeros((MAX_PLAYS, PLAY_WIDTH), np.int32))
     half = ufn.shape[0] // 2
-    for i in range(points_st.shape[0]):
-        seat, n = bench_point_nb(st, points_st[i], entry, P, nb, kind, is_anchor, seat_allowed, plays)
-        _k, r, t = user_search_nb(st, points_rng[i], P, nb, kind, is_anchor, seat_allowed, dist, dist_island,
-                                  seat_home, strat, sp, seat, plays, n, reach, union, hits, ss, ufn[half + entry],
-                                  uparams[half + entry], calls, view, opts, urng, err)
-        out_rollouts[i] = r
-        turns += t
-        if err[0] != 0:
-            break
-    return turns
+    return bench_search_nb(points_st, points_rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
+                           strat, sp, entry, out_rollouts, (ufn[half + entry], uparams[half + entry], calls, view, opts,
+                                                           urng, err))

@@ -30,8 +30,10 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .rules import (G_EXTRA, G_ROLL, G_SEAT, G_TREASURE, G_TURN, MAX_SEATS, MAX_SHIPS, S_ANCHOR, S_CAPTURES,
-                    S_HARBOR, S_SHIPS, SEAT_WORDS, SEATS_BASE, SHIPS_BASE)
+from ...search import derive_stream_nb
+from ...user_abi import call_user_nb
+from .rules import (G_EXTRA, G_ROLL, G_SEAT, G_TREASURE, G_TURN, MAX_SEATS, MAX_SHIPS, PLAY_WIDTH, S_ANCHOR,
+                    S_CAPTURES, S_HARBOR, S_SHIPS, SEAT_WORDS, SEATS_BASE, SHIPS_BASE)
 
 V_SEAT = 0
 V_N_SEATS = 1
@@ -50,6 +52,7 @@ VIEW_LEN = V_SEATS + SEAT_FIELDS * MAX_SEATS
 # The rollout index of a user function's private stream (derive_stream_nb of the game's
 # stream at the turn): no search rollout index reaches it (budgets stop at 2**20).
 USER_STREAM = 0x7FFFFFFE
+ROLLOUT_ERR = 1 << 20  # pirate_sim.user_strategy.ROLLOUT_ERR: err[0] above it, the answer came in a rollout
 
 Board = namedtuple("Board", ["nb", "kind", "is_anchor", "dist", "dist_island", "seat_home", "seat_allowed"])
 
@@ -83,6 +86,25 @@ def fill_view_nb(st, P, view):
         view[V_SEATS + SEAT_FIELDS * s + 1] = st[b + S_ANCHOR]
         view[V_SEATS + SEAT_FIELDS * s + 2] = st[b + S_SHIPS]
         view[V_SEATS + SEAT_FIELDS * s + 3] = st[b + S_CAPTURES]
+
+
+@njit(cache=True)
+def user_choose_nb(fi, view, options, params, rng, calls):
+    """What user function ``fi`` answers (pirate_sim/user_abi.py: a call by address)."""
+    return call_user_nb(calls, fi, view, options, params, rng)
+
+
+@njit(cache=True, error_model="numpy")
+def user_pick_nb(st, P, f, params, plays, n, rng, calls, view, opts, urng):
+    """What user function ``f`` answers at the seat to move among the ``n`` (> 1) plays: a
+    fresh view, a copy of the plays, its private stream derived from ``rng`` (the game's
+    stream at a seat, the rollout's in a rollout) at the turn, without advancing it."""
+    fill_view_nb(st, P, view)
+    for i in range(n):
+        for j in range(PLAY_WIDTH):
+            opts[i, j] = plays[i, j]
+    derive_stream_nb(urng, rng, st[G_TURN], USER_STREAM)
+    return user_choose_nb(f, view, opts[:n], params, urng, calls)
 
 
 def example_view(n_nodes: int = 1) -> np.ndarray:

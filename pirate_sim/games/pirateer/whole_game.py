@@ -38,7 +38,7 @@ def choose_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, 
         if search is None:  # (pruned where a seat searches: kernel.searches)
             raise AssertionError("a search seat at a table compiled without the search player")
         return search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp,
-                         seat, plays, n, reach, union, hits, ss)[0]
+                         seat, plays, n, reach, union, hits, ss, None)[0]
     return policy_nb(st, rng, P, nb, kind, seat_allowed, dist, dist_island, seat_home, strat[e], sp[e], seat, plays,
                      n, reach, union, hits)
 
