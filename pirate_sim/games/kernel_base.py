@@ -4,7 +4,9 @@ What every game kernel does the same way is written here once and called by each
 
 * the event log: :func:`append_event_nb` writes one row of a game's trace;
 * the chunk drivers' split of a chunk into parallel blocks: :func:`block_nb`
-  (results never depend on it: each game seeds its own stream from ``(seed, game index)``).
+  (results never depend on it: each game seeds its own stream from ``(seed, game index)``);
+* the outputs writers' copies of state words into output columns: :func:`copy_words_nb` over a
+  table of (column, word) pairs that each game declares once beside its writer.
 
 May import numba only; every game's kernel modules import it, so an edit here recompiles
 every game (``pirate_sim/_cache.py`` keys each kernel by what it imports).
@@ -38,3 +40,12 @@ def block_nb(n, n_blocks, b):
     """Games ``lo .. hi - 1`` of block ``b`` when ``n`` games are split into ``n_blocks``
     parallel blocks of near-equal size (each block allocates its scratch once)."""
     return (n * b) // n_blocks, (n * (b + 1)) // n_blocks
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def copy_words_nb(dst, src, base, pairs):
+    """``dst[c] = src[base + w]`` for every row ``(c, w)`` of ``pairs``: the output columns that
+    copy a word of the state (a seat's block at ``base``), declared as one table beside a game's
+    writer, so that a new counter is one row there and the writer keeps only its computed columns."""
+    for i in range(pairs.shape[0]):
+        dst[pairs[i, 0]] = src[base + pairs[i, 1]]

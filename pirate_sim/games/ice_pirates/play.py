@@ -15,7 +15,8 @@ from numba import njit
 from ...seating import entry_of_seat_nb, first_seat_nb
 from ...rng import RNG_WORDS, dice_rolled_nb, rand_below_nb, shuffle_nb
 from .. import base
-from .columns import (GC_DICE_ROLLED, GC_RAMS, GC_TREASURE_TURN, GC_VISITS, GC_WALLED_CARDS, GC_WIND_ROLLS,
+from ..kernel_base import copy_words_nb
+from .columns import (GAME_COLUMNS, SEAT_COLUMNS, GC_DICE_ROLLED, GC_RAMS, GC_TREASURE_TURN, GC_VISITS, GC_WALLED_CARDS, GC_WIND_ROLLS,
                       SC_ABANDON_SHIPS, SC_CREW_AT_END, SC_CREW_ROWING, SC_CREW_SWASH, SC_CREW_UPGRADES, SC_CREW_WAVES,
                       SC_EXTRA_CREW, SC_HELD_TREASURE, SC_HOLDS_TREASURE, SC_LOST_TURNS, SC_MAPS_HELD, SC_MOVES,
                       SC_PROGRESS, SC_RAIDS_MADE, SC_RAIDS_SUFFERED, SC_RAIDS_WON, SC_RAMS, SC_SEAT_WON, SC_STORMS_HIT,
@@ -132,51 +133,47 @@ def step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
         st[G_SEAT] = (st[G_SEAT] + 1) % P.n_seats
 
 
+# The outputs columns that copy one state word, as (column code, word) pairs: the game's row
+# (words G_*, the visits' cell words) and each seat's row (words S_* of its seat block); a run
+# of columns stands as one pair an item.  The rest are computed in write_outputs_nb (the
+# layout of pirates_cove/whole_game.py).
+GAME_COPIES = np.array((
+    (base.G_WINNER, G_WINNER), (base.G_TURNS, G_TURN), (base.G_END, G_END), (base.G_FIRST_SEAT, G_FIRST),
+    (GC_WIND_ROLLS, G_WIND_ROLLS), (GC_WALLED_CARDS, G_WALLED), (GC_RAMS, G_RAMS), (GC_TREASURE_TURN, G_TREASURE_TURN),
+    *((GC_VISITS + c, C_VISITS + c) for c in range(N_CELLS)),  # visits_cell_NN: a run of N_CELLS columns
+), np.int64)
+SEAT_COPIES = np.array((
+    (SC_HELD_TREASURE, S_HELD_TREASURE), (SC_RAIDS_MADE, S_RAIDS_MADE), (SC_RAIDS_WON, S_RAIDS_WON),
+    (SC_RAIDS_SUFFERED, S_RAIDS_SUFFERED), (SC_SWASHBUCKLES, S_SWASH), (SC_CREW_ROWING, S_CREW_ROW),
+    (SC_CREW_WAVES, S_CREW_WAVES), (SC_CREW_UPGRADES, S_CREW_UPG), (SC_CREW_SWASH, S_CREW_SWASH),
+    (SC_EXTRA_CREW, S_EXTRA_EVER), (SC_STORMS_HIT, S_STORMS), (SC_ABANDON_SHIPS, S_ABANDONS),
+    (SC_TURN_FIRST_MAP, S_T_FIRST_MAP), (SC_TURN_ALL_MAPS, S_T_ALL_MAPS), (SC_TURN_TREASURE, S_T_TREASURE),
+    (SC_TREASURE_CHANGES, S_TREASURE_CHANGES), (SC_LOST_TURNS, S_LOST_TURNS), (SC_MOVES, S_MOVES),
+    (SC_RAMS, S_RAMS), (SC_CREW_AT_END, S_CREW), (SC_PROGRESS, S_PROGRESS),
+), np.int64)
+# with the computed ones, every column is written exactly once
+assert sorted(GAME_COPIES[:, 0].tolist() + [base.G_TRUNCATED, GC_DICE_ROLLED]) \
+    == list(range(base.N_STD_GAME_COLUMNS + len(GAME_COLUMNS)))
+assert sorted(SEAT_COPIES[:, 0].tolist() + [SC_MAPS_HELD, SC_HOLDS_TREASURE, SC_SEAT_WON, *(SC_UPG + u for u in range(6))]) \
+    == list(range(len(SEAT_COLUMNS)))
+
+
 @njit(cache=True, _nrt=False)
 def write_outputs_nb(st, rng, P, out_g, out_s):
-    """The game's row of the games table and its seats' rows: every column by its name
+    """The game's row of the games table and its seats' rows: every column by its code
     (base.G_* for the standard columns, columns.GC_* / SC_* for the game's own)."""
-    out_g[base.G_WINNER] = st[G_WINNER]
-    out_g[base.G_TURNS] = st[G_TURN]
-    out_g[base.G_END] = st[G_END]
+    copy_words_nb(out_g, st, 0, GAME_COPIES)
     out_g[base.G_TRUNCATED] = 1 if st[G_END] == END_TRUNCATED else 0
-    out_g[base.G_FIRST_SEAT] = st[G_FIRST]
     out_g[GC_DICE_ROLLED] = dice_rolled_nb(rng) + st[G_WIND_ROLLS]
-    out_g[GC_WIND_ROLLS] = st[G_WIND_ROLLS]
-    out_g[GC_WALLED_CARDS] = st[G_WALLED]
-    out_g[GC_RAMS] = st[G_RAMS]
-    out_g[GC_TREASURE_TURN] = st[G_TREASURE_TURN]
-    for c in range(N_CELLS):
-        out_g[GC_VISITS + c] = st[C_VISITS + c]  # visits_cell_NN: a run of N_CELLS columns
     for s in range(P.n_seats):
         b = sb_nb(s)
         o = out_s[s]
+        copy_words_nb(o, st, b, SEAT_COPIES)
         o[SC_MAPS_HELD] = popcount_nb(st[b + S_MAPS])
         o[SC_HOLDS_TREASURE] = 1 if st[G_TREASURE] == s else 0
-        o[SC_HELD_TREASURE] = st[b + S_HELD_TREASURE]
-        o[SC_RAIDS_MADE] = st[b + S_RAIDS_MADE]
-        o[SC_RAIDS_WON] = st[b + S_RAIDS_WON]
-        o[SC_RAIDS_SUFFERED] = st[b + S_RAIDS_SUFFERED]
-        o[SC_SWASHBUCKLES] = st[b + S_SWASH]
-        o[SC_CREW_ROWING] = st[b + S_CREW_ROW]
-        o[SC_CREW_WAVES] = st[b + S_CREW_WAVES]
-        o[SC_CREW_UPGRADES] = st[b + S_CREW_UPG]
-        o[SC_CREW_SWASH] = st[b + S_CREW_SWASH]
         for u in range(6):
             o[SC_UPG + u] = (st[b + S_UPG_EVER] >> u) & 1  # upg_<name>: a run of 6, rules.UPGRADE_NAMES order
-        o[SC_EXTRA_CREW] = st[b + S_EXTRA_EVER]
-        o[SC_STORMS_HIT] = st[b + S_STORMS]
-        o[SC_ABANDON_SHIPS] = st[b + S_ABANDONS]
-        o[SC_TURN_FIRST_MAP] = st[b + S_T_FIRST_MAP]
-        o[SC_TURN_ALL_MAPS] = st[b + S_T_ALL_MAPS]
-        o[SC_TURN_TREASURE] = st[b + S_T_TREASURE]
-        o[SC_TREASURE_CHANGES] = st[b + S_TREASURE_CHANGES]
-        o[SC_LOST_TURNS] = st[b + S_LOST_TURNS]
-        o[SC_MOVES] = st[b + S_MOVES]
-        o[SC_RAMS] = st[b + S_RAMS]
-        o[SC_CREW_AT_END] = st[b + S_CREW]
         o[SC_SEAT_WON] = 1 if st[G_WINNER] == s else 0
-        o[SC_PROGRESS] = st[b + S_PROGRESS]
 
 
 @njit(cache=True, _nrt=False)

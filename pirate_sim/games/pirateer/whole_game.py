@@ -10,13 +10,15 @@ May import ``rules``, ``columns``, ``state``, ``moves``, ``players``, ``turn`` a
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ...rng import roll_die_nb
 from ...seating import FP_RULE, entry_of_seat_nb, first_seat_nb
 from .. import base
-from .columns import (GC_DICE_ROLLED, GC_FIRST_HOLD_END, GC_FIRST_HOLD_TURNS, GC_FIRST_PICKUP_TURN, GC_TREASURE_CHANGES,
-                      SC_CAPTURES_MADE, SC_CAPTURES_SUFFERED, SC_HARBOR, SC_SEAT_WON, SC_SHIPS_LEFT, SC_SQUARES_SAILED,
+from ..kernel_base import copy_words_nb
+from .columns import (GAME_COLUMNS, GC_DICE_ROLLED, GC_FIRST_HOLD_END, GC_FIRST_HOLD_TURNS, GC_FIRST_PICKUP_TURN,
+                      GC_TREASURE_CHANGES, SEAT_COLUMNS, SC_CAPTURES_MADE, SC_CAPTURES_SUFFERED, SC_HARBOR, SC_SEAT_WON, SC_SHIPS_LEFT, SC_SQUARES_SAILED,
                       SC_TREASURE_LOSSES, SC_TREASURE_PICKUPS, SC_TREASURE_TURNS, SC_TURNS_PASSED)
 from .rules import (DIE_SIDES, END_TRUNCATED, EV_FIRST, EV_TRUNC, G_CHANGES, G_DICE, G_END, G_FIRST_PICKUP,
                     G_FIRST_SEAT, G_GAME, G_HOLD_END, G_HOLD_TURNS, G_SEAT, G_TREASURE, G_TURN, G_WINNER, MAX_SHIPS,
@@ -123,33 +125,36 @@ def setup_nb(st, ev, rng, P, seat_harbor, seat_anchor, seat_start, game_index):
 
 
 
+# The outputs columns that copy one state word, as (column code, word) pairs: the game's row
+# (words G_*) and each seat's row (words S_* of its seat block); the rest are computed in
+# write_outputs_nb (the layout of pirates_cove/whole_game.py).
+GAME_COPIES = np.array((
+    (base.G_WINNER, G_WINNER), (base.G_TURNS, G_TURN), (base.G_END, G_END), (base.G_FIRST_SEAT, G_FIRST_SEAT),
+    (GC_DICE_ROLLED, G_DICE), (GC_TREASURE_CHANGES, G_CHANGES), (GC_FIRST_PICKUP_TURN, G_FIRST_PICKUP),
+    (GC_FIRST_HOLD_END, G_HOLD_END),
+), np.int64)
+SEAT_COPIES = np.array((
+    (SC_HARBOR, S_HARBOR), (SC_SHIPS_LEFT, S_SHIPS), (SC_CAPTURES_MADE, S_CAPTURES), (SC_CAPTURES_SUFFERED, S_LOST),
+    (SC_TREASURE_TURNS, S_TREASURE_TURNS), (SC_TREASURE_PICKUPS, S_PICKUPS), (SC_TREASURE_LOSSES, S_LOSSES),
+    (SC_SQUARES_SAILED, S_SAILED), (SC_TURNS_PASSED, S_PASSED),
+), np.int64)
+# with the computed ones, every column is written exactly once
+assert sorted(GAME_COPIES[:, 0].tolist() + [base.G_TRUNCATED, GC_FIRST_HOLD_TURNS]) \
+    == list(range(base.N_STD_GAME_COLUMNS + len(GAME_COLUMNS)))
+assert sorted(SEAT_COPIES[:, 0].tolist() + [SC_SEAT_WON]) == list(range(len(SEAT_COLUMNS)))
+
+
 @njit(cache=True, error_model="numpy")
 def write_outputs_nb(st, P, out_g, out_s):
-    out_g[base.G_WINNER] = st[G_WINNER]
-    out_g[base.G_TURNS] = st[G_TURN]
-    out_g[base.G_END] = st[G_END]
-    out_g[base.G_TRUNCATED] = 1 if st[G_END] == END_TRUNCATED else 0
-    out_g[base.G_FIRST_SEAT] = st[G_FIRST_SEAT]
+    """The game's outputs row and its seats' rows, every column by its code (columns.py)."""
     if st[G_HOLD_END] == HOLD_OPEN:
         st[G_HOLD_TURNS] = st[G_TURN] - st[G_HOLD_START]
-    out_g[GC_DICE_ROLLED] = st[G_DICE]
-    out_g[GC_TREASURE_CHANGES] = st[G_CHANGES]
-    out_g[GC_FIRST_PICKUP_TURN] = st[G_FIRST_PICKUP]
+    copy_words_nb(out_g, st, 0, GAME_COPIES)
+    out_g[base.G_TRUNCATED] = 1 if st[G_END] == END_TRUNCATED else 0
     out_g[GC_FIRST_HOLD_TURNS] = st[G_HOLD_TURNS] if st[G_HOLD_END] != HOLD_NEVER else -1
-    out_g[GC_FIRST_HOLD_END] = st[G_HOLD_END]
     for s in range(P.n_seats):
-        b = sb_nb(s)
-        o = out_s[s]
-        o[SC_HARBOR] = st[b + S_HARBOR]
-        o[SC_SHIPS_LEFT] = st[b + S_SHIPS]
-        o[SC_CAPTURES_MADE] = st[b + S_CAPTURES]
-        o[SC_CAPTURES_SUFFERED] = st[b + S_LOST]
-        o[SC_TREASURE_TURNS] = st[b + S_TREASURE_TURNS]
-        o[SC_TREASURE_PICKUPS] = st[b + S_PICKUPS]
-        o[SC_TREASURE_LOSSES] = st[b + S_LOSSES]
-        o[SC_SQUARES_SAILED] = st[b + S_SAILED]
-        o[SC_TURNS_PASSED] = st[b + S_PASSED]
-        o[SC_SEAT_WON] = 1 if st[G_WINNER] == s else 0
+        copy_words_nb(out_s[s], st, sb_nb(s), SEAT_COPIES)
+        out_s[s, SC_SEAT_WON] = 1 if st[G_WINNER] == s else 0
 
 
 @njit(cache=True, error_model="numpy")

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from .. import base as B
+from ..kernel_base import copy_words_nb
 from ...rng import dice_rolled_nb, rand_below_nb, shuffle_nb
 from ...seating import FP_RULE, entry_of_seat_nb, first_seat_nb
 from .actions import draw_card_nb, log_nb, raise_nb
@@ -153,15 +154,13 @@ assert sorted(SEAT_COPIES[:, 0].tolist() + [OS_SEAT_WON, OS_FAME_TRACK]) == list
 @njit(cache=True)
 def write_outputs_nb(st, rng, P, out_g, out_s):
     """The game's outputs row and its seats' rows, every column by its code (columns.py)."""
-    for j in range(GAME_COPIES.shape[0]):
-        out_g[GAME_COPIES[j, 0]] = st[GAME_COPIES[j, 1]]
+    copy_words_nb(out_g, st, 0, GAME_COPIES)
     out_g[B.G_TURNS] = st[G_ROUND] * P.n_seats  # turns: one seat's round each
     out_g[B.G_TRUNCATED] = 0  # every game is `rounds` rounds: never truncated
     out_g[OG_DICE_ROLLED] = dice_rolled_nb(rng) - st[G_TIE_DICE]
     for s in range(P.n_seats):
         b = sb_nb(s)
         o = out_s[s]
-        for j in range(SEAT_COPIES.shape[0]):
-            o[SEAT_COPIES[j, 0]] = st[b + SEAT_COPIES[j, 1]]
+        copy_words_nb(o, st, b, SEAT_COPIES)
         o[OS_SEAT_WON] = 1 if st[G_WINNER] == s else 0
         o[OS_FAME_TRACK] = st[b + S_FAME] - st[b + S_F_CARDS]
