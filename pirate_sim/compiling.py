@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -73,6 +74,9 @@ def _say(text: str) -> None:
             pass
 
 
+_ENGINE = re.compile(r"pirate_sim_engine_(\w+?)_[0-9a-f]{16}")  # a protocol game's engine module
+
+
 def _name(dispatcher) -> tuple[str, str]:
     """(module, short name) of a dispatcher, e.g. ('pirate_sim.games.ice_pirates.kernel', 'play_chunk_nb')."""
     py = getattr(dispatcher, "py_func", None)
@@ -86,7 +90,17 @@ def label(module: str, name: str) -> str:
         return f"{parts[2]} {name}"
     if module.startswith(("pirate_sim_user_", "pirate_sim_kernel_")):
         return f"strategy-file kernel {name}"
+    engine = _ENGINE.fullmatch(module)
+    if engine:  # contract.engine_source's name: the protocol module's, then the sources' digest
+        return f"{engine.group(1)} engine {name}"
     return f"{module}.{name}" if module else name
+
+
+def _key(module: str, name: str) -> str:
+    """Where a kernel's last compile time is kept: its module and name, without an engine's
+    digest (every edit of the package renames the engine; its last compile is still the estimate)."""
+    engine = _ENGINE.fullmatch(module)
+    return f"pirate_sim_engine_{engine.group(1)}.{name}" if engine else f"{module}.{name}"
 
 
 def _load_times() -> dict:
@@ -114,7 +128,7 @@ class _Compile:
     """One top-level compile in progress."""
 
     def __init__(self, module: str, name: str):
-        self.key = f"{module}.{name}"
+        self.key = _key(module, name)
         self.what = label(module, name)
         self.start = time.monotonic()
         self.functions = 1

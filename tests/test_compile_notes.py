@@ -121,8 +121,9 @@ def test_a_user_numba_cache_dir_wins(tmp_path):
 
 
 def test_the_first_run_of_a_game_says_what_it_compiles(tmp_path, toy_scenario_file):
-    """`pirate-sim run` of a real game kernel (the dice-duel toy, registered as a game) on a cold
-    cache names the kernel it compiles; the second run, from the cache, says nothing of it."""
+    """`pirate-sim run` of a real game kernel (the dice-duel toy, registered as a game: its engine
+    is the decision protocol's, pirate_sim/contract.py) on a cold cache names the kernel it
+    compiles; the second run, from the cache, says nothing of it."""
     tests = Path(__file__).parent
     code = ("import sys; sys.path.insert(0, sys.argv[1]); from pirate_sim.games import GAME_MODULES;"
             "GAME_MODULES['dice_duel'] = 'toy_game'; from pirate_sim.cli import main; main(sys.argv[2:])")
@@ -135,7 +136,25 @@ def test_the_first_run_of_a_game_says_what_it_compiles(tmp_path, toy_scenario_fi
 
     cold = run("a")
     assert cold.returncode == 0, cold.stderr
-    assert "compiling toy_game." in cold.stderr, cold.stderr
-    assert "compiled toy_game." in cold.stderr
+    assert "compiling toy_game engine play_chunk_nb " in cold.stderr, cold.stderr  # the protocol's engine
+    assert "compiled toy_game engine play_chunk_nb in " in cold.stderr
     warm = run("b")
     assert warm.returncode == 0 and "toy_game" not in warm.stderr, warm.stderr
+
+
+def test_an_engine_is_named_by_its_game_and_keeps_its_last_compile_time_across_digests():
+    """A protocol game's engine module is named by the digest of the package's sources
+    (contract.engine_source): the note names the game, and the last compile time that the next
+    note estimates from survives an edit of the package (which renames the engine)."""
+    from pirate_sim import compiling
+    from pirate_sim.contract import engine_source
+
+    import toy_game
+
+    module = engine_source("toy_game", toy_game)[0]
+    assert compiling.label(module, "play_chunk_nb") == "toy_game engine play_chunk_nb"
+    other = module[:-16] + "0123456789abcdef"  # the same engine after an edit of the package
+    assert compiling._key(module, "play_chunk_nb") == compiling._key(other, "play_chunk_nb") \
+        == "pirate_sim_engine_toy_game.play_chunk_nb"
+    assert compiling.label("pirate_sim.games.pirateer.kernel", "play_chunk_nb") == "pirateer play_chunk_nb"
+    assert compiling._key("pirate_sim.games.pirateer.kernel", "x") == "pirate_sim.games.pirateer.kernel.x"

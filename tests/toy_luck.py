@@ -17,7 +17,7 @@ from numba import njit
 from pirate_sim.contract import ProtocolGame
 from pirate_sim.games.base import G_END, G_FIRST_SEAT, G_TRUNCATED, G_TURNS, G_WINNER, Column, Strategy, \
     column_code
-from pirate_sim.games.kernel_base import append_event_nb
+from pirate_sim.games.kernel_base import log_event_nb
 from pirate_sim.rng import rand_below_nb
 from pirate_sim.seating import seating_params
 
@@ -52,8 +52,7 @@ def next_decision_nb(st, ev, rng, P, T):
         return st[ST_NEXT]
     if st[ST_WINNER] < 0:  # every seat has picked: the draw
         st[ST_WINNER] = rand_below_nb(rng, P.n_seats)
-        if append_event_nb(ev, st[ST_EVENTS], 1, st[ST_WINNER], EV_WIN, 0, 0, 0):
-            st[ST_EVENTS] += 1
+        log_event_nb(st, ev, ST_EVENTS, 1, st[ST_WINNER], EV_WIN, 0, 0, 0)
     return -1
 
 
@@ -68,8 +67,7 @@ def options_nb(st, P, T, opts):
 def apply_nb(st, ev, rng, P, T, opt):
     s = st[ST_NEXT]
     st[ST_PICK + s] = opt
-    if append_event_nb(ev, st[ST_EVENTS], 1, s, EV_PICK, opt, 0, 0):
-        st[ST_EVENTS] += 1
+    log_event_nb(st, ev, ST_EVENTS, 1, s, EV_PICK, opt, 0, 0)
     st[ST_NEXT] += 1
 
 

@@ -28,7 +28,7 @@ from numba import njit
 from pirate_sim.contract import ProtocolGame
 from pirate_sim.games.base import G_END, G_FIRST_SEAT, G_TRUNCATED, G_TURNS, G_WINNER, Column, Param, Strategy, \
     column_code
-from pirate_sim.games.kernel_base import append_event_nb
+from pirate_sim.games.kernel_base import log_event_nb
 from pirate_sim.rng import dice_rolled_nb, rand_below_nb, roll_die_nb
 from pirate_sim.search import REWARD_MARGIN
 from pirate_sim.seating import seating_params
@@ -61,8 +61,7 @@ SC_TOOK = column_code(SEAT_COLUMNS, "took_0")  # took_0 .. took_2 in order
 
 @njit(cache=True)
 def log_nb(st, ev, seat, kind, a, b, c):
-    if append_event_nb(ev, st[ST_EVENTS], st[ST_TURN], seat, kind, a, b, c):
-        st[ST_EVENTS] += 1
+    log_event_nb(st, ev, ST_EVENTS, st[ST_TURN], seat, kind, a, b, c)
 
 
 # -- the protocol ---------------------------------------------------------------------------

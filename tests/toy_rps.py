@@ -18,7 +18,7 @@ from numba import njit
 
 from pirate_sim.contract import ProtocolGame
 from pirate_sim.games.base import Column, Param, Strategy, column_code
-from pirate_sim.games.kernel_base import append_event_nb
+from pirate_sim.games.kernel_base import log_event_nb
 from pirate_sim.rng import rand_below_nb, rand_float_nb
 from pirate_sim.seating import seating_params
 # luck's state layout and the functions of one pick per seat in turn (the engine reads them
@@ -48,8 +48,7 @@ def next_decision_nb(st, ev, rng, P, T):
     if st[ST_WINNER] < 0:  # both have thrown: the draw
         beats = T[0]
         st[ST_WINNER] = 0 if rand_float_nb(rng) < beats[st[ST_PICK] * 4 + st[ST_PICK + 1]] else 1
-        if append_event_nb(ev, st[ST_EVENTS], 1, st[ST_WINNER], EV_WIN, 0, 0, 0):
-            st[ST_EVENTS] += 1
+        log_event_nb(st, ev, ST_EVENTS, 1, st[ST_WINNER], EV_WIN, 0, 0, 0)
     return -1
 
 

@@ -2,7 +2,8 @@
 
 What every game kernel does the same way is written here once and called by each game:
 
-* the event log: :func:`append_event_nb` writes one row of a game's trace;
+* the event log: :func:`append_event_nb` writes one row of a game's trace, :func:`log_event_nb`
+  also counts it in a word of the game's state;
 * the chunk drivers' split of a chunk into parallel blocks: :func:`block_nb`
   (results never depend on it: each game seeds its own stream from ``(seed, game index)``);
 * the outputs writers' copies of state words into output columns: :func:`copy_words_nb` over a
@@ -33,6 +34,15 @@ def append_event_nb(ev, row, c0, c1, c2, c3, c4, c5):
         ev[row, 5] = c5
         return True
     return False
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def log_event_nb(st, ev, count, turn, seat, kind, a, b, c):
+    """Event row (turn, seat, kind, a, b, c) after the ``st[count]`` rows logged so far, counted
+    there when the log has room: every game's ``log_nb`` with its own count word and turn."""
+    n = st[count]
+    if append_event_nb(ev, n, turn, seat, kind, a, b, c):
+        st[count] = n + 1
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -40,7 +40,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from ...rng import weighted_choice_nb
-from ..kernel_base import append_event_nb
+from ..kernel_base import log_event_nb
 from .rules import (BB_BITS, CELLS, C_MASK, C_REVEALED, DQ, DR, EV_WIND, G_EVENTS, G_TURN, G_VERSION, G_WIND,
                     G_WIND_ROLLS, G_WIND_SCR, G_WIND_SCR_LEN, G_WIND_SCR_POS, JIB, MAIN_SAIL, RADIUS, SEATS_BASE,
                     SEAT_WORDS, S_POS, S_UPG, TACK, WITH, neighbour_table)
@@ -197,9 +197,7 @@ else:
 @njit(types.void(_ST, _EV, _I, _I, _I, _I, _I), cache=True, _nrt=False)
 def log_nb(st, ev, seat, kind, a, b, c):
     """Event row [turn, seat, kind, a, b, c] (rules.EV_*) when the log has room (kernel_base.append_event_nb)."""
-    n = st[G_EVENTS]
-    if append_event_nb(ev, n, st[G_TURN], seat, kind, a, b, c):
-        st[G_EVENTS] = n + 1
+    log_event_nb(st, ev, G_EVENTS, st[G_TURN], seat, kind, a, b, c)
 
 
 @njit(types.boolean(_ST, _I, _I, types.boolean), cache=True, _nrt=False, inline="always")

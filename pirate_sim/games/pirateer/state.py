@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..kernel_base import append_event_nb
+from ..kernel_base import log_event_nb
 from .rules import G_EVENTS, G_TURN, SEATS_BASE, SEAT_WORDS
 
 
@@ -63,6 +63,4 @@ def sb_nb(s):
 
 @njit(cache=True, error_model="numpy")
 def log_nb(st, ev, seat, kind, a, b, c):
-    n = st[G_EVENTS]
-    if append_event_nb(ev, n, st[G_TURN], seat, kind, a, b, c):
-        st[G_EVENTS] = n + 1
+    log_event_nb(st, ev, G_EVENTS, st[G_TURN], seat, kind, a, b, c)

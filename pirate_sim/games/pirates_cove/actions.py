@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..kernel_base import append_event_nb
+from ..kernel_base import log_event_nb
 from ...rng import shuffle_nb
 from .policies import (SP_SEARCH, bury_gold_nb, play_mastercraft_nb, tavern_buys_nb, treasure_upgrade_nb,
                        upgrade_levels_nb)
@@ -48,9 +48,7 @@ SUB_START, SUB_FIGHT, SUB_TAKE, SUB_SPEND, SUB_LEVELS = range(5)
 # ------------------------------------------------------------------ small helpers
 @njit(cache=True, inline="always")
 def log_nb(st, ev, seat, kind, a, b, c):
-    n = st[G_EVENTS]
-    if append_event_nb(ev, n, st[G_ROUND] + 1, seat, kind, a, b, c):
-        st[G_EVENTS] = n + 1
+    log_event_nb(st, ev, G_EVENTS, st[G_ROUND] + 1, seat, kind, a, b, c)
 
 
 @njit(cache=True, inline="always")
