@@ -21,6 +21,7 @@ a compile mapping and unmapping them.  A process that only loads cached kernels 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -96,11 +97,17 @@ def label(module: str, name: str) -> str:
     return f"{module}.{name}" if module else name
 
 
-def _key(module: str, name: str) -> str:
+def _key(module: str, name: str, args=None) -> str:
     """Where a kernel's last compile time is kept: its module and name, without an engine's
-    digest (every edit of the package renames the engine; its last compile is still the estimate)."""
+    digest (every edit of the package renames the engine; its last compile is still the
+    estimate), and the argument types it compiles for where they are known: one entry point
+    compiles a version per table kind (a ``search`` argument None at a scripted table prunes
+    the search player), and each kind's last compile is its own estimate."""
     engine = _ENGINE.fullmatch(module)
-    return f"pirate_sim_engine_{engine.group(1)}.{name}" if engine else f"{module}.{name}"
+    key = f"pirate_sim_engine_{engine.group(1)}.{name}" if engine else f"{module}.{name}"
+    if args is not None:
+        key += "[" + hashlib.sha256(repr(tuple(args)).encode()).hexdigest()[:12] + "]"
+    return key
 
 
 def _load_times() -> dict:
@@ -127,8 +134,8 @@ def _save_time(key: str, seconds: float, functions: int) -> None:
 class _Compile:
     """One top-level compile in progress."""
 
-    def __init__(self, module: str, name: str):
-        self.key = _key(module, name)
+    def __init__(self, module: str, name: str, args=None):
+        self.key = _key(module, name, args)
         self.what = label(module, name)
         self.start = time.monotonic()
         self.functions = 1
@@ -195,7 +202,7 @@ class CompileNotes(event.Listener):
             stack.append(None)
             return
         _frame_stack.install()  # a cold compile is coming: 2-3x faster without chunk thrashing
-        c = _Compile(module, name)
+        c = _Compile(module, name, ev.data.get("args"))
         c.cached = type(getattr(ev.data.get("dispatcher"), "_cache", None)).__name__ != "NullCache"
         stack.append(c)
         threading.Thread(target=c.tick, daemon=True, name="pirate-sim-compile-notes").start()

@@ -10,6 +10,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
+
 KERNEL = textwrap.dedent('''
     import numba
     from pirate_sim import compiling
@@ -130,16 +132,22 @@ def test_the_first_run_of_a_game_says_what_it_compiles(tmp_path, toy_scenario_fi
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "PIRATE_SIM_CACHE": str(tmp_path / "c"),
            "PIRATE_SIM_COMPILE_NOTES": "1"}
 
-    def run(out):
+    def run(out, numba_dir="numba"):
         return subprocess.run([sys.executable, "-c", code, str(tests), "run", str(toy_scenario_file), "-o",
-                               str(tmp_path / out), "-q"], capture_output=True, text=True, env=env, timeout=600)
+                               str(tmp_path / out), "-q"], capture_output=True, text=True,
+                              env={**env, "NUMBA_CACHE_DIR": str(tmp_path / numba_dir)}, timeout=600)
 
     cold = run("a")
     assert cold.returncode == 0, cold.stderr
-    assert "compiling toy_game engine play_chunk_nb " in cold.stderr, cold.stderr  # the protocol's engine
+    first = "compiling toy_game engine play_chunk_nb (numba, once per machine and package version, then cached; "
+    assert first + "no earlier compile" in cold.stderr, cold.stderr  # the protocol's engine, named by its game
     assert "compiled toy_game engine play_chunk_nb in " in cold.stderr
     warm = run("b")
     assert warm.returncode == 0 and "toy_game" not in warm.stderr, warm.stderr
+    # machine code gone, the times kept: the next compile of the same table estimates from the last
+    # (its key, the kernel and its argument types, is the same in another process)
+    again = run("r3", numba_dir="numba2")
+    assert again.returncode == 0 and first + "last compile on this machine took " in again.stderr, again.stderr
 
 
 def test_an_engine_is_named_by_its_game_and_keeps_its_last_compile_time_across_digests():
@@ -158,3 +166,8 @@ def test_an_engine_is_named_by_its_game_and_keeps_its_last_compile_time_across_d
         == "pirate_sim_engine_toy_game.play_chunk_nb"
     assert compiling.label("pirate_sim.games.pirateer.kernel", "play_chunk_nb") == "pirateer play_chunk_nb"
     assert compiling._key("pirate_sim.games.pirateer.kernel", "x") == "pirate_sim.games.pirateer.kernel.x"
+    # one entry point, two table kinds (a search argument None or not): two estimates
+    from numba import typeof
+
+    plain, search = (compiling._key("m", "play_chunk_nb", (typeof(np.zeros(2)), typeof(x))) for x in (None, True))
+    assert plain != search and plain.startswith("m.play_chunk_nb[")
