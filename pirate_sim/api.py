@@ -523,8 +523,13 @@ class Results:
         return self._arrow[kind]
 
     def polars(self, kind: str = "games"):
-        """The table as a polars DataFrame (shares the Arrow buffers where polars can)."""
-        import polars as pl
+        """The table as a polars DataFrame (shares the Arrow buffers where polars can). polars is
+        not a dependency of pirate-sim (``make test`` installs it)."""
+        try:
+            import polars as pl
+        except ImportError:
+            raise APIError("polars is not installed (pip install polars); the same table is .arrow(kind) "
+                           "as Arrow and .games / .seats as pandas") from None
 
         return pl.from_arrow(self.arrow(kind), rechunk=False)
 

@@ -178,6 +178,14 @@ def test_run_to_a_directory_and_open_equal_the_cli(cli_run, tmp_path):
     assert opened.scenario.hash() == r.scenario.hash()
 
 
+def test_polars_missing_is_one_clear_error(cli_run, monkeypatch):
+    """polars is a test tool, not a dependency (a `make demo` venv lacks it): asking for a polars
+    table without it names the package and the tables that need nothing more."""
+    monkeypatch.setitem(sys.modules, "polars", None)  # what an import of an absent package raises
+    with pytest.raises(ps.APIError, match=r"polars is not installed \(pip install polars\).*\.arrow\(kind\)"):
+        ps.open(cli_run).polars("games")
+
+
 def test_saved_in_memory_run_verifies_and_reads_back(tmp_path):
     r = ps.run(_scenario(), games=2500, seed=5, progress=False)
     d = r.save(tmp_path / "saved")
