@@ -194,3 +194,24 @@ def test_search_bench_times_a_file_rollout():
     sc = _race([{"strategy": "search", "budget": 12, "rollout": PROBE}, {"strategy": "random"}])
     b = sc.game.search_bench(sc.compile(), 3, 50)
     assert b["searched_decisions"] == 50 and b["rollouts"] == 50 * 12 and b["s_per_playout"] > 0
+
+
+def test_the_dice_duel_takes_strategy_files_with_no_code_of_its_own():
+    """The engine tests' toy moved onto the protocol (tests/toy_game.py) and got strategy files
+    for free: a file taking each of a turn's three options plays exactly the games of the
+    scripted player that takes it (roller, roller re-rolling ones, sixer), seats fixed or rotating."""
+    file = "tests/user_strategies/duel_moves.py:move"
+    scripted = ({"strategy": "roller"}, {"strategy": "roller", "reroll_ones": True}, {"strategy": "sixer"})
+
+    def duel(first, seating="fixed"):
+        return scen.from_dict({"game": "dice_duel", "rules": {"strategy_seating": seating},
+                               "seats": [first, {"strategy": "roller"}]}, source=str(ROOT / "s.toml"))
+
+    for option, same in enumerate(scripted):
+        for seating in ("fixed", "rotate"):
+            a = _play(duel({"strategy": file, "option": float(option)}, seating), 3, 0, 2000)
+            b = _play(duel(same, seating), 3, 0, 2000)
+            assert _digest(*a) == _digest(*b), (option, seating)
+    # and the games differ by option: the test can tell
+    assert _digest(*_play(duel({"strategy": file, "option": 0.0}), 3, 0, 2000)) \
+        != _digest(*_play(duel({"strategy": file, "option": 2.0}), 3, 0, 2000))
