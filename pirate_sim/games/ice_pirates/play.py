@@ -16,12 +16,12 @@ from ...seating import entry_of_seat_nb, first_seat_nb
 from ...rng import RNG_WORDS, dice_rolled_nb, rand_below_nb, shuffle_nb
 from .. import base
 from ..kernel_base import copy_words_nb
-from .columns import (GAME_COLUMNS, SEAT_COLUMNS, GC_DICE_ROLLED, GC_RAMS, GC_TREASURE_TURN, GC_VISITS, GC_WALLED_CARDS, GC_WIND_ROLLS,
-                      SC_ABANDON_SHIPS, SC_CREW_AT_END, SC_CREW_ROWING, SC_CREW_SWASH, SC_CREW_UPGRADES, SC_CREW_WAVES,
-                      SC_EXTRA_CREW, SC_HELD_TREASURE, SC_HOLDS_TREASURE, SC_LOST_TURNS, SC_MAPS_HELD, SC_MOVES,
-                      SC_PROGRESS, SC_RAIDS_MADE, SC_RAIDS_SUFFERED, SC_RAIDS_WON, SC_RAMS, SC_SEAT_WON, SC_STORMS_HIT,
-                      SC_SWASHBUCKLES, SC_TREASURE_CHANGES, SC_TURN_ALL_MAPS, SC_TURN_FIRST_MAP, SC_TURN_TREASURE,
-                      SC_UPG)
+from .columns import (GAME_COLUMNS, GC_DICE_ROLLED, GC_RAMS, GC_TREASURE_TURN, GC_VISITS, GC_WALLED_CARDS,
+                      GC_WIND_ROLLS, SEAT_COLUMNS, SC_ABANDON_SHIPS, SC_CREW_AT_END, SC_CREW_ROWING, SC_CREW_SWASH,
+                      SC_CREW_UPGRADES, SC_CREW_WAVES, SC_EXTRA_CREW, SC_HELD_TREASURE, SC_HOLDS_TREASURE,
+                      SC_LOST_TURNS, SC_MAPS_HELD, SC_MOVES, SC_PROGRESS, SC_RAIDS_MADE, SC_RAIDS_SUFFERED,
+                      SC_RAIDS_WON, SC_RAMS, SC_SEAT_WON, SC_STORMS_HIT, SC_SWASHBUCKLES, SC_TREASURE_CHANGES,
+                      SC_TURN_ALL_MAPS, SC_TURN_FIRST_MAP, SC_TURN_TREASURE, SC_UPG)
 from .rules import (BELL, C_CARD, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVEALED, C_VISITS, C_WRECK, END_TRUNCATED,
                     EV_TRUNC, G_END, G_ENTRY, G_FIRST, G_MAPS_LEFT, G_RAMS, G_SEAT, G_SUPPLY, G_TREASURE,
                     G_TREASURE_TURN, G_TURN, G_UNUSED, G_WALLED, G_WIND_ROLLS, G_WINNER, N_BAY, N_CELLS, PORT,
@@ -154,8 +154,8 @@ SEAT_COPIES = np.array((
 # with the computed ones, every column is written exactly once
 assert sorted(GAME_COPIES[:, 0].tolist() + [base.G_TRUNCATED, GC_DICE_ROLLED]) \
     == list(range(base.N_STD_GAME_COLUMNS + len(GAME_COLUMNS)))
-assert sorted(SEAT_COPIES[:, 0].tolist() + [SC_MAPS_HELD, SC_HOLDS_TREASURE, SC_SEAT_WON, *(SC_UPG + u for u in range(6))]) \
-    == list(range(len(SEAT_COLUMNS)))
+assert sorted(SEAT_COPIES[:, 0].tolist() + [SC_MAPS_HELD, SC_HOLDS_TREASURE, SC_SEAT_WON,
+                                            *(SC_UPG + u for u in range(6))]) == list(range(len(SEAT_COLUMNS)))
 
 
 @njit(cache=True, _nrt=False)

@@ -1,7 +1,8 @@
 """Pirateer's kernel: the ``search`` player.  Rollouts (``playout_nb`` of a scripted strategy
 on a derived stream, ``reward_nb``), the work before them (``search_prepare_nb``: merge plays that
 leave the same position, take a win, the prior's ``top_k``) and ``search_nb``, sequential
-halving over the kept plays (``pirate_sim/search.py``).  ``user_kernel.py`` shares its pieces.
+halving over the kept plays (``pirate_sim/search.py``).  ``user_kernel.py`` calls the same
+``search_nb`` with a strategy file as its ``usr`` argument (the file plays the rollouts).
 
 May import ``rules``, ``state``, ``moves``, ``players``, ``turn`` and ``user_view``.
 """
