@@ -28,7 +28,7 @@ block (``play_games_nb``), the bulk chunk (``play_chunk_nb``, parallel over bloc
 ``kernel_base.block_nb``), the traced game, the heat-map chunk (serial: it adds into one
 ``heat``), the capture odds' Monte Carlo and the search bench.  May import every other kernel
 module of the game (``state``, ``moves``, ``players``, ``turn``, ``search_player``,
-``whole_game``); ``user_kernel.py`` imports it.
+``whole_game``, ``user_view``); ``user_kernel.py`` imports it.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from .search_player import playout_nb, reward_nb, search_nb, search_scratch_nb
 from .state import BLOCK, N_ROLLOUT_ROWS, ST_SEARCH, sb_nb
 from .players import policy_nb
 from .turn import begin_turn_nb, finish_turn_nb
+from .user_view import USR_ERR
 from .whole_game import play_one_game_nb, setup_nb
 
 
@@ -220,9 +221,8 @@ def bench_search_nb(points_st, points_rng, P, nb, kind, is_anchor, dist, dist_is
                              seat_home, strat, sp, seat, plays, n, reach, union, hits, ss, usr)
         out_rollouts[i] = r
         turns += t
-        if usr is not None:
-            if usr[6][0] != 0:
-                break
+        if usr is not None and usr[USR_ERR][0] != 0:
+            break
     return turns
 
 

@@ -22,7 +22,7 @@ from .state import (MARGIN_WEIGHT, N_ROLLOUT_ROWS, SP_BUDGET, SP_HORIZON, SP_PRI
 from .moves import do_step_nb, undo_step_nb, walk_nb, wins_nb
 from .players import compute_threat_nb, policy_nb, score_play_nb
 from .turn import finish_turn_nb, start_turn_nb
-from .user_view import ROLLOUT_ERR, user_pick_nb
+from .user_view import ROLLOUT_ERR, USR_ERR, user_pick_nb
 
 
 @njit(cache=True, error_model="numpy")
@@ -46,15 +46,9 @@ def playout_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home
                           plays, n, reach, union, hits)
         else:
             f, params, calls, view, opts, urng, err = usr
-            k = 0
-            if n > 1:
-                k = user_pick_nb(st, P, f, params, plays, n, rng, calls, view, opts, urng)
-                if k < 0 or k >= n:
-                    err[0] = ROLLOUT_ERR + f + 1
-                    err[1] = st[G_TURN]
-                    err[2] = k
-                    err[3] = n
-                    return
+            k = user_pick_nb(st, P, f, params, plays, n, rng, calls, view, opts, urng, err, ROLLOUT_ERR + f + 1)
+            if k < 0:
+                return
         finish_turn_nb(st, ev, P, nb, kind, plays[k], heat)
 
 
@@ -266,9 +260,8 @@ def search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, 
         sums[o] += rollout_nb(st, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, seat,
                               plays[search_play_of_nb(ss, o)], decision, h[H_INDEX], rcode, rw, reward, limit, reach,
                               union, hits, ss, usr)
-        if usr is not None:
-            if usr[6][0] != 0:
-                return -1, total, turns
+        if usr is not None and usr[USR_ERR][0] != 0:
+            return -1, total, turns
         turns += st2[G_TURN] - decision
         counts[o] += 1
         total += 1

@@ -28,7 +28,7 @@ from numba import njit, prange
 
 from pirate_sim.games.kernel_base import block_nb
 from pirate_sim.games.pirateer.kernel import bench_search_nb, block_scratch_nb, n_blocks_nb
-from pirate_sim.games.pirateer.rules import END_TRUNCATED, EVENT_WIDTH, G_END, G_EVENTS, G_SEAT, G_TURN, MAX_PLAYS, \
+from pirate_sim.games.pirateer.rules import END_TRUNCATED, EVENT_WIDTH, G_END, G_EVENTS, G_SEAT, MAX_PLAYS, \
     PLAY_WIDTH, S_ENTRY
 from pirate_sim.games.pirateer.search_player import search_nb
 from pirate_sim.games.pirateer.state import ST_SEARCH, sb_nb
@@ -59,15 +59,9 @@ def user_step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_ho
     elif f < 0:
         k = choose_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp, seat,
                         plays, n, reach, union, hits, ss, search)
-    elif n == 1:
-        k = 0
     else:
-        k = user_pick_nb(st, P, f, uparams[e], plays, n, rng, calls, view, opts, urng)
-        if k < 0 or k >= n:
-            err[0] = f + 1
-            err[1] = st[G_TURN]
-            err[2] = k
-            err[3] = n
+        k = user_pick_nb(st, P, f, uparams[e], plays, n, rng, calls, view, opts, urng, err, f + 1)
+        if k < 0:
             st[G_END] = END_TRUNCATED
             return
     finish_turn_nb(st, ev, P, nb, kind, plays[k], heat)
