@@ -152,7 +152,7 @@ def test_trace_with_a_user_seat_equals_the_run():
 
 
 def test_a_strategy_file_and_search_at_one_table():
-    """navigator and ``search`` at one table (user_kernel.user_search_chunk_nb): the games do not
+    """navigator and ``search`` at one table (user_kernel.user_play_chunk_nb, search True): the games do not
     depend on chunks, the trace plays the run's game, the search seat is searched (its
     games differ from a table whose second seat is search's rollout strategy) and the file
     is called there (an illegal answer stops the run with the file named)."""

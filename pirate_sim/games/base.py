@@ -269,13 +269,13 @@ class Game:
         return (f"Result: {'seat %d wins' % w if w >= 0 else 'no winner'} "
                 f"({self.end_reasons[int(out_g[2])]}) after {int(out_g[1])} turns")
 
-    def play_chunk(self, chunk_nb, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        """:meth:`play` for a kernel ``chunk_nb(seed, first_game, n_games, params, *arrays,
+    def play_chunk(self, chunk_nb, compiled: Compiled, seed: int, first_game: int, n_games: int, *extra):
+        """:meth:`play` for a kernel ``chunk_nb(seed, first_game, n_games, params, *arrays, *extra,
         out_games, out_seats)``, the signature the multi-seat games share."""
         out_g, out_s = self.new_outputs(int(n_games), compiled.n_seats)
         if n_games > 0:
             chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games), compiled.params,
-                     *compiled.arrays, out_g, out_s)
+                     *compiled.arrays, *extra, out_g, out_s)
         return out_g, out_s
 
     # -- helpers the engine uses -----------------------------------------------------

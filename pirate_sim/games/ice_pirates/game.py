@@ -182,13 +182,12 @@ class IcePirates(Game):
             if n == 0:
                 return out_g, out_s
             err = np.zeros((n, 4), np.int64)
-            chunk = x["module"].user_search_chunk_nb if _searching(compiled) else x["module"].user_play_chunk_nb
-            chunk(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n), compiled.params, *x["arrays"], x["fi"],
-                  x["rows"], x["board"], err, out_g, out_s)
+            x["module"].user_play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n),
+                                           compiled.params, *x["arrays"], x["fi"], x["rows"], x["board"], err,
+                                           _search_arg(compiled), out_g, out_s)
             U.raise_errors(err, first_game, x["users"])
             return out_g, out_s
-        chunk = K.search_chunk_nb if _searching(compiled) else K.play_chunk_nb
-        return self.play_chunk(chunk, compiled, seed, first_game, n_games)
+        return self.play_chunk(K.play_chunk_nb, compiled, seed, first_game, n_games, _search_arg(compiled))
 
     # ------------------------------------------------------------------ search
     def search_bench(self, compiled: Compiled, seed: int, n_decisions: int) -> dict:
@@ -247,13 +246,13 @@ class IcePirates(Game):
             ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
             out_g, out_s = self.one_game_outputs(compiled.n_seats)
             err = np.zeros(4, np.int64)
-            traced = x["module"].user_search_traced_nb if _searching(compiled) else x["module"].user_play_traced_nb
-            n = traced(np.uint64(seed % 2**64), np.int64(game_index), compiled.params, *x["arrays"], ev, x["fi"],
-                       x["rows"], x["board"], err, out_g, out_s)
+            n = x["module"].user_play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
+                                                *x["arrays"], ev, x["fi"], x["rows"], x["board"], err,
+                                                _search_arg(compiled), out_g, out_s)
             U.raise_errors(err[None, :], game_index, x["users"])
             return ev[:n], out_g, out_s
-        traced = K.search_traced_nb if _searching(compiled) else K.play_traced_nb
-        return self.traced_game(traced, compiled, seed, game_index, capacity, R.EVENT_WIDTH)
+        return self.traced_game(K.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH,
+                                _search_arg(compiled))
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         ev, out_g, out_s = self.trace_events(compiled, seed, game_index)
@@ -289,6 +288,12 @@ def _searching(compiled: Compiled) -> bool:
     """Does a seat of this scenario play ``search`` (the kernel's SP_SEARCH flag)?"""
     sp = compiled.arrays[7]
     return bool((sp[:compiled.n_seats, KS.SP_SEARCH] > 0).any())
+
+
+def _search_arg(compiled: Compiled):
+    """The drivers' ``search`` argument: True where a seat plays ``search``, None where none
+    does (numba then compiles the drivers without the search player)."""
+    return True if _searching(compiled) else None
 
 
 def _describe(kind: int, a: int, b: int, c: int, ports: list[str]) -> str:

@@ -1,8 +1,8 @@
 """Ice Pirates kernel, part 7 of 7: the drivers, the entry points ``game.py`` calls: a chunk of
-games in parallel blocks (``play_chunk_nb``), one traced game (``play_traced_nb``), and the
-same for scenarios with a search seat (``search_chunk_nb``, ``search_traced_nb``: entry
-points of their own, so that a run without a search player never compiles it) and the
-search player's benchmark (``search_bench_nb``).  Each allocates a game's scratch with
+games in parallel blocks (``play_chunk_nb``), one traced game (``play_traced_nb``), each with
+a ``search`` argument (None where no seat searches, so that such a run never compiles the
+search player: numba prunes the branch), and the search player's benchmark
+(``search_bench_nb``).  Each allocates a game's scratch with
 ``play.game_scratch_nb`` and splits a chunk with ``kernel_base.block_nb``.
 
 Imports ``play`` and ``searcher`` (and ``games.kernel_base``); see ``state.py`` for the order of
@@ -22,48 +22,39 @@ from .state import BLOCK, FS_KEY_TURN
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def play_chunk_nb(seed, first, n, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, out_g, out_s):
-    """Games ``first .. first + n - 1``: blocks of at most BLOCK games in parallel, scratch per block."""
-    n_blocks = (n + BLOCK - 1) // BLOCK
+def play_chunk_nb(seed, first, n, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, search, out_g, out_s):
+    """Games ``first .. first + n - 1`` in parallel blocks, scratch per block.  ``search``
+    (game.py's ``_search_arg``): None where no seat searches (numba prunes the search branch, so such a
+    run never compiles the search player), blocks of at most BLOCK games; True: one game a
+    block (a search game is long: blocks of 64 would leave threads idle at a chunk's end)."""
+    per = BLOCK if search is None else 1
+    n_blocks = (n + per - 1) // per
     for blk in prange(n_blocks):
         st, ev, rng, fs, perm = game_scratch_nb()
         lo, hi = block_nb(n, n_blocks, blk)
         for i in range(lo, hi):
             seed_game_nb(rng, seed, first + i)
-            play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs,
-                             perm, out_g[i], out_s[i], first + i)
+            one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g[i],
+                        out_s[i], first + i, search)
 
 
 @njit(cache=True)
-def play_traced_nb(seed, k, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, ev, out_g, out_s):
-    """Game ``k`` with the event log on (same code path as the bulk run)."""
+def play_traced_nb(seed, k, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, ev, search, out_g, out_s):
+    """Game ``k`` with the event log on (same code path as the bulk run; a search table's
+    replayed turn rewinds the log with the state, so each turn shows once)."""
     st, _, rng, fs, perm = game_scratch_nb()
     seed_game_nb(rng, seed, k)
-    play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,
-                     out_g, out_s, k)
+    one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s, k, search)
     return st[G_EVENTS]
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def search_chunk_nb(seed, first, n, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, out_g, out_s):
-    """play_chunk_nb for scenarios with a search seat: one game per parallel item (a search
-    game is long: blocks of 64 would leave threads idle at a chunk's end)."""
-    for i in prange(n):
-        st, ev, rng, fs, perm = game_scratch_nb()
-        seed_game_nb(rng, seed, first + i)
-        search_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs,
-                           perm, out_g[i], out_s[i], first + i)
-
-
-@njit(cache=True)
-def search_traced_nb(seed, k, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, ev, out_g, out_s):
-    """play_traced_nb for scenarios with a search seat (the event log shows each turn once:
-    a replayed turn rewinds the log with the state)."""
-    st, _, rng, fs, perm = game_scratch_nb()
-    seed_game_nb(rng, seed, k)
-    search_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,
-                       out_g, out_s, k)
-    return st[G_EVENTS]
+@njit(cache=True, inline="always")
+def one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s, k, search):
+    if search is None:
+        play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s, k)
+    else:
+        search_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s,
+                           k)
 
 
 @njit(cache=True)

@@ -12,8 +12,8 @@ draws.  Every other choice of the seat is its base strategy's (its kernel row; t
 seat's ``sp`` row carries SP_SEARCH = 1 so that policies.forced_nb pauses at its choices).
 An index outside the options ends the game (truncated) and is reported in ``err``; the
 caller raises.  Other seats' turns are play.turn_nb, or, at a table that also seats
-``search``, searcher.search_turn_nb for a searching seat (``user_search_chunk_nb``, an
-entry point of its own).
+``search``, searcher.search_turn_nb for a searching seat (the drivers' ``search`` argument
+True; None elsewhere, so that numba prunes the search player from such a table's kernel).
 
 A user seat's turn is user_turn.user_turn_nb, the replay the search's rollouts also play
 when they roll out a strategy file.  Imports play.py (set-up, the turn, outputs, a game's
@@ -51,13 +51,45 @@ def user_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, ufn, upa
 
 
 @njit(cache=True)
+def user_search_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, ufn, uparams, calls, st0, rng0, view,
+                        opts, uopts, urng, err):
+    """:func:`user_game_nb` at a table that also seats ``search`` (searcher.search_game_nb's loop):
+    a user seat's turn is user_turn_nb, a searching seat's searcher.search_turn_nb, any other
+    play.turn_nb.  The search's rollouts play every seat as its rollout strategy, or, when
+    the search's ``rollout`` is a strategy file or ``learned`` (row ``n + e`` of ``ufn``),
+    every turn as user_turn_nb of that function (searcher.rollout_nb)."""
+    tally = np.zeros(2, np.int64)
+    no_pts, no_rng = np.zeros((0, 0), np.int32), np.zeros((0, 0), np.uint64)
+    scr = search_scratch_nb(st, rng, P, sp)
+    usr = (ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err)  # a rollout's user turns: this scratch
+    while st[G_END] < 0:
+        s = st[G_SEAT]
+        e = st[G_ENTRY + s]
+        f = ufn[e]
+        if st[G_TURN] >= P.turn_cap or (f < 0 and sp[e, SP_SEARCH] == 0):
+            turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
+        elif f >= 0:
+            if not user_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, f, uparams[e], calls, st0,
+                                rng0, view, opts, uopts, urng, err, 0, f + 1):
+                return
+        elif not search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, tally, 0, no_pts, no_rng,
+                                scr, usr):
+            return
+
+
+@njit(cache=True)
 def user_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s,
-                     game_index, ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err):
-    """play.play_one_game_nb with user seats, on an already seeded ``rng``."""
+                     game_index, ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err, search):
+    """play.play_one_game_nb with user seats, on an already seeded ``rng``; ``search`` as
+    :func:`user_play_chunk_nb`'s."""
     setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index)
     fs[FS_KEY_TURN] = -1  # no plan of an earlier game is reused
-    user_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, ufn, uparams, calls, st0, rng0, view, opts,
-                 uopts, urng, err)
+    if search is None:
+        user_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, ufn, uparams, calls, st0, rng0, view,
+                     opts, uopts, urng, err)
+    else:
+        user_search_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, ufn, uparams, calls, st0, rng0,
+                            view, opts, uopts, urng, err)
     write_outputs_nb(st, rng, P, out_g, out_s)
 
 
@@ -72,10 +104,12 @@ def user_scratch_nb():
 
 @njit(cache=True, parallel=True, nogil=True)
 def user_play_chunk_nb(seed, first, n, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, ufn, uparams, calls,
-                       err, out_g, out_s):
+                       err, search, out_g, out_s):
     """kernel.play_chunk_nb with user seats (``sp``: the rows with SP_SEARCH set on user
-    entries); ``err`` int64[n, 4] per game (0: fine)."""
-    n_blocks = (n + BLOCK - 1) // BLOCK
+    entries); ``err`` int64[n, 4] per game (0: fine).  ``search`` None: no seat searches (numba
+    prunes the search branch); True: a seat searches, one game a block, as kernel.play_chunk_nb."""
+    per = BLOCK if search is None else 1
+    n_blocks = (n + per - 1) // per
     for blk in prange(n_blocks):
         st, ev, rng, fs, perm = game_scratch_nb()
         st0, rng0, view, opts, uopts, urng = user_scratch_nb()
@@ -83,74 +117,18 @@ def user_play_chunk_nb(seed, first, n, P, geo, rel, cum_w, costs, deck, port_upg
         for i in range(lo, hi):
             seed_game_nb(rng, seed, first + i)
             user_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g[i],
-                             out_s[i], first + i, ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err[i])
+                             out_s[i], first + i, ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err[i],
+                             search)
 
 
 @njit(cache=True)
 def user_play_traced_nb(seed, k, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, ev, ufn, uparams, calls, err,
-                        out_g, out_s):
+                        search, out_g, out_s):
     """kernel.play_traced_nb with user seats (a replayed turn rewinds the log with the state,
     so each turn shows once); returns the events logged."""
     st, _, rng, fs, perm = game_scratch_nb()
     st0, rng0, view, opts, uopts, urng = user_scratch_nb()
     seed_game_nb(rng, seed, k)
     user_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s, k,
-                     ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err)
-    return st[G_EVENTS]
-
-
-# ---------------------------------------------------------------- with a searching seat too
-@njit(cache=True)
-def user_search_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s,
-                            game_index, ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err):
-    """user_one_game_nb at a table that also seats ``search`` (searcher.search_game_nb's loop):
-    a user seat's turn is user_turn_nb, a searching seat's searcher.search_turn_nb, any other
-    play.turn_nb.  The search's rollouts play every seat as its rollout strategy, or, when
-    the search's ``rollout`` is a strategy file or ``learned`` (row ``n + e`` of ``ufn``),
-    every turn as user_turn_nb of that function (searcher.rollout_nb)."""
-    setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index)
-    fs[FS_KEY_TURN] = -1
-    tally = np.zeros(2, np.int64)
-    no_pts, no_rng = np.zeros((0, 0), np.int32), np.zeros((0, 0), np.uint64)
-    scr = search_scratch_nb(st, rng, P, sp)
-    usr = (ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err)  # a rollout's user turns: this scratch
-    while st[G_END] < 0:
-        s = st[G_SEAT]
-        e = st[G_ENTRY + s]
-        f = ufn[e]
-        if st[G_TURN] >= P.turn_cap or (f < 0 and sp[e, SP_SEARCH] == 0):
-            turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
-        elif f >= 0:
-            if not user_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, f, uparams[e], calls, st0,
-                                rng0, view, opts, uopts, urng, err, 0, f + 1):
-                break
-        elif not search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, tally, 0, no_pts, no_rng,
-                                scr, usr):
-            break
-    write_outputs_nb(st, rng, P, out_g, out_s)
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def user_search_chunk_nb(seed, first, n, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, ufn, uparams, calls,
-                         err, out_g, out_s):
-    """user_play_chunk_nb for a table with a searching seat: one game per parallel item, as
-    kernel.search_chunk_nb."""
-    for i in prange(n):
-        st, ev, rng, fs, perm = game_scratch_nb()
-        st0, rng0, view, opts, uopts, urng = user_scratch_nb()
-        seed_game_nb(rng, seed, first + i)
-        user_search_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,
-                                out_g[i], out_s[i], first + i, ufn, uparams, calls, st0, rng0, view, opts, uopts,
-                                urng, err[i])
-
-
-@njit(cache=True)
-def user_search_traced_nb(seed, k, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, ev, ufn, uparams, calls, err,
-                          out_g, out_s):
-    """user_play_traced_nb for a table with a searching seat; returns the events logged."""
-    st, _, rng, fs, perm = game_scratch_nb()
-    st0, rng0, view, opts, uopts, urng = user_scratch_nb()
-    seed_game_nb(rng, seed, k)
-    user_search_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s,
-                            k, ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err)
+                     ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err, search)
     return st[G_EVENTS]

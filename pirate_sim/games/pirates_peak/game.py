@@ -208,9 +208,9 @@ class PiratesPeak(Game):
 
             x = compiled.extra["user"]
             err = np.zeros((n, 4), np.int64)
-            chunk = x["module"].user_search_chunk_nb if searching(compiled.extra["sd"]) else x["module"].user_play_chunk_nb
-            chunk(compiled.extra["sd"], np.uint64(seed % 2**64), np.int64(first_game), x["fi"], x["rows"], x["board"],
-                  np.int64(x["view_len"]), err, out_games, out_seats)
+            x["module"].user_play_chunk_nb(compiled.extra["sd"], np.uint64(seed % 2**64), np.int64(first_game),
+                                           x["fi"], x["rows"], x["board"], np.int64(x["view_len"]), err, out_games,
+                                           out_seats, True if searching(compiled.extra["sd"]) else None)
             U.raise_errors(err, first_game, x["users"])
             return out_games, out_seats
         chunk = play_search_chunk_nb if searching(compiled.extra["sd"]) else play_chunk_nb
@@ -236,9 +236,10 @@ class PiratesPeak(Game):
             state.sd = state.sd.copy()
             seat_strategies_nb(compiled.extra["sd"], state.sd, game_index)
             err = np.zeros(4, np.int64)
-            one = x["module"].user_search_one_nb if searching(state.sd) else x["module"].user_play_one_nb
-            one(state.sd, new_rng(seed, game_index), state.w, state.deck_order, state.out_games, state.out_seats,
-                np.int64(game_index), x["fi"], x["rows"], x["board"], np.int64(x["view_len"]), err)
+            x["module"].user_play_one_nb(state.sd, new_rng(seed, game_index), state.w, state.deck_order,
+                                         state.out_games, state.out_seats, np.int64(game_index), x["fi"], x["rows"],
+                                         x["board"], np.int64(x["view_len"]), err,
+                                         True if searching(state.sd) else None)
             U.raise_errors(err[None, :], game_index, x["users"])
             return format_events(state, compiled, game_index)
         state = play_one(compiled, new_rng(seed, game_index), ev_capacity=TRACE_EVENTS, game_index=game_index)

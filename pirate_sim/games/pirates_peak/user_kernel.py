@@ -8,10 +8,10 @@ declaration, the function picks among them (the options listed as the search pla
 them) from a fresh view (user_turn.user_declare_nb); every other choice of that seat is its
 base strategy's (its row of ``sd``).  An index outside the options ends the game
 (truncated) and is reported in ``err``; the caller raises.  A table that also seats
-``search`` plays search_player.play_search_game_nb with the user arguments
-(``user_search_chunk_nb``: its own entry point, so that a table without search never
-compiles the search player); a search whose ``rollout`` is a strategy file (or a learned
-player) rolls out with it there.
+``search`` plays search_player.play_search_game_nb with the user arguments (the drivers'
+``search`` argument True; None elsewhere, so that a table without search never compiles the
+search player); a search whose ``rollout`` is a strategy file (or a learned player) rolls
+out with it there.
 """
 
 from __future__ import annotations
@@ -43,51 +43,48 @@ def user_play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_inde
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def user_play_chunk_nb(sd, seed, first_game, ufn, uparams, calls, view_len, err, out_games, out_seats):
-    """kernel.play_chunk_nb with user seats; ``err`` int64[n, 4] per game (0: fine)."""
-    n = out_games.shape[0]
-    for b in prange(min(N_BLOCKS, n)):
-        lo, hi, rng, w, sd_block, order, rotate = block_of_chunk_nb(sd, n, b)
-        view, opts, urng, ent, _ = user_scratch_nb(view_len)
-        for k in range(lo, hi):
-            start_game_nb(sd, sd_block, rng, seed, first_game + k, rotate)
-            user_play_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k, ufn, uparams, calls,
-                              view, opts, urng, err[k], ent)
-
-
-@njit(cache=True)
-def user_play_one_nb(sd, rng, w, deck_order, out_games, out_seats, game_index, ufn, uparams, calls, view_len, err):
-    """One game on a given work array ``w`` (a trace's, with room for events)."""
-    view, opts, urng, ent, _ = user_scratch_nb(view_len)
-    user_play_game_nb(sd, rng, w, deck_order, out_games, out_seats, 0, game_index, ufn, uparams, calls, view, opts,
-                      urng, err, ent)
-    return w[ROW_ST, G_N_EV]
-
-
-# ---------------------------------------------------------------- with a searching seat too
-@njit(cache=True, parallel=True, nogil=True)
-def user_search_chunk_nb(sd, seed, first_game, ufn, uparams, calls, view_len, err, out_games, out_seats):
-    """user_play_chunk_nb for a table with a searching seat (kernel.play_search_chunk_nb's blocks)."""
+def user_play_chunk_nb(sd, seed, first_game, ufn, uparams, calls, view_len, err, out_games, out_seats, search):
+    """kernel.play_chunk_nb with user seats; ``err`` int64[n, 4] per game (0: fine).  ``search``
+    None: no entry searches, and numba prunes the search branches (a table without search never
+    compiles the search player); True: every game is search_player.play_search_game_nb with the
+    user arguments (kernel.play_search_chunk_nb's blocks)."""
     n = out_games.shape[0]
     for b in prange(min(N_BLOCKS, n)):
         lo, hi, rng, w, sd_block, order, rotate = block_of_chunk_nb(sd, n, b)
         view, uopts, urng, ent, rent = user_scratch_nb(view_len)
-        (sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng,
-         snap_i) = search_scratch_nb(sd, w.shape[1], 0, 0)
+        if search is not None:
+            ss = search_scratch_nb(sd, w.shape[1], 0, 0)
         for k in range(lo, hi):
             start_game_nb(sd, sd_block, rng, seed, first_game + k, rotate)
-            play_search_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k, sd_roll, w2, rng2,
-                                opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng, snap_i, ufn, uparams,
-                                calls, view, uopts, urng, err[k], ent, rent)
+            if search is None:
+                user_play_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k, ufn, uparams,
+                                  calls, view, uopts, urng, err[k], ent)
+            else:
+                user_search_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k, ufn, uparams,
+                                    calls, view, uopts, urng, err[k], ent, rent, ss)
 
 
 @njit(cache=True)
-def user_search_one_nb(sd, rng, w, deck_order, out_games, out_seats, game_index, ufn, uparams, calls, view_len, err):
-    """user_play_one_nb for a table with a searching seat (a trace)."""
+def user_play_one_nb(sd, rng, w, deck_order, out_games, out_seats, game_index, ufn, uparams, calls, view_len, err,
+                     search):
+    """One game on a given work array ``w`` (a trace's, with room for events); ``search`` as
+    :func:`user_play_chunk_nb`'s."""
     view, uopts, urng, ent, rent = user_scratch_nb(view_len)
-    (sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng,
-     snap_i) = search_scratch_nb(sd, w.shape[1], 0, 0)
-    play_search_game_nb(sd, rng, w, deck_order, out_games, out_seats, 0, game_index, sd_roll, w2, rng2, opts, alive,
+    if search is None:
+        user_play_game_nb(sd, rng, w, deck_order, out_games, out_seats, 0, game_index, ufn, uparams, calls, view,
+                          uopts, urng, err, ent)
+    else:
+        user_search_game_nb(sd, rng, w, deck_order, out_games, out_seats, 0, game_index, ufn, uparams, calls, view,
+                            uopts, urng, err, ent, rent, search_scratch_nb(sd, w.shape[1], 0, 0))
+    return w[ROW_ST, G_N_EV]
+
+
+@njit(cache=True, inline="always")
+def user_search_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_index, ufn, uparams, calls, view, uopts,
+                        urng, err, ent, rent, ss):
+    """search_player.play_search_game_nb with the user arguments and the search scratch ``ss``
+    (search_player.search_scratch_nb)."""
+    (sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng, snap_i) = ss
+    play_search_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_index, sd_roll, w2, rng2, opts, alive,
                         sums, counts, scores, rec, cnt, snap_w, snap_rng, snap_i, ufn, uparams, calls, view, uopts,
                         urng, err, ent, rent)
-    return w[ROW_ST, G_N_EV]
