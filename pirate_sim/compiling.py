@@ -31,7 +31,7 @@ import time
 
 from numba.core import event
 
-from . import _fast_inline, _frame_stack
+from . import _fast_inline, _frame_stack, _one_signature
 from ._cache import root as cache_dir
 
 # Module-name prefixes whose top-level compiles are announced (besides every registered game's
@@ -190,6 +190,7 @@ class CompileNotes(event.Listener):
 
     def on_start(self, ev):
         _fast_inline.install()  # before numba inlines anything: a copy per function, not per block
+        _one_signature.install()  # before numba types a call: one version of a rule per kernel
         stack = self._stack()
         module, name = _name(ev.data.get("dispatcher"))
         if stack:  # a function the top-level kernel calls

@@ -196,7 +196,7 @@ def test_the_chunk_kernel_writes_every_declared_column():
     n, sentinel = 40, -31111
     out_g = np.full((n, N_STD_GAME_COLUMNS + len(GAME.game_columns)), sentinel, np.int32)
     out_s = np.full((n, c.n_seats, len(GAME.seat_columns)), sentinel, np.int32)
-    K.play_chunk_nb(np.uint64(5), np.int64(0), np.int64(n), c.params, *c.arrays, None, out_g, out_s)  # no search seat
+    K.play_chunk_nb(np.uint64(5), np.int64(0), np.int64(n), c.params, *c.arrays, (), out_g, out_s)  # no search seat
     unwritten_g = sorted({(["std"] * N_STD_GAME_COLUMNS + [x.name for x in GAME.game_columns])[j]
                           for j in np.flatnonzero((out_g == sentinel).any(axis=0))})
     unwritten_s = sorted({GAME.seat_columns[j].name for j in np.flatnonzero((out_s == sentinel).any(axis=(0, 1)))})

@@ -10,6 +10,7 @@ import numpy as np
 from ...rng import RNG_WORDS
 from ...seating import entries_of_seats, first_player_code, rotates
 from ..base import Compiled, Game, OddsRow, Param, Ratio
+from ..kernel_base import search_switch
 from . import kernel as K
 from . import state as KS
 from . import searcher as KSR
@@ -290,10 +291,9 @@ def _searching(compiled: Compiled) -> bool:
     return bool((sp[:compiled.n_seats, KS.SP_SEARCH] > 0).any())
 
 
-def _search_arg(compiled: Compiled):
-    """The drivers' ``search`` argument: True where a seat plays ``search``, None where none
-    does (numba then compiles the drivers without the search player)."""
-    return True if _searching(compiled) else None
+def _search_arg(compiled: Compiled) -> tuple:
+    """The drivers' ``search`` argument (kernel_base.search_switch)."""
+    return search_switch(_searching(compiled))
 
 
 def _describe(kind: int, a: int, b: int, c: int, ports: list[str]) -> str:

@@ -1,7 +1,7 @@
 """Ice Pirates kernel, part 7 of 7: the drivers, the entry points ``game.py`` calls: a chunk of
 games in parallel blocks (``play_chunk_nb``), one traced game (``play_traced_nb``), each with
-a ``search`` argument (None where no seat searches, so that such a run never compiles the
-search player: numba prunes the branch), and the search player's benchmark
+a ``search`` argument (kernel_base.search_switch: numba compiles only the branch a table
+plays, so a run without a search seat never compiles the search player), and the search player's benchmark
 (``search_bench_nb``).  Each allocates a game's scratch with
 ``play.game_scratch_nb`` and splits a chunk with ``kernel_base.block_nb``.
 
@@ -24,18 +24,22 @@ from .state import BLOCK, FS_KEY_TURN
 @njit(cache=True, parallel=True, nogil=True)
 def play_chunk_nb(seed, first, n, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, search, out_g, out_s):
     """Games ``first .. first + n - 1`` in parallel blocks, scratch per block.  ``search``
-    (game.py's ``_search_arg``): None where no seat searches (numba prunes the search branch, so such a
-    run never compiles the search player), blocks of at most BLOCK games; True: one game a
-    block (a search game is long: blocks of 64 would leave threads idle at a chunk's end)."""
-    per = BLOCK if search is None else 1
+    (kernel_base.search_switch): ``()`` where no seat searches, blocks of at most BLOCK games;
+    ``(1,)``: searcher.search_one_game_nb, one game a block (a search game is long: blocks of 64
+    would leave threads idle at a chunk's end).  numba keeps only the branch a table plays."""
+    per = BLOCK if len(search) == 0 else 1
     n_blocks = (n + per - 1) // per
     for blk in prange(n_blocks):
         st, ev, rng, fs, perm = game_scratch_nb()
         lo, hi = block_nb(n, n_blocks, blk)
         for i in range(lo, hi):
             seed_game_nb(rng, seed, first + i)
-            one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g[i],
-                        out_s[i], first + i, search)
+            if len(search) == 0:
+                play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g[i],
+                                 out_s[i], first + i)
+            else:
+                search_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,
+                                   out_g[i], out_s[i], first + i)
 
 
 @njit(cache=True)
@@ -44,17 +48,12 @@ def play_traced_nb(seed, k, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp
     replayed turn rewinds the log with the state, so each turn shows once)."""
     st, _, rng, fs, perm = game_scratch_nb()
     seed_game_nb(rng, seed, k)
-    one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s, k, search)
-    return st[G_EVENTS]
-
-
-@njit(cache=True, inline="always")
-def one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s, k, search):
-    if search is None:
+    if len(search) == 0:
         play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s, k)
     else:
         search_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm, out_g, out_s,
                            k)
+    return st[G_EVENTS]
 
 
 @njit(cache=True)

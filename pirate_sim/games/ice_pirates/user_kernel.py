@@ -12,8 +12,8 @@ draws.  Every other choice of the seat is its base strategy's (its kernel row; t
 seat's ``sp`` row carries SP_SEARCH = 1 so that policies.forced_nb pauses at its choices).
 An index outside the options ends the game (truncated) and is reported in ``err``; the
 caller raises.  Other seats' turns are play.turn_nb, or, at a table that also seats
-``search``, searcher.search_turn_nb for a searching seat (the drivers' ``search`` argument
-True; None elsewhere, so that numba prunes the search player from such a table's kernel).
+``search``, searcher.search_turn_nb for a searching seat (the drivers' ``search`` argument,
+kernel_base.search_switch: numba compiles only the branch a table plays).
 
 A user seat's turn is user_turn.user_turn_nb, the replay the search's rollouts also play
 when they roll out a strategy file.  Imports play.py (set-up, the turn, outputs, a game's
@@ -84,7 +84,7 @@ def user_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, str
     :func:`user_play_chunk_nb`'s."""
     setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index)
     fs[FS_KEY_TURN] = -1  # no plan of an earlier game is reused
-    if search is None:
+    if len(search) == 0:
         user_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, ufn, uparams, calls, st0, rng0, view,
                      opts, uopts, urng, err)
     else:
@@ -106,9 +106,9 @@ def user_scratch_nb():
 def user_play_chunk_nb(seed, first, n, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, ufn, uparams, calls,
                        err, search, out_g, out_s):
     """kernel.play_chunk_nb with user seats (``sp``: the rows with SP_SEARCH set on user
-    entries); ``err`` int64[n, 4] per game (0: fine).  ``search`` None: no seat searches (numba
-    prunes the search branch); True: a seat searches, one game a block, as kernel.play_chunk_nb."""
-    per = BLOCK if search is None else 1
+    entries); ``err`` int64[n, 4] per game (0: fine).  ``search`` (kernel_base.search_switch):
+    ``()`` no seat searches; ``(1,)`` a seat does, one game a block, as kernel.play_chunk_nb."""
+    per = BLOCK if len(search) == 0 else 1
     n_blocks = (n + per - 1) // per
     for blk in prange(n_blocks):
         st, ev, rng, fs, perm = game_scratch_nb()

@@ -9,6 +9,7 @@ import numpy as np
 from ...rng import new_rng
 from ...seating import first_player_code, rotates
 from ..base import Compiled, Game, OddsRow, Param, Ratio
+from ..kernel_base import search_switch
 from . import columns as cols
 from . import rules as r
 from .kernel import play_chunk_nb, play_one, play_search_chunk_nb
@@ -210,7 +211,7 @@ class PiratesPeak(Game):
             err = np.zeros((n, 4), np.int64)
             x["module"].user_play_chunk_nb(compiled.extra["sd"], np.uint64(seed % 2**64), np.int64(first_game),
                                            x["fi"], x["rows"], x["board"], np.int64(x["view_len"]), err, out_games,
-                                           out_seats, True if searching(compiled.extra["sd"]) else None)
+                                           out_seats, search_switch(searching(compiled.extra["sd"])))
             U.raise_errors(err, first_game, x["users"])
             return out_games, out_seats
         chunk = play_search_chunk_nb if searching(compiled.extra["sd"]) else play_chunk_nb
@@ -239,7 +240,7 @@ class PiratesPeak(Game):
             x["module"].user_play_one_nb(state.sd, new_rng(seed, game_index), state.w, state.deck_order,
                                          state.out_games, state.out_seats, np.int64(game_index), x["fi"], x["rows"],
                                          x["board"], np.int64(x["view_len"]), err,
-                                         True if searching(state.sd) else None)
+                                         search_switch(searching(state.sd)))
             U.raise_errors(err[None, :], game_index, x["users"])
             return format_events(state, compiled, game_index)
         state = play_one(compiled, new_rng(seed, game_index), ev_capacity=TRACE_EVENTS, game_index=game_index)

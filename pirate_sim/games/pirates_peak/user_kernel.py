@@ -9,8 +9,8 @@ them) from a fresh view (user_turn.user_declare_nb); every other choice of that 
 base strategy's (its row of ``sd``).  An index outside the options ends the game
 (truncated) and is reported in ``err``; the caller raises.  A table that also seats
 ``search`` plays search_player.play_search_game_nb with the user arguments (the drivers'
-``search`` argument True; None elsewhere, so that a table without search never compiles the
-search player); a search whose ``rollout`` is a strategy file (or a learned player) rolls
+``search`` argument, kernel_base.search_switch: a table without search never compiles the
+search player, nor one with search the game loop without it); a search whose ``rollout`` is a strategy file (or a learned player) rolls
 out with it there.
 """
 
@@ -45,18 +45,18 @@ def user_play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_inde
 @njit(cache=True, parallel=True, nogil=True)
 def user_play_chunk_nb(sd, seed, first_game, ufn, uparams, calls, view_len, err, out_games, out_seats, search):
     """kernel.play_chunk_nb with user seats; ``err`` int64[n, 4] per game (0: fine).  ``search``
-    None: no entry searches, and numba prunes the search branches (a table without search never
-    compiles the search player); True: every game is search_player.play_search_game_nb with the
-    user arguments (kernel.play_search_chunk_nb's blocks)."""
+    (kernel_base.search_switch): ``()`` no entry searches; ``(1,)``: every game is
+    search_player.play_search_game_nb with the user arguments (kernel.play_search_chunk_nb's
+    blocks).  numba compiles only the branch a table plays."""
     n = out_games.shape[0]
     for b in prange(min(N_BLOCKS, n)):
         lo, hi, rng, w, sd_block, order, rotate = block_of_chunk_nb(sd, n, b)
         view, uopts, urng, ent, rent = user_scratch_nb(view_len)
-        if search is not None:
+        if len(search) > 0:
             ss = search_scratch_nb(sd, w.shape[1], 0, 0)
         for k in range(lo, hi):
             start_game_nb(sd, sd_block, rng, seed, first_game + k, rotate)
-            if search is None:
+            if len(search) == 0:
                 user_play_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k, ufn, uparams,
                                   calls, view, uopts, urng, err[k], ent)
             else:
@@ -70,7 +70,7 @@ def user_play_one_nb(sd, rng, w, deck_order, out_games, out_seats, game_index, u
     """One game on a given work array ``w`` (a trace's, with room for events); ``search`` as
     :func:`user_play_chunk_nb`'s."""
     view, uopts, urng, ent, rent = user_scratch_nb(view_len)
-    if search is None:
+    if len(search) == 0:
         user_play_game_nb(sd, rng, w, deck_order, out_games, out_seats, 0, game_index, ufn, uparams, calls, view,
                           uopts, urng, err, ent)
     else:
