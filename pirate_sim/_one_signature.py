@@ -34,11 +34,9 @@ def _widened(t):
     """int64 for an integer literal (not a boolean one) or a narrow signed integer; else ``t``."""
     from numba.core import types
 
-    if isinstance(t, types.BooleanLiteral) or isinstance(t, types.Boolean):
+    if isinstance(t, types.Boolean):  # a boolean literal too: kept, it selects a branch
         return t
-    if isinstance(t, types.IntegerLiteral):
-        return types.int64
-    if isinstance(t, types.Integer) and t.signed and t.bitwidth < 64:
+    if isinstance(t, types.IntegerLiteral) or (isinstance(t, types.Integer) and t.signed and t.bitwidth < 64):
         return types.int64
     return t
 

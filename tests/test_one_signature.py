@@ -3,9 +3,11 @@ integer constants compiles once, for int64 (a boolean constant still gets its ow
 computes the same values; outside the package, and with the switch off, numba's own per-type
 versions come back (so the test can fail)."""
 
+import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 from numba import njit, types
@@ -57,7 +59,7 @@ def test_outside_the_package_numba_keeps_its_versions():
 def test_switched_off_numba_keeps_its_versions():
     code = textwrap.dedent(f"""
         import os, sys
-        sys.path.insert(0, {str(__import__('pathlib').Path(__file__).parent)!r})
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
         from pirate_sim import _one_signature
         assert not _one_signature.install()
         import test_one_signature as t
@@ -68,6 +70,6 @@ def test_switched_off_numba_keeps_its_versions():
         print(len(rule.signatures))
     """)
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={**__import__("os").environ, "PIRATE_SIM_ONE_SIGNATURE": "0"})
+                         env={**os.environ, "PIRATE_SIM_ONE_SIGNATURE": "0"})
     assert res.returncode == 0, res.stderr
     assert int(res.stdout.strip()) >= 4

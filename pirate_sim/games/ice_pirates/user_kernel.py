@@ -38,30 +38,18 @@ from pirate_sim.rng import RNG_WORDS, seed_game_nb
 
 @njit(cache=True)
 def user_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, ufn, uparams, calls, st0, rng0, view, opts,
-                 uopts, urng, err):
-    """play.run_game_nb with user seats (``ufn[entry] >= 0``)."""
-    while st[G_END] < 0:
-        e = st[G_ENTRY + st[G_SEAT]]
-        f = ufn[e]
-        if f < 0 or st[G_TURN] >= P.turn_cap:
-            turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
-        elif not user_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, f, uparams[e], calls, st0,
-                              rng0, view, opts, uopts, urng, err, 0, f + 1):
-            return
-
-
-@njit(cache=True)
-def user_search_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, ufn, uparams, calls, st0, rng0, view,
-                        opts, uopts, urng, err):
-    """:func:`user_game_nb` at a table that also seats ``search`` (searcher.search_game_nb's loop):
-    a user seat's turn is user_turn_nb, a searching seat's searcher.search_turn_nb, any other
-    play.turn_nb.  The search's rollouts play every seat as its rollout strategy, or, when
-    the search's ``rollout`` is a strategy file or ``learned`` (row ``n + e`` of ``ufn``),
-    every turn as user_turn_nb of that function (searcher.rollout_nb)."""
-    tally = np.zeros(2, np.int64)
-    no_pts, no_rng = np.zeros((0, 0), np.int32), np.zeros((0, 0), np.uint64)
-    scr = search_scratch_nb(st, rng, P, sp)
-    usr = (ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err)  # a rollout's user turns: this scratch
+                 uopts, urng, err, search):
+    """play.run_game_nb with user seats (``ufn[entry] >= 0``): a user seat's turn is
+    user_turn_nb, a searching seat's searcher.search_turn_nb (``search`` ``(1,)``: the table
+    seats ``search``; numba compiles this branch and its scratch only then), any other
+    play.turn_nb.  The search's rollouts play every seat as its rollout strategy, or, when the
+    search's ``rollout`` is a strategy file or ``learned`` (row ``n + e`` of ``ufn``), every turn
+    as user_turn_nb of that function (searcher.rollout_nb)."""
+    if len(search) > 0:
+        tally = np.zeros(2, np.int64)
+        no_pts, no_rng = np.zeros((0, 0), np.int32), np.zeros((0, 0), np.uint64)
+        scr = search_scratch_nb(st, rng, P, sp)
+        usr = (ufn, uparams, calls, st0, rng0, view, opts, uopts, urng, err)  # a rollout's user turns: this scratch
     while st[G_END] < 0:
         s = st[G_SEAT]
         e = st[G_ENTRY + s]
@@ -72,9 +60,10 @@ def user_search_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, u
             if not user_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, f, uparams[e], calls, st0,
                                 rng0, view, opts, uopts, urng, err, 0, f + 1):
                 return
-        elif not search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, tally, 0, no_pts, no_rng,
-                                scr, usr):
-            return
+        elif len(search) > 0:
+            if not search_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, s, e, tally, 0, no_pts,
+                                  no_rng, scr, usr):
+                return
 
 
 @njit(cache=True)
@@ -84,12 +73,8 @@ def user_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, str
     :func:`user_play_chunk_nb`'s."""
     setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index)
     fs[FS_KEY_TURN] = -1  # no plan of an earlier game is reused
-    if len(search) == 0:
-        user_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, ufn, uparams, calls, st0, rng0, view,
-                     opts, uopts, urng, err)
-    else:
-        user_search_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, ufn, uparams, calls, st0, rng0,
-                            view, opts, uopts, urng, err)
+    user_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, ufn, uparams, calls, st0, rng0, view, opts,
+                 uopts, urng, err, search)
     write_outputs_nb(st, rng, P, out_g, out_s)
 
 

@@ -224,9 +224,6 @@ def search_decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sum
     return halving_best_nb(h, alive, sums, counts)
 
 
-# The callers pass ``kind`` and ``n`` as int64 (np.int64(PEND_...)), never as literals: a literal
-# decision kind compiled search_decide_nb, prior_nb and rollout_play_nb once per kind (three
-# copies, about 12 s of a cold search seat's compile: docs/performance.md).
 @njit(cache=True, inline="always", _nrt=False)
 def decide_nb(sd, rng, w, s, kind, n, opts, sd_roll, w2, rng2, alive, sums, counts, scores, rec, cnt,
               snap_w, snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent):
@@ -273,7 +270,7 @@ def search_declare_nb(sd, rng, w, cur, sd_roll, w2, rng2, opts, alive, sums, cou
     n = declare_options_nb(sd, w, cur, opts)
     act = ACT_SAIL
     if n > 1:
-        act = decide_nb(sd, rng, w, cur, np.int64(PEND_DECLARE), n, opts, sd_roll, w2, rng2, alive, sums,
+        act = decide_nb(sd, rng, w, cur, PEND_DECLARE, n, opts, sd_roll, w2, rng2, alive, sums,
                         counts, scores, rec, cnt, snap_w, snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent)
         w[ROW_ST, G_PEND] = PEND_NONE
     return act
@@ -292,7 +289,7 @@ def search_move_nb(sd, rng, w, cur, steps, sd_roll, w2, rng2, opts, alive, sums,
             if kind == PEND_STOP:
                 opts[0] = 0
                 opts[1] = 1
-                ans = decide_nb(sd, rng, w, p, np.int64(PEND_STOP), np.int64(2), opts, sd_roll, w2, rng2, alive, sums,
+                ans = decide_nb(sd, rng, w, p, PEND_STOP, 2, opts, sd_roll, w2, rng2, alive, sums,
                                 counts, scores, rec, cnt, snap_w, snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent)
                 sail_resume_nb(sd, rng, w, p, ans)  # may pause again further on
             else:
@@ -303,7 +300,7 @@ def search_move_nb(sd, rng, w, cur, steps, sd_roll, w2, rng2, opts, alive, sums,
                         n += 1
                 tr = opts[0]
                 if n > 1:
-                    tr = decide_nb(sd, rng, w, p, np.int64(PEND_TREASURE), n, opts, sd_roll, w2, rng2, alive, sums,
+                    tr = decide_nb(sd, rng, w, p, PEND_TREASURE, n, opts, sd_roll, w2, rng2, alive, sums,
                                    counts, scores, rec, cnt, snap_w, snap_rng, snap_i, ufn, uparams, calls, view, uopts, urng, err, ent, rent)
                 w[ROW_ST, G_PEND] = PEND_NONE
                 take_treasure_nb(w, p, tr)
