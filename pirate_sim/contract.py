@@ -66,6 +66,9 @@ SEARCH = -1  # engine_template.SEARCH: the code of a searching entry
 SEARCH_SLOTS = 5  # engine_template.SP_*: budget, top_k, reward, horizon, rollout
 REQUIRED = ("MAX_OPTIONS", "new_state_nb", "setup_nb", "next_decision_nb", "options_nb", "apply_nb", "policy_nb",
             "determinise_nb", "reward_nb", "turn_nb", "n_events_nb", "outputs_nb", "VIEW_LEN", "view_nb")
+# hooks a game may leave out (engine_template's defaults: std_*)
+OPTIONAL = ("thread_tables_nb", "stream_key_nb", "search_prepare_nb", "refresh_nb", "new_file_options_nb",
+            "file_options_nb")
 # the board a strategy file gets in a game without public tables (the call needs one array)
 NoBoard = namedtuple("NoBoard", ["empty"])
 _engines: dict[str, Any] = {}
@@ -81,14 +84,16 @@ def engine_source(protocol: str, mod) -> tuple[str, str]:
     text = template.replace(PLACEHOLDER, f"import {protocol} as G  # the game's protocol module")
     h = hashlib.sha256(text.encode())
     files = {Path(inspect.getfile(mod))}
-    for n in REQUIRED:
-        f = getattr(getattr(mod, n), "py_func", None)
+    for n in REQUIRED + OPTIONAL:
+        f = getattr(getattr(mod, n, None), "py_func", None)
         if f is not None:
             files.add(Path(inspect.getfile(f)))
     for f in sorted(files):
         h.update(f.read_bytes())
     h.update(_cache.source_digest().encode())  # what the engine and the protocol import from the package
-    return f"pirate_sim_engine_{protocol.rsplit('.', 1)[-1]}_{h.hexdigest()[:16]}", text
+    parts = protocol.split(".")
+    game = parts[-2] if parts[-1] == "protocol" and len(parts) > 1 else parts[-1]  # games/<name>/protocol.py
+    return f"pirate_sim_engine_{game}_{h.hexdigest()[:16]}", text
 
 
 def engine(protocol: str):
@@ -109,6 +114,42 @@ def engine(protocol: str):
     _write_if_changed(path, text)
     _engines[protocol] = _import_file(name, path)
     return _engines[protocol]
+
+
+def no_files(n_entries: int, board=None) -> tuple:
+    """The engine's (fi, urows, calls, users) of a table without strategy files: stand-ins that
+    call nothing, of the types a table with files passes (one compiled engine serves both)."""
+    from .user_abi import user_calls
+    from .user_strategy import readonly
+
+    n = 2 * n_entries
+    addrs = readonly(np.zeros(1, np.int64))
+    board = NoBoard(readonly(np.zeros(0, np.int64))) if board is None else board
+    return np.full(n, -1, np.int32), readonly(np.zeros((n, 1))), user_calls(addrs, board), []
+
+
+def time_recorded(eng, rec, P, T, codes, prm, rprm, fi, urows, calls, err) -> dict:
+    """The search's cost at the decisions recorded in ``rec`` (the engine's record layout; one
+    thread): each searched again (rollouts/s), then as many plain playouts of its rollout
+    strategy from the same decisions (``s_per_playout``); ``overhead``: the search's machinery
+    per rollout against a plain playout.  Both kernels compile before the clock."""
+    import time
+
+    n = int(rec[0, 0])
+    u = (fi, urows, calls, err)
+    none = np.zeros((1, rec.shape[1]), np.int64)  # no decisions
+    eng.search_points_nb(none, P, T, codes, prm, rprm, *u)
+    eng.playout_points_nb(none, P, T, prm, rprm, 1, *u)
+    t = time.thread_time()
+    rollouts = int(eng.search_points_nb(rec, P, T, codes, prm, rprm, *u))
+    t_search = time.thread_time() - t
+    t = time.thread_time()
+    playouts = int(eng.playout_points_nb(rec, P, T, prm, rprm, max(1, rollouts // max(n, 1)), *u))
+    t_play = time.thread_time() - t
+    s_roll, s_play = t_search / max(rollouts, 1), t_play / max(playouts, 1)
+    return {"rollouts_per_s": rollouts / t_search if t_search > 0 else 0.0, "s_per_rollout": s_roll,
+            "s_per_playout": s_play, "overhead": s_roll / s_play - 1 if s_play > 0 else float("nan"),
+            "rollouts": rollouts, "s_per_decision": t_search / max(n, 1)}
 
 
 class ProtocolGame(Game):
@@ -202,7 +243,7 @@ class ProtocolGame(Game):
         from . import user_strategy as U
 
         eng = self.engine()
-        types_ = (typeof(np.zeros(eng.G.VIEW_LEN, np.int32)), typeof(np.zeros(eng.G.MAX_OPTIONS, np.int32)),
+        types_ = (typeof(np.zeros(eng.G.VIEW_LEN, np.int32)), typeof(eng.new_file_options_nb(eng.G.MAX_OPTIONS)),
                   typeof(rows[0]), typeof(np.zeros(RNG_WORDS, np.uint64)))
         calls = U.compile_calls(self.name, users, types_, compiled.extra["board"])
         compiled.extra["user"] = {"users": users, "fi": fi, "rows": rows, "calls": calls}
@@ -211,15 +252,10 @@ class ProtocolGame(Game):
         """(fi, urows, calls, users) for the engine: the table's files (row e: entry e's own,
         row n + e: the file search entry e rolls out; -1 none), or stand-ins that call nothing
         (the same types, so one compiled engine serves both)."""
-        from .user_abi import user_calls
-        from .user_strategy import readonly
-
         x = compiled.extra.get("user")
         if x is not None:
             return x["fi"], x["rows"], x["calls"], x["users"]
-        n = 2 * len(compiled.arrays[1])
-        addrs = readonly(np.zeros(1, np.int64))
-        return (np.full(n, -1, np.int32), readonly(np.zeros((n, 1))), user_calls(addrs, compiled.extra["board"]), [])
+        return no_files(len(compiled.arrays[1]), compiled.extra["board"])
 
     def play_counted(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
         """:meth:`play` and each game's counters: int64[n, 3] (rollouts, searched decisions,
@@ -263,7 +299,6 @@ class ProtocolGame(Game):
         (rollouts/s), and as many plain playouts of the rollout strategy from the same decisions
         (``s_per_playout``): the difference is the machinery's (determinising, deriving streams,
         halving)."""
-        import time
 
         from .user_strategy import raise_errors
 
@@ -280,18 +315,6 @@ class ProtocolGame(Game):
         n = int(rec[0, 0])
         if n == 0:
             raise ValueError("search_bench: no seat searched a decision (no search seat, or one option everywhere)")
-        none = np.zeros((1, words), np.int64)  # no decisions: compiles both kernels before the clock
-        u = (fi, urows, calls, err)
-        eng.search_points_nb(none, P, T, codes, prm, rprm, *u)
-        eng.playout_points_nb(none, P, T, prm, rprm, 1, *u)
-        t = time.thread_time()
-        rollouts = int(eng.search_points_nb(rec, P, T, codes, prm, rprm, *u))
-        t_search = time.thread_time() - t
-        t = time.thread_time()
-        playouts = int(eng.playout_points_nb(rec, P, T, prm, rprm, max(1, rollouts // n), *u))
-        t_play = time.thread_time() - t
+        b = time_recorded(eng, rec, P, T, codes, prm, rprm, fi, urows, calls, err)
         raise_errors(err[None, :], 0, users)
-        s_roll, s_play = t_search / max(rollouts, 1), t_play / max(playouts, 1)
-        return {"rollouts_per_s": rollouts / t_search if t_search > 0 else 0.0, "s_per_rollout": s_roll,
-                "s_per_playout": s_play, "overhead": s_roll / s_play - 1 if s_play > 0 else float("nan"),
-                "searched_decisions": n, "rollouts": rollouts}
+        return {**b, "searched_decisions": n}

@@ -16,6 +16,20 @@ a strategy file has ``fi[e] >= 0``: its dispatch index in ``calls`` (pirate_sim/
 by address, so this engine compiles once whatever the files), its parameters ``urows[e]``; it
 answers from ``G.view_nb`` (what the seat can know, never the state) at every decision with more
 than one option.  An answer outside the options stops that game and is kept in ``err``.
+
+Six hooks are optional (``OPTIONAL`` in contract.py); a game that leaves one out gets the
+default below (``std_*``):
+
+* ``thread_tables_nb(P, T)``: the tables every protocol function gets on one thread, ``T``
+  plus the game's work areas (default ``T``);
+* ``stream_key_nb(st, decision)``: the index the search's and a file's streams are derived at
+  (default the decision's count in the game);
+* ``search_prepare_nb(...)``: the work before the rollouts, the prior and ``top_k``, or an
+  option taken at once (default :func:`std_search_prepare_nb`);
+* ``refresh_nb(st, P, T)``: after the bench restores a recorded state, the work areas the
+  state implies (default nothing);
+* ``new_file_options_nb(m)`` and ``file_options_nb(st, P, T, opts, n, out)``: what a strategy
+  file gets as its options (default a copy of the codes, int32[n]; a game may hand rows).
 """
 
 import numpy as np
@@ -43,15 +57,64 @@ ERR_FN, ERR_TURN, ERR_ANSWER, ERR_N = 0, 1, 2, 3  # err row of a game: 1 + dispa
 
 
 @njit(cache=True)
+def std_thread_tables_nb(P, T):
+    """The default ``thread_tables_nb``: the rules' tables, no work area."""
+    return T
+
+
+@njit(cache=True)
+def std_stream_key_nb(st, decision):
+    """The default ``stream_key_nb``: the decision's count in the game."""
+    return decision
+
+
+@njit(cache=True)
+def std_search_prepare_nb(truth, rng, P, T, seat, sp, rp, opts, n, key, prng, scores, alive):
+    """The default ``search_prepare_nb``: (-1, m), the rollout strategy's ``top_k`` best of
+    ``opts[:n]`` in ``alive[:m]``, best first (its scores on a stream of its own)."""
+    derive_stream_nb(prng, rng, key, PRIOR_STREAM)
+    G.policy_nb(truth, prng, P, T, seat, int(sp[SP_ROLLOUT]), rp, opts, n, scores)
+    return -1, top_k_nb(scores, n, int(sp[SP_TOP_K]), alive)
+
+
+@njit(cache=True)
+def std_refresh_nb(st, P, T):
+    """The default ``refresh_nb``: nothing besides the state."""
+    return
+
+
+@njit(cache=True)
+def std_new_file_options_nb(m):
+    """The default ``new_file_options_nb``: room for ``m`` option codes."""
+    return np.zeros(m, np.int32)
+
+
+@njit(cache=True)
+def std_file_options_nb(st, P, T, opts, n, out):
+    """The default ``file_options_nb``: a copy of the codes ``opts[:n]``."""
+    for i in range(n):
+        out[i] = opts[i]
+    return out[:n]
+
+
+thread_tables_nb = getattr(G, "thread_tables_nb", std_thread_tables_nb)
+new_file_options_nb = getattr(G, "new_file_options_nb", std_new_file_options_nb)
+file_options_nb = getattr(G, "file_options_nb", std_file_options_nb)
+stream_key_nb = getattr(G, "stream_key_nb", std_stream_key_nb)
+search_prepare_nb = getattr(G, "search_prepare_nb", std_search_prepare_nb)
+refresh_nb = getattr(G, "refresh_nb", std_refresh_nb)
+
+
+@njit(cache=True)
 def new_scratch_nb(P):
     """One thread's scratch: (rollout state, rollout stream, options, rollout options, scores,
     alive, sums, counts, halving iterator, counters, an empty event log, a strategy file's view,
-    options and private stream)."""
+    options (new_file_options_nb) and private stream)."""
     m = G.MAX_OPTIONS
     return (G.new_state_nb(P), np.zeros(RNG_WORDS, np.uint64), np.zeros(m, np.int64), np.zeros(m, np.int64),
             np.zeros(m), np.zeros(m, np.int64), np.zeros(m), np.zeros(m), np.zeros(H_SIZE, np.int64),
             np.zeros(CNT_SIZE, np.int64), np.zeros((0, 6), np.int32), np.zeros(G.VIEW_LEN, np.int32),
-            np.zeros(m, np.int32), np.zeros(RNG_WORDS, np.uint64))
+            new_file_options_nb(m), np.zeros(RNG_WORDS, np.uint64))
 
 
 @njit(cache=True)
@@ -62,10 +125,8 @@ def user_pick_nb(st, rng, P, T, seat, f, params, opts, n, decision, calls, scr):
     view, uopts, urng = scr[11], scr[12], scr[13]
     view[:] = 0
     G.view_nb(st, P, T, seat, view)
-    for i in range(n):
-        uopts[i] = opts[i]
-    derive_stream_nb(urng, rng, decision, USER_STREAM)
-    return call_user_nb(calls, f, view, uopts[:n], params, urng)
+    derive_stream_nb(urng, rng, stream_key_nb(st, decision), USER_STREAM)
+    return call_user_nb(calls, f, view, file_options_nb(st, P, T, opts, n, uopts), params, urng)
 
 
 @njit(cache=True, inline="always")  # the hot loop of every rollout: no call per rollout
@@ -134,16 +195,17 @@ def search_nb(truth, rng, P, T, sp, rp, seat, opts, n, decision, scr, rf, rrow, 
     ``rf >= 0``: the rollouts play that strategy file (the prior stays the scripted rollout's);
     its illegal answer stops the search with ``err`` set."""
     rs, rrng, _opts, ropts, scores, alive, sums, counts, h, cnt, no_ev = scr[:11]
-    derive_stream_nb(rrng, rng, decision, PRIOR_STREAM)
-    G.policy_nb(truth, rrng, P, T, seat, int(sp[SP_ROLLOUT]), rp, opts, n, scores)
-    m = top_k_nb(scores, n, int(sp[SP_TOP_K]), alive)
+    key = stream_key_nb(truth, decision)
+    taken, m = search_prepare_nb(truth, rng, P, T, seat, sp, rp, opts, n, key, rrng, scores, alive)
+    if taken >= 0:
+        return taken
     for i in range(n):
         sums[i] = 0.0
         counts[i] = 0.0
     halving_start_nb(h, m, int(sp[SP_BUDGET]))
     while halving_next_nb(h, alive, sums, counts):
         i = h[H_OPT]
-        derive_stream_nb(rrng, rng, decision, h[H_INDEX])
+        derive_stream_nb(rrng, rng, key, h[H_INDEX])
         if rf >= 0:
             sums[i] += file_rollout_nb(rs, truth, rrng, P, T, sp, seat, opts[i], ropts, no_ev, rf, rrow, calls, scr, err)
         else:
@@ -209,11 +271,12 @@ def play_chunk_nb(seed, first, n, P, T, codes, prm, rprm, rotate, fi, urows, cal
         st = G.new_state_nb(P)
         rng = np.zeros(RNG_WORDS, np.uint64)
         scr = new_scratch_nb(P)
+        TT = thread_tables_nb(P, T)
         no_rec = np.zeros((1, 1), np.int64)  # a run records no decisions (record_nb finds no free row)
         for i in range(lo, hi):
             scr[9][:] = 0
             seed_game_nb(rng, seed, first + i)
-            play_game_nb(st, scr[10], rng, P, T, codes, prm, rprm, rotate, first + i, scr, out_g[i], out_s[i], no_rec,
+            play_game_nb(st, scr[10], rng, P, TT, codes, prm, rprm, rotate, first + i, scr, out_g[i], out_s[i], no_rec,
                          fi, urows, calls, err[i])
             counters[i, :] = scr[9]
 
@@ -226,7 +289,8 @@ def play_traced_nb(seed, k, P, T, codes, prm, rprm, rotate, ev, fi, urows, calls
     rng = np.zeros(RNG_WORDS, np.uint64)
     scr = new_scratch_nb(P)
     seed_game_nb(rng, seed, k)
-    play_game_nb(st, ev, rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out_s, np.zeros((1, 1), np.int64),
+    play_game_nb(st, ev, rng, P, thread_tables_nb(P, T), codes, prm, rprm, rotate, k, scr, out_g, out_s,
+                 np.zeros((1, 1), np.int64),
                  fi, urows, calls, err)
     return G.n_events_nb(st)
 
@@ -270,10 +334,11 @@ def collect_nb(seed, first, P, T, codes, prm, rprm, rotate, fi, urows, calls, re
     st = G.new_state_nb(P)
     rng = np.zeros(RNG_WORDS, np.uint64)
     scr = new_scratch_nb(P)
+    TT = thread_tables_nb(P, T)
     k = first
     while rec[0, 0] < rec.shape[0] - 1 and k < first + BENCH_MAX_GAMES and err[ERR_FN] == 0:
         seed_game_nb(rng, seed, k)
-        play_game_nb(st, scr[10], rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out_s, rec, fi, urows, calls,
+        play_game_nb(st, scr[10], rng, P, TT, codes, prm, rprm, rotate, k, scr, out_g, out_s, rec, fi, urows, calls,
                      err)
         k += 1
     return k - first
@@ -285,12 +350,14 @@ def search_points_nb(rec, P, T, codes, prm, rprm, fi, urows, calls, err):
     truth = G.new_state_nb(P)
     rng = np.zeros(RNG_WORDS, np.uint64)
     scr = new_scratch_nb(P)
+    TT = thread_tables_nb(P, T)
     opts = scr[2]
     for r in range(1, rec[0, 0] + 1):
         recorded_nb(rec, r, truth, rng)
+        refresh_nb(truth, P, TT)
         e = rec[r, REC_ENTRY]
-        n = G.options_nb(truth, P, T, opts)
-        search_nb(truth, rng, P, T, prm[e], rprm[e], rec[r, REC_SEAT], opts, n, rec[r, REC_DEC], scr,
+        n = G.options_nb(truth, P, TT, opts)
+        search_nb(truth, rng, P, TT, prm[e], rprm[e], rec[r, REC_SEAT], opts, n, rec[r, REC_DEC], scr,
                   fi[codes.shape[0] + e], urows[codes.shape[0] + e], calls, err)
     return scr[9][CNT_ROLLOUTS]
 
@@ -305,6 +372,7 @@ def playout_points_nb(rec, P, T, prm, rprm, per_point, fi, urows, calls, err):
     rng = np.zeros(RNG_WORDS, np.uint64)
     scr = new_scratch_nb(P)
     rs, rrng, ropts, scores, no_ev = scr[0], scr[1], scr[3], scr[4], scr[10]
+    TT = thread_tables_nb(P, T)
     n_entries = prm.shape[0]
     done = 0
     for r in range(1, rec[0, 0] + 1):
@@ -313,10 +381,11 @@ def playout_points_nb(rec, P, T, prm, rprm, per_point, fi, urows, calls, err):
         for _j in range(per_point):
             rs[:] = truth
             rrng[:] = rng
+            refresh_nb(rs, P, TT)
             if fi[n_entries + e] >= 0:
-                file_playout_nb(rs, rrng, P, T, fi[n_entries + e], urows[n_entries + e], 0, ropts, no_ev, calls, scr,
+                file_playout_nb(rs, rrng, P, TT, fi[n_entries + e], urows[n_entries + e], 0, ropts, no_ev, calls, scr,
                                 err)
             else:
-                playout_nb(rs, rrng, P, T, int(prm[e][SP_ROLLOUT]), rprm[e], 0, ropts, scores, no_ev)
+                playout_nb(rs, rrng, P, TT, int(prm[e][SP_ROLLOUT]), rprm[e], 0, ropts, scores, no_ev)
             done += 1
     return done

@@ -6,7 +6,6 @@ import pytest
 
 from pirate_sim import scenario as scen
 from pirate_sim.games.pirateer import GAME
-from pirate_sim.games.pirateer import kernel as K
 from pirate_sim.games.pirateer import rules as R
 from pirate_sim.games.pirateer import state as KS
 from pirate_sim.games.pirateer.testing import new_state, step
@@ -155,8 +154,13 @@ def test_the_chunk_kernel_writes_every_declared_column(lineup):
     out_g, out_s = GAME.new_outputs(n, c.n_seats)
     out_g[:] = sentinel
     out_s[:] = sentinel
-    K.play_chunk_nb(np.uint64(9), np.int64(0), np.int64(n), c.params, *c.arrays, K.searches(c.arrays[-2]), out_g,
-                    out_s)
+    from pirate_sim.contract import no_files
+    from pirate_sim.games.pirateer.engine import engine, engine_tables
+    from pirate_sim.games.pirateer.user_view import board_of
+
+    engine().play_chunk_nb(np.uint64(9), np.int64(0), np.int64(n), c.params, *engine_tables(c),
+                           *no_files(c.n_seats, board_of(c.arrays))[:3], out_g, out_s, np.zeros((n, 3), np.int64),
+                           np.zeros((n, 4), np.int64))
     assert out_g.shape[1] == 5 + len(GAME.game_columns) and out_s.shape[2] == len(GAME.seat_columns)
     left = sorted({GAME.game_columns[j - 5].name if j >= 5 else j for j in np.nonzero(out_g == sentinel)[1].tolist()}
                   | {GAME.seat_columns[j].name for j in np.nonzero(out_s == sentinel)[2].tolist()}, key=str)

@@ -1,4 +1,4 @@
-"""Pirate's Cove and Pirateer play scripted tables and search tables with the same drivers; a
+"""Pirate's Cove plays scripted tables and search tables with the same drivers; a
 table where no seat searches passes ``search`` None, so that numba compiles those drivers
 without the search player (a first scripted run compiles about a quarter faster).  Checked
 here with the real kernels: the pruned and the full drivers play the same scripted games, the
@@ -18,8 +18,7 @@ from pirate_sim.warm import _seats_with
 #          the traced driver's arguments between the event log and the outputs, before ``search``)
 DRIVERS = {
     "pirates_cove": ("pirate_sim.games.pirates_cove.drivers", -1, ()),
-    "pirateer": ("pirate_sim.games.pirateer.kernel", -2, (np.zeros((2, 0), np.int64),)),
-}
+}  # Pirateer: the protocol's engine (one kernel for every table: tests/test_pirateer_protocol.py)
 
 
 def _compiled(game, search):

@@ -10,13 +10,14 @@ import numpy as np
 
 from ...seating import entries_of_seats, first_player_code, rotates
 from ...rng import RNG_WORDS
-from ..base import N_STD_GAME_COLUMNS, Compiled, Game, OddsRow, Ratio
+from ..base import Compiled, Game, OddsRow, Ratio
 from . import geometry
 from . import kernel as K
 from . import rules as R
 from . import state as S
 from .board import load_board
 from .columns import GAME_COLUMNS, SEAT_COLUMNS
+from .engine import engine, engine_tables
 from .strategies import STRATEGIES, seat_tables
 
 PirateerParams = namedtuple("PirateerParams", [
@@ -39,16 +40,24 @@ def default_harbors(board, n: int) -> list[int]:
     return numbers[:n]
 
 
-def _play_chunk(seed, first, n, P, *rest) -> None:
-    """``kernel.play_chunk_nb`` with base.Game.play_chunk's arguments (``search`` from the
-    strategy codes, the last array but one)."""
-    *arrays, out_g, out_s = rest
-    K.play_chunk_nb(seed, first, n, P, *arrays, K.searches(arrays[-2]), out_g, out_s)
+BENCH_SPACING = 3  # search_bench's points: every third turn with a choice (consecutive turns are alike)
+EVENTS_PER_TURN = 10  # most events one turn logs: roll, two moves, two captures, a take, extra roll, win, cap
 
 
-def _search(compiled: Compiled):
-    """The drivers' ``search`` argument of a compiled table (``kernel.searches`` of its strategy codes)."""
-    return K.searches(compiled.arrays[-2])
+def add_heat(heat: np.ndarray, ev: np.ndarray) -> None:
+    """Add one game's captures (row 0) and captures of the ship carrying the treasure (row 1)
+    per square to ``heat``, from its event log: the treasure's carrier is the ship that took it
+    (EV_TAKE) and, after a capture of the carrier, the capturing ship (moves.do_step_nb)."""
+    rows = ev[(ev[:, 2] == R.EV_CAPTURE) | (ev[:, 2] == R.EV_TAKE)]
+    carrier = -1
+    for _t, _s, kind, a, b, c in rows.tolist():
+        if kind == R.EV_TAKE:
+            carrier = a
+            continue
+        heat[0, c] += 1  # EV_CAPTURE: ship a captures ship b at square c
+        if b == carrier:
+            heat[1, c] += 1
+            carrier = a
 
 
 class Pirateer(Game):
@@ -114,80 +123,71 @@ class Pirateer(Game):
                         extra={"rules": dict(r), "board": board, "geometry": geo, "harbors": harbors})
 
     # ------------------------------------------------------------------ play
+    def _files(self, compiled: Compiled) -> tuple:
+        """The engine's (fi, urows, calls, users): the table's strategy files (user_compile) or
+        stand-ins of the same types (contract.no_files: one compiled engine serves both)."""
+        from ...contract import no_files
+        from .user_view import board_of
+
+        x = compiled.extra.get("user")
+        if x is not None:
+            return x["fi"], x["rows"], x["calls"], x["users"]
+        return no_files(compiled.n_seats, board_of(compiled.arrays))
+
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        if "user" in compiled.extra:
-            return self._user_play(compiled, seed, first_game, n_games)
-        return self.play_chunk(_play_chunk, compiled, seed, first_game, n_games)
+        from ...user_strategy import raise_errors
+
+        out_g, out_s = self.new_outputs(int(n_games), compiled.n_seats)
+        fi, urows, calls, users = self._files(compiled)
+        err = np.zeros((int(n_games), 4), np.int64)
+        if n_games > 0:
+            counters = np.zeros((int(n_games), 3), np.int64)
+            engine().play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games), compiled.params,
+                                   *engine_tables(compiled), fi, urows, calls, out_g, out_s, counters, err)
+        raise_errors(err, first_game, users)
+        return out_g, out_s
 
     # ------------------------------------------------------------------ strategies of one's own
     def user_placeholder(self, seat: dict) -> dict:
         return {"strategy": "random"}  # never asked: the user function takes every decision of the seat
 
     def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
+        """Check each function against the engine's argument types (its options: play rows,
+        int32[n, 8]) and compile its call."""
         from numba import typeof
 
         from ... import user_strategy as U
         from .user_view import VIEW_LEN, board_of
 
-        board = board_of(compiled.arrays)
-        urng = np.zeros(RNG_WORDS, np.uint64)
         types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(np.zeros((2, R.PLAY_WIDTH), np.int32)),
-                  typeof(rows[0]), typeof(urng), typeof(board))
-        from . import user_kernel as mod
-
-        calls = U.compile_calls(self.name, users, types_[:4], board)
-        compiled.extra["user"] = {"module": mod, "users": users, "fi": fi, "rows": rows, "board": calls}
-
-    def _user_play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        from ... import user_strategy as U
-
-        x = compiled.extra["user"]
-        out_g, out_s = self.new_outputs(int(n_games), compiled.n_seats)
-        err = np.zeros((int(n_games), 4), np.int64)
-        if n_games > 0:
-            x["module"].user_play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games),
-                          compiled.params, *compiled.arrays, _search(compiled), x["fi"], x["rows"],
-                          x["board"], err, out_g, out_s)
-        U.raise_errors(err, first_game, x["users"])
-        return out_g, out_s
+                  typeof(rows[0]), typeof(np.zeros(RNG_WORDS, np.uint64)))
+        calls = U.compile_calls(self.name, users, types_, board_of(compiled.arrays))
+        compiled.extra["user"] = {"users": users, "fi": fi, "rows": rows, "calls": calls}
 
     def heat(self, compiled: Compiled, seed: int, n_games: int) -> np.ndarray:
-        """int64[2, n_nodes]: captures and treasure-ship losses per square over games 0..n-1."""
+        """int64[2, n_nodes]: captures and treasure-ship losses per square over games 0..n-1,
+        read from each game's event log (the traced game: the bulk run's code path)."""
         heat = np.zeros((2, compiled.params.n_nodes), np.int64)
-        out_g = np.zeros((n_games, N_STD_GAME_COLUMNS + len(self.game_columns)), np.int32)
-        out_s = np.zeros((n_games, compiled.n_seats, len(self.seat_columns)), np.int32)
-        if "user" in compiled.extra:
-            from ... import user_strategy as U
-
-            x = compiled.extra["user"]
-            err = np.zeros((n_games, 4), np.int64)
-            x["module"].user_heat_chunk_nb(np.uint64(seed % 2**64), np.int64(0), np.int64(n_games), compiled.params,
-                          *compiled.arrays, heat, _search(compiled), out_g, out_s, x["fi"], x["rows"],
-                          x["board"], err)
-            U.raise_errors(err, 0, x["users"])
-            return heat
-        K.heat_chunk_nb(np.uint64(seed % 2**64), np.int64(0), np.int64(n_games), compiled.params,
-                        *compiled.arrays, heat, _search(compiled), out_g, out_s)
+        cap = EVENTS_PER_TURN * compiled.params.turn_cap + 16  # a whole game's log, set-up included
+        for k in range(int(n_games)):
+            ev, _, _ = self.trace_events(compiled, seed, k, cap)
+            assert len(ev) < cap, "a game's event log outgrew EVENTS_PER_TURN"
+            add_heat(heat, ev)
         return heat
 
     # ------------------------------------------------------------------ trace
     def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 200_000):
         """(events int32[n, 6], out_games row, out_seats rows) of one game."""
-        no_heat = np.zeros((2, 0), np.int64)  # the heat map is counted by heat(), not here
-        if "user" in compiled.extra:
-            from ... import user_strategy as U
+        from ...user_strategy import raise_errors
 
-            x = compiled.extra["user"]
-            ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
-            out_g, out_s = self.one_game_outputs(compiled.n_seats)
-            err = np.zeros(4, np.int64)
-            n = x["module"].user_play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
-                              *compiled.arrays, ev, no_heat, _search(compiled), out_g, out_s,
-                              x["fi"], x["rows"], x["board"], err)
-            U.raise_errors(err[None, :], game_index, x["users"])
-            return ev[:n], out_g, out_s
-        return self.traced_game(K.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH, no_heat,
-                                _search(compiled))
+        fi, urows, calls, users = self._files(compiled)
+        err = np.zeros(4, np.int64)
+        ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
+        out_g, out_s = self.one_game_outputs(compiled.n_seats)
+        n = engine().play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
+                                    *engine_tables(compiled), ev, fi, urows, calls, err, out_g, out_s)
+        raise_errors(err[None, :], game_index, users)
+        return ev[:n], out_g, out_s
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         ev, out_g, _ = self.trace_events(compiled, seed, game_index)
@@ -234,86 +234,51 @@ class Pirateer(Game):
     # ------------------------------------------------------------------ search
     def search_bench(self, compiled: Compiled, seed: int, n_decisions: int) -> dict:
         """The search player's cost at ``n_decisions`` points of games of its rollout strategy
-        (every third turn with a choice), 1 thread: search decisions, then plain games of
-        the rollout strategy from the same points, as many as the search rolled out there.
-        The first ``search`` entry's parameters, else the defaults.  ``overhead`` compares
-        the seconds per rollout turn (a forced play changes how long the game lasts)."""
-        import time
-
+        (every third turn with a choice), 1 thread: the engine's search there (rollouts/s),
+        then as many plain playouts of the rollout strategy (or the file it rolls out) from the
+        same points (``s_per_playout``; ``overhead`` the difference per game played).  The
+        first ``search`` entry's parameters, else the defaults."""
+        from ...contract import time_recorded
+        from ...user_strategy import raise_errors
         from .strategies import STRATEGY_BY_NAME
         from .strategies import seat_tables as tables
 
         strat, sp = compiled.arrays[10], compiled.arrays[11]
         n_entries = len(strat) - S.N_ROLLOUT_ROWS
         found = [e for e in range(n_entries) if strat[e] == S.ST_SEARCH]
+        T, codes, prm, rprm, rotate = engine_tables(compiled)
+        fi, urows, calls, users = self._files(compiled)
         if found:
             entry = found[0]
-        else:  # a search row with the defaults, before the rollout rows
+        else:  # a search entry with the defaults after the table's own
             row_c, row_p = tables([{"strategy": "search"}])
-            strat = np.concatenate([strat[:n_entries], row_c[:1], strat[n_entries:]])
-            sp = np.concatenate([sp[:n_entries], row_p[:1], sp[n_entries:]])
+            one = Compiled(compiled.params, (*compiled.arrays[:10], row_c, row_p), 1, ("search",), extra={})
+            _, c1, p1, r1, _ = engine_tables(one)
             entry = n_entries
-        code = int(sp[entry, S.SP_ROLLOUT])
-        reward = int(sp[entry, S.SP_REWARD])
-        a = compiled.arrays
+            codes, prm, rprm = np.concatenate([codes, c1]), np.concatenate([prm, p1]), np.concatenate([rprm, r1])
+            fi = np.concatenate([fi[:n_entries], [-1], fi[n_entries:], [-1]]).astype(fi.dtype)
+            urows = np.concatenate([urows[:n_entries], urows[:1], urows[n_entries:], urows[:1]])
+        w = sp[entry] if found else tables([{"strategy": "search"}])[1][0]
         P = compiled.params
-        pts = np.zeros((n_decisions + 1, P.state_words), np.int32)
-        rngs = np.zeros((n_decisions + 1, RNG_WORDS), np.uint64)
-        K.bench_points_nb(np.uint64(seed % 2**64), P, *a[:10], strat, sp, code, 3, pts, rngs)
-        tables_ = (P, *a[:7], strat, sp)
-        warm = np.zeros(1, np.int64)  # compile and warm on the extra point, then time the rest
-        K.bench_search_nb(pts[-1:], rngs[-1:], *tables_, entry, warm, None)
-        K.bench_playout_nb(pts[-1:], rngs[-1:], *tables_, code, reward, warm)
-        pts, rngs = pts[:-1], rngs[:-1]
-        rolls = np.zeros(n_decisions, np.int64)
-        x = compiled.extra.get("user")
-        if x is not None and found and x["fi"][len(x["fi"]) // 2 + entry] >= 0:
-            return self._user_search_bench(compiled, x, entry, pts, rngs, rolls)
-        t0 = time.perf_counter()
-        turns_search = K.bench_search_nb(pts, rngs, *tables_, entry, rolls, None)
-        t_search = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        _reward, turns_play = K.bench_playout_nb(pts, rngs, *tables_, code, reward, rolls)
-        t_play = time.perf_counter() - t0
-        n = max(int(rolls.sum()), 1)
-        s_roll, s_play = t_search / n, t_play / n
-        # a forced play leads to other (shorter or longer) games than the rollout strategy's
-        # own first play: the machinery's overhead is compared per turn played
-        per_turn_search = t_search / max(int(turns_search), 1)
-        per_turn_play = t_play / max(int(turns_play), 1)
-        return {"decisions": n_decisions, "rollouts": int(rolls.sum()), "budget": int(sp[entry, S.SP_BUDGET]),
-                "rollout": STRATEGY_BY_NAME["search"].params[1].choices[code],
-                "rollouts_per_s": 1.0 / s_roll, "s_per_rollout": s_roll, "s_per_playout": s_play,
-                "turns_per_rollout": int(turns_search) / n, "turns_per_playout": int(turns_play) / n,
-                "s_per_turn_search": per_turn_search, "s_per_turn_playout": per_turn_play,
-                "overhead": per_turn_search / per_turn_play - 1.0, "s_per_decision": t_search / n_decisions}
-
-    def _user_search_bench(self, compiled: Compiled, x: dict, entry: int, pts, rngs, rolls) -> dict:
-        """search_bench of a search entry whose rollouts play a strategy file (user_bench_search_nb),
-        at the same decision points; no plain-playout comparison (the file has no stand-alone
-        playout kernel): those fields are NaN."""
-        import time
-
-        from ... import user_strategy as U
-
-        a, P = compiled.arrays, compiled.params
-        strat, sp = a[10], a[11]
-        args = (P, *a[:7], strat, sp, entry, x["fi"], x["rows"], x["board"])
+        eng = engine()
+        pts = np.zeros((n_decisions, P.state_words), np.int32)
+        rngs = np.zeros((n_decisions, RNG_WORDS), np.uint64)
+        row = int(w[S.SP_ROLLOUT])  # the rollout strategy's default row (T[10], T[11])
+        K.bench_points_nb(np.uint64(seed % 2**64), P, T, int(T[10][row]), T[11][row], BENCH_SPACING, pts, rngs)
+        rec = np.zeros((n_decisions + 1, eng.REC_RNG + RNG_WORDS + P.state_words), np.int64)  # engine_template.record_nb
+        rec[0, 0] = n_decisions
+        rec[1:, eng.REC_SEAT] = pts[:, R.G_SEAT]
+        rec[1:, eng.REC_ENTRY] = entry
+        rec[1:, eng.REC_DEC] = pts[:, R.G_TURN]
+        rec[1:, eng.REC_RNG:eng.REC_RNG + RNG_WORDS] = rngs.view(np.int64)
+        rec[1:, eng.REC_RNG + RNG_WORDS:] = pts
         err = np.zeros(4, np.int64)
-        x["module"].user_bench_search_nb(pts[:1], rngs[:1], *args, err,
-                      np.zeros(1, np.int64))  # compile and warm
-        t0 = time.perf_counter()
-        turns = x["module"].user_bench_search_nb(pts, rngs, *args, err, rolls)
-        t_search = time.perf_counter() - t0
-        U.raise_errors(err[None, :], 0, x["users"])
-        n = max(int(rolls.sum()), 1)
-        u = x["users"][int(x["fi"][len(x["fi"]) // 2 + entry])]
-        nan = float("nan")
-        return {"decisions": len(pts), "rollouts": int(rolls.sum()), "budget": int(sp[entry, S.SP_BUDGET]),
-                "rollout": u.label, "rollouts_per_s": n / t_search, "s_per_rollout": t_search / n,
-                "s_per_playout": nan, "turns_per_rollout": int(turns) / n, "turns_per_playout": nan,
-                "s_per_turn_search": t_search / max(int(turns), 1), "s_per_turn_playout": nan, "overhead": nan,
-                "s_per_decision": t_search / len(pts)}
+        b = time_recorded(eng, rec, P, T, codes, prm, rprm, fi, urows, calls, err)
+        raise_errors(err[None, :], 0, users)
+        x = compiled.extra.get("user")
+        rf = int(fi[len(fi) // 2 + entry]) if x is not None else -1
+        label = x["users"][rf].label if rf >= 0 else STRATEGY_BY_NAME["search"].params[1].choices[int(w[S.SP_ROLLOUT])]
+        return {**b, "decisions": n_decisions, "budget": int(w[S.SP_BUDGET]), "rollout": label}
 
     # ------------------------------------------------------------------ report
     def report_figures(self, ctx) -> list:

@@ -4,8 +4,9 @@ state words the kernel keeps beside ``rules.py``'s layout, and the two smallest 
 
 The kernel is split by concern (no cycles; each module imports only those above it):
 ``state`` -> ``moves`` (legal-play generator) -> ``players`` (scripted players) -> ``turn`` (rules
-of the turn) -> ``search_player`` -> ``whole_game`` (chooser hook, set-up, whole game, outputs)
--> ``kernel`` (drivers: chunk, traced game, heat map, odds, search bench) -> ``user_kernel``.
+of the turn) -> ``search_player`` (the search's reward and position key) -> ``whole_game``
+(set-up, outputs) -> ``protocol`` (the decision protocol: the engine plays runs, traces, strategy
+files and search through it) -> ``kernel`` (the capture odds' Monte Carlo, the bench's points).
 
 May import ``rules`` and ``kernel_base`` of the game's modules.
 """

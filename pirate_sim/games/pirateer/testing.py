@@ -10,12 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 from ...rng import new_rng
+from ...seating import entry_of_seat_nb
 from ..base import Compiled
-from . import kernel as K
 from . import rules as R
 from .moves import gen_plays_nb
 from .state import ST_SCRIPTED
-from .whole_game import setup_nb, step_nb
+from .user_view import board_of
+from .whole_game import setup_nb
 from .reference import Position
 
 DIRS = tuple(zip(R.DX, R.DY))  # kernel direction index -> (dx, dy)
@@ -43,12 +44,34 @@ def new_state(c: Compiled, seed: int = 0, game_index: int = 0, dice: list[int] |
 
 
 def step(c: Compiled, st, ev, rng, heat=None) -> None:
-    """One turn exactly as a bulk run plays it."""
-    plays, reach, union, hits, ss = K.scratch_nb(c.params)
-    heat = np.zeros((2, 0), np.int64) if heat is None else heat
-    a = c.arrays
-    step_nb(st, ev, rng, c.params, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[10], a[11], plays, reach, union,
-              hits, heat, ss, K.searches(a[10]))
+    """One turn exactly as a bulk run plays it: the protocol's next decision (a roll, or the
+    turn cap), the seat's scripted player or the engine's search (engine_template.play_game_nb),
+    the play made.
+    ``heat``: int64[2, n_nodes] to add the turn's captures to."""
+    from ...contract import no_files
+    from .engine import engine, engine_tables
+    from .protocol import MAX_OPTIONS, W_HEAT, apply_nb, next_decision_nb, options_nb, policy_nb, thread_tables_nb
+
+    T, codes, prm, rprm, rotate = engine_tables(c)
+    TT = thread_tables_nb(c.params, T)
+    if heat is not None:
+        TT = TT[:W_HEAT] + (heat,)
+    s = next_decision_nb(st, ev, rng, c.params, TT)
+    if s < 0:
+        return
+    opts = np.zeros(MAX_OPTIONS, np.int64)
+    n = options_nb(st, c.params, TT, opts)
+    e = entry_of_seat_nb(s, int(st[R.G_GAME]), c.n_seats, rotate)
+    if codes[e] >= 0:
+        i = policy_nb(st, rng, c.params, TT, s, codes[e], prm[e], opts, n, np.zeros(MAX_OPTIONS))
+    elif n > 1:  # a search seat: the engine's search (its streams derived at the turn: decision 0 unread)
+        eng = engine()
+        fi, urows, calls, _ = no_files(c.n_seats, board_of(c.arrays))
+        i = eng.search_nb(st, rng, c.params, TT, prm[e], rprm[e], s, opts, n, 0, eng.new_scratch_nb(c.params), -1,
+                          urows[c.n_seats + e], calls, np.zeros(4, np.int64))
+    else:
+        i = 0
+    apply_nb(st, ev, rng, c.params, TT, opts[i])
 
 
 def use_scripted(c: Compiled, seats) -> None:

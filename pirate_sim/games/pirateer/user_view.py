@@ -30,9 +30,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ...search import derive_stream_nb
-from ...user_abi import call_user_nb
-from .rules import (G_EXTRA, G_ROLL, G_SEAT, G_TREASURE, G_TURN, MAX_SEATS, MAX_SHIPS, PLAY_WIDTH, S_ANCHOR,
+from .rules import (G_EXTRA, G_ROLL, G_SEAT, G_TREASURE, G_TURN, MAX_SEATS, MAX_SHIPS, S_ANCHOR,
                     S_CAPTURES, S_HARBOR, S_SHIPS, SEAT_WORDS, SEATS_BASE, SHIPS_BASE)
 
 V_SEAT = 0
@@ -49,12 +47,6 @@ V_SHIPS = 10
 V_SEATS = V_SHIPS + MAX_SHIPS
 SEAT_FIELDS = 4  # harbor, anchor, ships afloat, captures made
 VIEW_LEN = V_SEATS + SEAT_FIELDS * MAX_SEATS
-# The rollout index of a user function's private stream (derive_stream_nb of the game's
-# stream at the turn): no search rollout index reaches it (budgets stop at 2**20).
-USER_STREAM = 0x7FFFFFFE
-ROLLOUT_ERR = 1 << 20  # pirate_sim.user_strategy.ROLLOUT_ERR: err[0] above it, the answer came in a rollout
-USR_ERR = 6  # where ``err`` sits in the kernels' strategy-file argument (f, params, calls, view, opts, urng, err)
-
 Board = namedtuple("Board", ["nb", "kind", "is_anchor", "dist", "dist_island", "seat_home", "seat_allowed"])
 
 
@@ -87,36 +79,6 @@ def fill_view_nb(st, P, view):
         view[V_SEATS + SEAT_FIELDS * s + 1] = st[b + S_ANCHOR]
         view[V_SEATS + SEAT_FIELDS * s + 2] = st[b + S_SHIPS]
         view[V_SEATS + SEAT_FIELDS * s + 3] = st[b + S_CAPTURES]
-
-
-@njit(cache=True)
-def user_choose_nb(fi, view, options, params, rng, calls):
-    """What user function ``fi`` answers (pirate_sim/user_abi.py: a call by address)."""
-    return call_user_nb(calls, fi, view, options, params, rng)
-
-
-@njit(cache=True, error_model="numpy")
-def user_pick_nb(st, P, f, params, plays, n, rng, calls, view, opts, urng, err, code):
-    """The play user function ``f`` takes at the seat to move among the ``n`` legal plays (0
-    without a call where only one is legal): a fresh view, a copy of the plays, its private
-    stream derived from ``rng`` (the game's stream at a seat, the rollout's in a rollout) at the
-    turn, without advancing it.  An answer outside the plays returns -1 and is kept in ``err``
-    (``code``: f + 1 at a seat, ROLLOUT_ERR + f + 1 in a rollout; the turn, the answer, the plays)."""
-    if n == 1:
-        return 0
-    fill_view_nb(st, P, view)
-    for i in range(n):
-        for j in range(PLAY_WIDTH):
-            opts[i, j] = plays[i, j]
-    derive_stream_nb(urng, rng, st[G_TURN], USER_STREAM)
-    k = user_choose_nb(f, view, opts[:n], params, urng, calls)
-    if k < 0 or k >= n:
-        err[0] = code
-        err[1] = st[G_TURN]
-        err[2] = k
-        err[3] = n
-        return -1
-    return k
 
 
 def example_view(n_nodes: int = 1) -> np.ndarray:

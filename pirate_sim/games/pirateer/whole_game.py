@@ -1,11 +1,8 @@
-"""Pirateer's kernel: a whole game.  The chooser hook (``choose_nb``: a scripted policy or the
-search), one turn (``step_nb``), the set-up (``setup_nb``), the outputs writer
-(``write_outputs_nb``: every column of ``columns.py`` through its ``GC_*`` / ``SC_*`` code) and
-``play_one_game_nb``, which bulk runs, traces and heat maps share.  Their ``search`` argument is
-None at a table where no seat searches (``kernel.searches``): numba then prunes the search
-branch, so a scripted table's kernels compile without the search player.
+"""Pirateer's kernel: a game's two ends.  The set-up (``setup_nb``) and the outputs writer
+(``write_outputs_nb``: every column of ``columns.py`` through its ``GC_*`` / ``SC_*`` code); the
+turns between them are the protocol's (``protocol.py``: ``turn.py`` behind its names).
 
-May import ``rules``, ``columns``, ``state``, ``moves``, ``players``, ``turn`` and ``search_player``.
+May import ``rules``, ``columns`` and ``state``.
 """
 
 from __future__ import annotations
@@ -21,58 +18,11 @@ from .columns import (GAME_COLUMNS, GC_DICE_ROLLED, GC_FIRST_HOLD_END, GC_FIRST_
                       GC_TREASURE_CHANGES, SEAT_COLUMNS, SC_CAPTURES_MADE, SC_CAPTURES_SUFFERED, SC_HARBOR, SC_SEAT_WON,
                       SC_SHIPS_LEFT, SC_SQUARES_SAILED, SC_TREASURE_LOSSES, SC_TREASURE_PICKUPS, SC_TREASURE_TURNS,
                       SC_TURNS_PASSED)
-from .rules import (DIE_SIDES, END_TRUNCATED, EV_FIRST, EV_TRUNC, G_CHANGES, G_DICE, G_END, G_FIRST_PICKUP,
+from .rules import (DIE_SIDES, END_TRUNCATED, EV_FIRST, G_CHANGES, G_DICE, G_END, G_FIRST_PICKUP,
                     G_FIRST_SEAT, G_GAME, G_HOLD_END, G_HOLD_TURNS, G_SEAT, G_TREASURE, G_TURN, G_WINNER, MAX_SHIPS,
                     OCC_BASE, SHIPS_BASE, S_ANCHOR, S_CAPTURES, S_ENTRY, S_HARBOR, S_LOSSES, S_LOST, S_PASSED,
                     S_PICKUPS, S_SAILED, S_SHIPS, S_TREASURE_TURNS)
-from .state import G_HOLD_START, HOLD_NEVER, HOLD_OPEN, ST_SEARCH, log_nb, sb_nb
-from .players import policy_nb
-from .turn import finish_turn_nb, start_turn_nb
-from .search_player import search_nb
-
-
-@njit(cache=True, error_model="numpy")
-def choose_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp, seat, plays,
-              n, reach, union, hits, ss, search):
-    """The chooser hook: index of the play the seat's player picks among the ``n`` legal ones
-    (a scripted policy, or the search, which never draws from the game's stream)."""
-    e = st[sb_nb(seat) + S_ENTRY]
-    if strat[e] == ST_SEARCH:
-        if search is None:  # (pruned where a seat searches: kernel.searches)
-            raise AssertionError("a search seat at a table compiled without the search player")
-        return search_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp,
-                         seat, plays, n, reach, union, hits, ss, None)[0]
-    return policy_nb(st, rng, P, nb, kind, seat_allowed, dist, dist_island, seat_home, strat[e], sp[e], seat, plays,
-                     n, reach, union, hits)
-
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def step_start_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, heat, pass_row):
-    """The start of a step: the count of legal plays the seat to move chooses among, or 0
-    where the step is over already (the game was over; the turn cap truncated it, logged; no
-    legal play, the turn passed).  ``step_nb`` and the strategy files' ``user_step_nb``."""
-    if st[G_END] >= 0:
-        return 0
-    n = start_turn_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, P.turn_cap)
-    if n < 0:  # the turn cap: truncated
-        log_nb(st, ev, -1, EV_TRUNC, 0, 0, 0)
-        return 0
-    if n == 0:
-        finish_turn_nb(st, ev, P, nb, kind, pass_row, heat)
-    return n
-
-
-@njit(cache=True, error_model="numpy")
-def step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp,
-            plays, reach, union, hits, heat, ss, search):
-    """One turn of the seat to move (or truncation at the turn cap), then the next seat."""
-    n = step_start_nb(st, ev, rng, P, nb, kind, is_anchor, seat_allowed, plays, heat, ss[0][0])
-    if n > 0:
-        k = choose_nb(st, rng, P, nb, kind, is_anchor, seat_allowed, dist, dist_island, seat_home, strat, sp,
-                      st[G_SEAT], plays, n, reach, union, hits, ss, search)
-        finish_turn_nb(st, ev, P, nb, kind, plays[k], heat)
-
+from .state import G_HOLD_START, HOLD_NEVER, HOLD_OPEN, log_nb, sb_nb
 
 
 @njit(cache=True, error_model="numpy")
@@ -156,15 +106,3 @@ def write_outputs_nb(st, P, out_g, out_s):
     for s in range(P.n_seats):
         copy_words_nb(out_s[s], st, sb_nb(s), SEAT_COPIES)
         out_s[s, SC_SEAT_WON] = 1 if st[G_WINNER] == s else 0
-
-
-@njit(cache=True, error_model="numpy")
-def play_one_game_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed,
-                     seat_harbor, seat_anchor, seat_start, strat, sp, plays, reach, union, hits, ss, heat,
-                     search, game_index, out_g, out_s):
-    """One whole game on an already seeded ``rng`` (bulk runs, traces and heat maps share it)."""
-    setup_nb(st, ev, rng, P, seat_harbor, seat_anchor, seat_start, game_index)
-    while st[G_END] < 0:
-        step_nb(st, ev, rng, P, nb, kind, is_anchor, dist, dist_island, seat_home, seat_allowed, strat, sp,
-                plays, reach, union, hits, heat, ss, search)
-    write_outputs_nb(st, P, out_g, out_s)
