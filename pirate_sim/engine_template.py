@@ -26,8 +26,9 @@ default below (``std_*``):
   (default the decision's count in the game);
 * ``search_prepare_nb(...)``: the work before the rollouts, the prior and ``top_k``, or an
   option taken at once (default :func:`std_search_prepare_nb`);
-* ``refresh_nb(st, P, T)``: after the bench restores a recorded state, the work areas the
-  state implies (default nothing);
+* ``refresh_nb(st, P, T)``: after a search's rollouts have used the thread's work areas, or
+  the bench has restored a recorded state, rebuild the work areas the state implies (default
+  nothing);
 * ``new_file_options_nb(m)`` and ``file_options_nb(st, P, T, opts, n, out)``: what a strategy
   file gets as its options (default a copy of the codes, int32[n]; a game may hand rows).
 """
@@ -79,7 +80,7 @@ def std_search_prepare_nb(truth, rng, P, T, seat, sp, rp, opts, n, key, prng, sc
 
 @njit(cache=True)
 def std_refresh_nb(st, P, T):
-    """The default ``refresh_nb``: nothing besides the state."""
+    """The default ``refresh_nb``: nothing (the state is the whole game)."""
     return
 
 
@@ -215,6 +216,7 @@ def search_nb(truth, rng, P, T, sp, rp, seat, opts, n, decision, scr, rf, rrow, 
         if err[ERR_FN] != 0:
             return 0
     cnt[CNT_SEARCHED] += 1
+    refresh_nb(truth, P, T)  # the rollouts used the thread's work areas
     return halving_best_nb(h, alive, sums, counts)
 
 

@@ -27,30 +27,50 @@ def _tables(c):
     return G.thread_tables_nb(c.params, T)
 
 
-def test_every_listed_play_packs_into_a_code_and_back():
-    """Every play of 40 real games' turns survives pack -> unpack word for word, and two different
-    plays of a turn never share a code (a rollout makes its play from the code alone)."""
-    c = _compiled("random", "runner", "hunter")
-    TT = _tables(c)
+def _waiting_turn(c, TT, turns=12, seed=5):
+    """A real game's state after ``turns`` decisions, at a waiting turn with more than one play."""
     st = G.new_state_nb(c.params)
     ev = np.zeros((0, 6), np.int32)
+    rng = new_rng(seed, 0)
     opts = np.zeros(G.MAX_OPTIONS, np.int64)
-    row = np.zeros(R.PLAY_WIDTH, np.int32)
-    checked = 0
-    for k in range(40):
-        rng = new_rng(5, k)
-        G.setup_nb(st, ev, rng, c.params, TT, k)
-        while (s := G.next_decision_nb(st, ev, rng, c.params, TT)) >= 0:
-            n = G.options_nb(st, c.params, TT, opts)
-            if opts[0] != G.PASS:
-                assert len(set(opts[:n].tolist())) == len({tuple(r) for r in TT[G.W_PLAYS][:n].tolist()})
-                for i in range(n):
-                    G.unpack_nb(opts[i], row)
-                    np.testing.assert_array_equal(row, TT[G.W_PLAYS][i])
-                    checked += 1
-            i = G.policy_nb(st, rng, c.params, TT, s, 0, np.zeros(12), opts, n, np.zeros(G.MAX_OPTIONS))
-            G.apply_nb(st, ev, rng, c.params, TT, opts[i])
-    assert checked > 10_000
+    G.setup_nb(st, ev, rng, c.params, TT, 0)
+    k = 0
+    while True:
+        s = G.next_decision_nb(st, ev, rng, c.params, TT)
+        n = G.options_nb(st, c.params, TT, opts)
+        if k >= turns and n > 1:
+            return st, rng, s, n
+        G.apply_nb(st, ev, rng, c.params, TT, opts[G.policy_nb(st, rng, c.params, TT, s, 1, engine_tables(c)[2][0],
+                                                                opts, n, np.zeros(G.MAX_OPTIONS))])
+        k += 1
+
+
+def test_a_search_leaves_the_turns_plays_as_they_were():
+    """The options are rows of the thread's plays table, which a search's rollouts reuse: each
+    rollout must start from the searched turn's plays (determinise_nb) and the table must hold
+    them again once the search is over (the engine's refresh_nb), or the play made is another."""
+    from pirate_sim.contract import no_files
+    from pirate_sim.games.pirateer.engine import engine
+    from pirate_sim.games.pirateer.user_view import board_of
+
+    c = _compiled("search", "hunter")
+    T, codes, prm, rprm, _ = engine_tables(c)
+    TT = G.thread_tables_nb(c.params, T)
+    st, rng, s, n = _waiting_turn(c, TT)
+    listed = TT[G.W_PLAYS][:n].copy()
+    opts = np.arange(G.MAX_OPTIONS, dtype=np.int64)
+    eng = engine()
+    fi, urows, calls, _ = no_files(2, board_of(c.arrays))
+    scr = eng.new_scratch_nb(c.params)
+    i = eng.search_nb(st, rng, c.params, TT, prm[0], rprm[0], s, opts, n, 0, scr, -1, urows[2], calls,
+                      np.zeros(4, np.int64))
+    assert scr[9][eng.CNT_ROLLOUTS] > 0 and 0 <= i < n  # rollouts were played
+    np.testing.assert_array_equal(TT[G.W_PLAYS][:n], listed)
+    rs = st.copy()
+    TT[G.W_PLAYS][:] = -7  # a rollout's own turns overwrote the table
+    G.determinise_nb(rs, st, rng, c.params, TT, s)
+    np.testing.assert_array_equal(TT[G.W_PLAYS][:n], listed)
+    np.testing.assert_array_equal(rs, st)
 
 
 def test_a_pending_decision_waits_and_a_pass_asks_nobody():

@@ -3,9 +3,11 @@ protocol's names, so the engine (``pirate_sim/engine_template.py``) plays its bu
 and ``search`` seats with the drivers and the search loop every protocol game shares.
 
 A decision is a turn of the seat to move: ``next_decision_nb`` rolls (``turn.start_turn_nb``:
-the turn cap truncates) and lists the plays into the work table; the options are those plays,
-each packed into one integer (``pack_nb``: ship, direction, die, take flag of each half), so a
-rollout can take one after its own turns have overwritten the table; a turn with no legal play
+the turn cap truncates) and lists the plays into the thread's plays table; an option is a row of
+that table (its index).  A search's rollouts list their own turns' plays into the same table, so
+``search_prepare_nb`` keeps the searched turn's list (``W_ROOT``), ``determinise_nb`` puts it
+back at the start of each rollout (which first makes the option searched) and ``refresh_nb``
+lists it again once the search is over.  A turn with no legal play
 is a decision with one option, ``PASS`` (a seat's player is never asked; the turn passes in
 ``apply_nb``).  ``st[G_PLAYS]`` is 0 between turns (as set-up leaves it), the count of the
 pending turn's plays while it waits, ``PASS_PENDING`` while a turn without a play waits, so
@@ -49,11 +51,7 @@ SP_TOP_K, SP_PRIOR = 1, 5  # a search entry's top_k (engine_template.SP_TOP_K) a
 # T's tables, then the work areas thread_tables_nb adds
 T_NB, T_KIND, T_ANCHOR, T_DIST, T_DIST_ISLAND, T_HOME, T_ALLOWED, T_HARBOR, T_SEAT_ANCHOR, T_START = range(10)
 T_ROW_CODES, T_ROW_W = 10, 11
-W_PLAYS, W_REACH, W_UNION, W_HITS, W_KEYS, W_HK, W_UNIQ, W_SCORE, W_IDX, W_ROW, W_HEAT = range(12, 23)
-# a packed play: each half (ship + 1, direction, die, take) in HALF_BITS bits, the second above the first
-SHIP_BITS, DIR_BITS, DIE_BITS = 5, 3, 3  # ship + 1 < 32 (MAX_SHIPS 12), direction < 8 (6), die < 8 (0..6)
-HALF_BITS = SHIP_BITS + DIR_BITS + DIE_BITS + 1
-assert MAX_SHIPS + 1 < 1 << SHIP_BITS and DIE_SIDES < 1 << DIE_BITS
+W_PLAYS, W_REACH, W_UNION, W_HITS, W_KEYS, W_HK, W_UNIQ, W_SCORE, W_IDX, W_PASS, W_HEAT, W_ROOT = range(12, 24)
 
 
 @njit(cache=True, error_model="numpy")
@@ -65,35 +63,8 @@ def thread_tables_nb(P, T):
     hits = np.zeros((P.n_seats, P.n_nodes), np.int32)
     keys = np.zeros((MAX_PLAYS, MAX_SHIPS + 1), np.int32)
     return T + (plays, reach, union, hits, keys, np.zeros(MAX_PLAYS, np.int64), np.zeros(MAX_PLAYS, np.int64),
-                np.zeros(MAX_PLAYS), np.zeros(MAX_PLAYS, np.int64), np.zeros(PLAY_WIDTH, np.int32),
-                np.zeros((2, 0), np.int64))
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _half_nb(play, h):
-    o = 4 * h
-    return (((play[o] + 1) << (DIR_BITS + DIE_BITS + 1)) | (play[o + 1] << (DIE_BITS + 1)) | (play[o + 2] << 1)
-            | play[o + 3])
-
-
-@njit(cache=True, error_model="numpy")
-def pack_nb(play):
-    """A play row as one option code (>= 0)."""
-    return np.int64(_half_nb(play, 0)) | (np.int64(_half_nb(play, 1)) << HALF_BITS)
-
-
-@njit(cache=True, error_model="numpy")
-def unpack_nb(code, row):
-    """The play row of option ``code`` into ``row`` (the pass: every word -1)."""
-    if code == PASS:
-        row[:] = -1
-        return
-    for h in range(2):
-        x = (code >> (HALF_BITS * h)) & ((1 << HALF_BITS) - 1)
-        row[4 * h] = (x >> (DIR_BITS + DIE_BITS + 1)) - 1
-        row[4 * h + 1] = (x >> (DIE_BITS + 1)) & ((1 << DIR_BITS) - 1)
-        row[4 * h + 2] = (x >> 1) & ((1 << DIE_BITS) - 1)
-        row[4 * h + 3] = x & 1
+                np.zeros(MAX_PLAYS), np.zeros(MAX_PLAYS, np.int64), np.full(PLAY_WIDTH, -1, np.int32),
+                np.zeros((2, 0), np.int64), np.zeros((MAX_PLAYS, PLAY_WIDTH), np.int32))
 
 
 @njit(cache=True, error_model="numpy")
@@ -106,7 +77,7 @@ def setup_nb(st, ev, rng, P, T, k):
     setup_game_nb(st, ev, rng, P, T[T_HARBOR], T[T_SEAT_ANCHOR], T[T_START], k)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def next_decision_nb(st, ev, rng, P, T):
     """The seat to move once its roll is listed (the pending one, if a turn waits), -1 at the end."""
     if st[G_PLAYS] != 0:
@@ -122,35 +93,34 @@ def next_decision_nb(st, ev, rng, P, T):
     return st[G_SEAT]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def options_nb(st, P, T, opts):
+    """The waiting turn's plays: their rows in the plays table (PASS: none)."""
     n = st[G_PLAYS]
     if n == PASS_PENDING:
         opts[0] = PASS
         return 1
-    plays = T[W_PLAYS]
     for k in range(n):
-        opts[k] = pack_nb(plays[k])
+        opts[k] = k
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def apply_nb(st, ev, rng, P, T, option):
-    row = T[W_ROW]
-    unpack_nb(option, row)
     st[G_PLAYS] = 0
-    finish_turn_nb(st, ev, P, T[T_NB], T[T_KIND], row, T[W_HEAT])
+    finish_turn_nb(st, ev, P, T[T_NB], T[T_KIND], T[W_PASS] if option == PASS else T[W_PLAYS][option], T[W_HEAT])
 
 
 @njit(cache=True, error_model="numpy")
 def refresh_nb(st, P, T):
-    """The pending turn's plays listed again from its roll (the bench restores a bare state)."""
+    """The waiting turn's plays listed again from its roll (after a search's rollouts; the bench
+    restores a bare state)."""
     if st[G_PLAYS] > 0:
         gen_plays_nb(st, P, T[T_NB], T[T_KIND], T[T_ANCHOR], T[T_ALLOWED], st[G_SEAT], st[G_ROLL] // 8,
                      st[G_ROLL] % 8, T[W_PLAYS])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def policy_nb(st, rng, P, T, seat, code, prm, opts, n, scores):
     """The scripted player ``code`` (weights ``prm``): players.policy_nb on the listed plays;
     nobody is asked to pass."""
@@ -166,6 +136,7 @@ def search_prepare_nb(truth, rng, P, T, seat, sp, rp, opts, n, key, prng, scores
     (the first listed stands for them), a winning play taken at once, the prior's ``top_k`` best
     of the rest in ``alive[:m]``, best first (the listing order for a random prior)."""
     plays, keys, hk, uniq, score, idx = T[W_PLAYS], T[W_KEYS], T[W_HK], T[W_UNIQ], T[W_SCORE], T[W_IDX]
+    T[W_ROOT][:n] = plays[:n]  # the rollouts list their own plays into the table: determinise_nb puts these back
     width = P.n_seats * P.ships_per_seat + 1
     u = 0
     for k in range(n):
@@ -206,23 +177,26 @@ def search_prepare_nb(truth, rng, P, T, seat, sp, rp, opts, n, key, prng, scores
     return -1, m
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def stream_key_nb(st, decision):
     """A searched turn's streams are derived at the turn (the bundled search's convention)."""
     return st[G_TURN]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def determinise_nb(st, truth, rng, P, T, seat):
     st[:] = truth  # the board is open: only future dice are unknown
+    n = truth[G_PLAYS]
+    if n > 0:
+        T[W_PLAYS][:n] = T[W_ROOT][:n]  # the searched turn's plays (search_prepare_nb kept them)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def reward_nb(st, P, T, seat, kind):
     return ships_reward_nb(st, P, seat, kind)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def turn_nb(st):
     return st[G_TURN]
 
@@ -245,8 +219,9 @@ def new_file_options_nb(m):
 
 @njit(cache=True, error_model="numpy")
 def file_options_nb(st, P, T, opts, n, out):
+    plays = T[W_PLAYS]
     for i in range(n):
-        unpack_nb(opts[i], out[i])
+        out[i] = plays[opts[i]]
     return out[:n]
 
 
