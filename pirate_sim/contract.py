@@ -164,6 +164,7 @@ class ProtocolGame(Game):
     searchable = True  # False: no ``search`` strategy (a game with nothing to search, as one-shot throws)
     trace_events = 4096  # event rows a trace keeps (a longer game's trace says it was cut)
     takes_strategy_files = True  # the engine calls a seat's file on G.view_nb (every protocol game has one)
+    one_engine = True  # one kernel for every kind of seat (warm.py compiles it in one job)
     user_rollout = True  # a search seat's ``rollout`` may name a strategy file (engine_template.playout_nb)
     user_rollout_placeholder = ""  # the search's tables' rollout then (its prior): set per game below
     bench_user_rollout = True  # search_bench times a file rollout as it is (playout_points_nb plays the file)

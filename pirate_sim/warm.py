@@ -12,7 +12,10 @@ Jobs: ``play`` (the default scenario's chunk kernel and the one-game trace), ``s
 ``search`` seat: the search chunk kernel and ``search_bench``), ``strategy file`` (a trivial
 strategy file: the game's user kernel, compiled once per package whatever the files) and
 ``file and search`` (a strategy file beside a ``search`` seat: the user kernel's version with
-the search player; a table without a search seat compiles one without it).
+the search player; a table without a search seat compiles one without it).  A game on the
+decision protocol (``Game.one_engine``: one kernel plays every kind of seat) gets one job,
+``engine``, which plays all four in turn in one process: split over two processes, both would
+compile the same kernel at once.
 """
 
 from __future__ import annotations
@@ -28,13 +31,14 @@ from dataclasses import dataclass
 _FIRST = "def first(view, options, params):\n    return 0\n"
 # Rough cold cost of each job kind relative to the others (so the biggest start first and the
 # pool stays balanced): search kernels are the largest, then the user kernels.
-_ORDER = {"search": 0, "file and search": 1, "play": 2, "strategy file": 3}
+_ORDER = {"engine": 0, "search": 0, "file and search": 1, "play": 2, "strategy file": 3}
+_ENGINE_STEPS = ("search", "play", "strategy file", "file and search")  # an ``engine`` job's plays, in order
 
 
 @dataclass(frozen=True)
 class Job:
     game: str
-    what: str  # "play", "search", "strategy file" or "file and search"
+    what: str  # "play", "search", "strategy file", "file and search", or "engine" (all four)
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,9 @@ def jobs_for(games: list[str]) -> list[Job]:
     out = []
     for name in games:
         g = get_game(name)
+        if g.one_engine:
+            out.append(Job(name, "engine"))
+            continue
         out.append(Job(name, "play"))
         if "search" in [s.name for s in g.strategies]:
             out.append(Job(name, "search"))
@@ -84,7 +91,12 @@ def _play_job(job: Job) -> None:
     from .games import get_game
 
     g = get_game(job.game)
-    if job.what == "play":
+    if job.what == "engine":
+        searches = "search" in [s.name for s in g.strategies]
+        for what in _ENGINE_STEPS:
+            if ("search" not in what or searches) and ("file" not in what or g.takes_strategy_files):
+                _play_job(Job(job.game, what))
+    elif job.what == "play":
         s = scen.default_scenario(g)
         c = s.compile()
         g.play(c, 1, 0, 4)

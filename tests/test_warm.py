@@ -16,9 +16,12 @@ from pirate_sim.warm import jobs_for
 
 def test_jobs_cover_every_kernel_family_biggest_first():
     jobs = jobs_for(["pirateer", "pirates_peak", "ice_pirates"])
-    assert [(j.game, j.what) for j in jobs if j.game == "pirateer"] == [
-        ("pirateer", "search"), ("pirateer", "file and search"), ("pirateer", "play"), ("pirateer", "strategy file")]
-    assert jobs[0].what == "search" and jobs[-1].what == "strategy file"
+    # Pirateer is on the decision protocol: one kernel for every seat, one job that plays all four
+    assert [(j.game, j.what) for j in jobs if j.game == "pirateer"] == [("pirateer", "engine")]
+    assert [(j.game, j.what) for j in jobs if j.game == "pirates_peak"] == [
+        ("pirates_peak", "search"), ("pirates_peak", "file and search"), ("pirates_peak", "play"),
+        ("pirates_peak", "strategy file")]
+    assert jobs[0].what in ("engine", "search") and jobs[-1].what == "strategy file"
     ice = [j.what for j in jobs if j.game == "ice_pirates"]
     assert ("strategy file" in ice) == get_game("ice_pirates").takes_strategy_files
 
@@ -29,8 +32,7 @@ def test_after_warm_a_fresh_process_compiles_nothing():
     not one 'compiling' line (a kernel warm missed would announce itself)."""
     res = CliRunner().invoke(main, ["warm", "pirateer", "--jobs", "1"], catch_exceptions=False)
     assert res.exit_code == 0, res.output
-    for what in ("play", "search", "strategy file", "file and search"):
-        assert f"pirateer: {what}: " in res.output
+    assert "pirateer: engine: " in res.output  # one job: play, search, strategy file, file and search
     assert "every kernel compiled or loaded in" in res.output
     code = ("from pirate_sim.warm import Job, run_job\n"
             "for w in ('play', 'search', 'strategy file', 'file and search'):\n"

@@ -173,6 +173,9 @@ class Game:
     # whether a seat may play a strategy file (pirate_sim.user_strategy): the game then has a
     # user_kernel module and the user_compile / user_placeholder methods
     takes_strategy_files = False
+    # True where one compiled kernel plays every kind of seat (the decision protocol's engine:
+    # scripted, search and strategy-file seats): `pirate-sim warm` then compiles it in one job
+    one_engine = False
 
     # -- the four things a game does -------------------------------------------------
     def compile(self, rules: dict[str, Any], seats: list[dict[str, Any]]) -> Compiled:

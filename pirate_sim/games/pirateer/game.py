@@ -85,6 +85,7 @@ class Pirateer(Game):
     }
     rules_doc = "docs/rules/pirateer.md"
     takes_strategy_files = True
+    one_engine = True  # the decision protocol's engine plays every table (warm.py: one job)
     user_rollout = True  # a search seat's ``rollout`` may name a strategy file (search_player.search_nb's ``usr``)
     user_rollout_placeholder = "runner"  # the built-in rollout in the search's tables; its rollouts never play it
     bench_user_rollout = True  # search_bench times a strategy-file rollout (_user_search_bench)
