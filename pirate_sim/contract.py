@@ -36,6 +36,15 @@ rules' arrays, possibly empty)::
                                                   # besides its options (the game documents
                                                   # the layout)
 
+Optional hooks (``OPTIONAL``; ``engine_template.std_*`` where a game leaves one out, so the
+toys need none): ``thread_tables_nb(P, T)`` (``T`` plus one thread's work areas),
+``stream_key_nb(st, decision)`` (the index a search's and a file's streams derive at),
+``search_prepare_nb(truth, rng, P, T, seat, sp, rp, opts, n, key, prng, scores, alive) -> (taken,
+m)`` (the work before the rollouts), ``refresh_nb(st, P, T)`` (work areas rebuilt after a search
+or a restored state), ``new_file_options_nb(m)`` and ``file_options_nb(st, P, T, opts, n, out)``
+(what a strategy file gets as its options).  Pirateer (``games/pirateer/protocol.py``) uses all
+six; docs/adding-a-game.md section 5 says why each exists.
+
 Information: ``policy_nb`` and ``options_nb`` must read only what the deciding seat can know
 (the engine gives them the true state, as a game's own players get it); ``determinise_nb`` is
 the one place that hides the rest from search, ``view_nb`` from a strategy file, and a test

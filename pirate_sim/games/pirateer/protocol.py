@@ -7,17 +7,17 @@ the turn cap truncates) and lists the plays into the thread's plays table; an op
 that table (its index).  A search's rollouts list their own turns' plays into the same table, so
 ``search_prepare_nb`` keeps the searched turn's list (``W_ROOT``), ``determinise_nb`` puts it
 back at the start of each rollout (which first makes the option searched) and ``refresh_nb``
-lists it again once the search is over.  A turn with no legal play
-is a decision with one option, ``PASS`` (a seat's player is never asked; the turn passes in
-``apply_nb``).  ``st[G_PLAYS]`` is 0 between turns (as set-up leaves it), the count of the
-pending turn's plays while it waits, ``PASS_PENDING`` while a turn without a play waits, so
-``next_decision_nb`` at a pending decision returns the same seat.
+lists it again once the search is over.  A turn with no legal play is a decision with one
+option, ``PASS``: no player is asked, and the turn passes in ``apply_nb``.  ``st[G_PLAYS]`` is 0
+between turns (as set-up leaves it), the count of the waiting turn's plays, or ``PASS_PENDING``
+while a turn without a play waits, so ``next_decision_nb`` at a waiting turn returns the same
+seat without rolling.
 
-Tables ``T`` (``game.Pirateer.compile``): the geometry's ``nb``, ``kind``, ``is_anchor``,
+Tables ``T`` (``engine.engine_tables``): the geometry's ``nb``, ``kind``, ``is_anchor``,
 ``dist``, ``dist_island``, ``seat_home``, ``seat_allowed``, then ``seat_harbor``,
 ``seat_anchor``, ``seat_start``, and the scripted strategies' default rows (``rows_codes``,
 ``rows_w``: the search's rollout and prior read them).  ``thread_tables_nb`` adds one thread's
-work areas (``W_*``): the plays table, the threat walk's arrays, the search's merge tables.
+work areas (``W_*``).
 
 The search (``search_prepare_nb``) is the bundled game's: plays that leave the same position
 merged, a winning play taken at once, the prior strategy's ``top_k``; a rollout's stream is
@@ -51,6 +51,11 @@ SP_TOP_K, SP_PRIOR = 1, 5  # a search entry's top_k (engine_template.SP_TOP_K) a
 # T's tables, then the work areas thread_tables_nb adds
 T_NB, T_KIND, T_ANCHOR, T_DIST, T_DIST_ISLAND, T_HOME, T_ALLOWED, T_HARBOR, T_SEAT_ANCHOR, T_START = range(10)
 T_ROW_CODES, T_ROW_W = 10, 11
+# W_PLAYS the turn's plays (int32[MAX_PLAYS, 8]); W_REACH, W_UNION, W_HITS the threat walk's
+# (players.compute_threat_nb); W_KEYS, W_HK, W_UNIQ the search's merge of plays leaving one
+# position, W_SCORE, W_IDX its prior's scores and order; W_PASS the pass's play row (all -1);
+# W_HEAT an empty heat map (the heat map reads the event log: game.add_heat); W_ROOT the
+# searched turn's plays, put back at each rollout's start
 W_PLAYS, W_REACH, W_UNION, W_HITS, W_KEYS, W_HK, W_UNIQ, W_SCORE, W_IDX, W_PASS, W_HEAT, W_ROOT = range(12, 24)
 
 
