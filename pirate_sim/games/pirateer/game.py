@@ -240,7 +240,7 @@ class Pirateer(Game):
         same points (``s_per_playout``; ``overhead`` the difference per game played).  The
         first ``search`` entry's parameters, else the defaults."""
         from ...contract import time_recorded
-        from ...user_strategy import raise_errors
+        from ...user_strategy import raise_errors, readonly
         from .strategies import STRATEGY_BY_NAME
         from .strategies import seat_tables as tables
 
@@ -258,7 +258,9 @@ class Pirateer(Game):
             entry = n_entries
             codes, prm, rprm = np.concatenate([codes, c1]), np.concatenate([prm, p1]), np.concatenate([rprm, r1])
             fi = np.concatenate([fi[:n_entries], [-1], fi[n_entries:], [-1]]).astype(fi.dtype)
-            urows = np.concatenate([urows[:n_entries], urows[:1], urows[n_entries:], urows[:1]])
+            # read-only as the table's own parameter rows are: numba types a read-only array apart,
+            # so a writable copy compiled the bench's kernels a second time (24 s, measured)
+            urows = readonly(np.concatenate([urows[:n_entries], urows[:1], urows[n_entries:], urows[:1]]))
         w = sp[entry] if found else tables([{"strategy": "search"}])[1][0]
         P = compiled.params
         eng = engine()
