@@ -87,7 +87,7 @@ def engine_source(protocol: str, mod) -> tuple[str, str]:
     """(module name, text) of the engine of protocol module ``mod``: the template with ``G``
     bound to it, named by the SHA-256 of that text, of the source of the protocol and of every
     module one of its functions comes from (a toy may take some from another; numba's cache
-    of the engine checks only the engine's own file), and of the package's sources."""
+    of the engine checks only the engine's own file), and of the package modules they import."""
     template = TEMPLATE.read_text(encoding="utf-8")
     assert PLACEHOLDER in template, "engine_template.py lost its protocol line"
     text = template.replace(PLACEHOLDER, f"import {protocol} as G  # the game's protocol module")
@@ -99,7 +99,14 @@ def engine_source(protocol: str, mod) -> tuple[str, str]:
             files.add(Path(inspect.getfile(f)))
     for f in sorted(files):
         h.update(f.read_bytes())
-    h.update(_cache.source_digest().encode())  # what the engine and the protocol import from the package
+    # what the engine and the protocol import from the package: the import closures of the template
+    # and of a package game's protocol module (_cache.module_digest, as the package's own kernels
+    # are keyed), so an edit elsewhere in the package compiles no engine again; a protocol module
+    # outside the package (the tests' toys) keeps the whole package's digest
+    h.update(_cache.module_digest(TEMPLATE.resolve()).encode())
+    proto = Path(inspect.getfile(mod)).resolve()
+    inside = _cache.PACKAGE in proto.parents
+    h.update((_cache.module_digest(proto) if inside else _cache.source_digest()).encode())
     parts = protocol.split(".")
     game = parts[-2] if parts[-1] == "protocol" and len(parts) > 1 else parts[-1]  # games/<name>/protocol.py
     return f"pirate_sim_engine_{game}_{h.hexdigest()[:16]}", text
