@@ -144,6 +144,50 @@ def no_files(n_entries: int, board=None) -> tuple:
     return np.full(n, -1, np.int32), readonly(np.zeros((n, 1))), user_calls(addrs, board), []
 
 
+def table_files(compiled: Compiled, n_entries: int, board) -> tuple:
+    """(fi, urows, calls, users) for the engine: the table's strategy files (``user_compile``
+    stored them; row e: entry e's own, row n + e: the file search entry e rolls out; -1 none),
+    or :func:`no_files` of the same types (one compiled engine serves both)."""
+    x = compiled.extra.get("user")
+    if x is not None:
+        return x["fi"], x["rows"], x["calls"], x["users"]
+    return no_files(n_entries, board)
+
+
+def play_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple, seed: int, first_game: int,
+                n_games: int):
+    """(out_games, out_seats, counters int64[n, 3]) of games ``first_game ..`` on engine ``eng``
+    with its table arguments ``args`` (T, codes, prm, rprm, rotate) and ``files``
+    (:func:`table_files`); a strategy file's illegal answer raises, nothing returned."""
+    from .user_strategy import raise_errors
+
+    fi, urows, calls, users = files
+    out_g, out_s = game.new_outputs(int(n_games), compiled.n_seats)
+    counters = np.zeros((int(n_games), 3), np.int64)
+    err = np.zeros((int(n_games), 4), np.int64)
+    if n_games > 0:
+        eng.play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games), compiled.params, *args,
+                          fi, urows, calls, out_g, out_s, counters, err)
+    raise_errors(err, first_game, users)
+    return out_g, out_s, counters
+
+
+def trace_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple, seed: int, game_index: int,
+                 capacity: int):
+    """(events int32[n, 6], out_games row, out_seats rows) of game ``game_index`` on engine
+    ``eng`` (the bulk run's code path, the event log on): :func:`play_engine`'s arguments."""
+    from .user_strategy import raise_errors
+
+    fi, urows, calls, users = files
+    err = np.zeros(4, np.int64)
+    ev = np.zeros((capacity, 6), np.int32)
+    out_g, out_s = game.one_game_outputs(compiled.n_seats)
+    n = eng.play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params, *args, ev, fi, urows,
+                           calls, err, out_g, out_s)
+    raise_errors(err[None, :], game_index, users)
+    return ev[:n], out_g, out_s
+
+
 def time_recorded(eng, rec, P, T, codes, prm, rprm, fi, urows, calls, err) -> dict:
     """The search's cost at the decisions recorded in ``rec`` (the engine's record layout; one
     thread): each searched again (rollouts/s), then as many plain playouts of its rollout
@@ -269,40 +313,21 @@ class ProtocolGame(Game):
         """(fi, urows, calls, users) for the engine: the table's files (row e: entry e's own,
         row n + e: the file search entry e rolls out; -1 none), or stand-ins that call nothing
         (the same types, so one compiled engine serves both)."""
-        x = compiled.extra.get("user")
-        if x is not None:
-            return x["fi"], x["rows"], x["calls"], x["users"]
-        return no_files(len(compiled.arrays[1]), compiled.extra["board"])
+        return table_files(compiled, len(compiled.arrays[1]), compiled.extra["board"])
 
     def play_counted(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
         """:meth:`play` and each game's counters: int64[n, 3] (rollouts, searched decisions,
         decisions)."""
-        from .user_strategy import raise_errors
-
-        out_g, out_s = self.new_outputs(int(n_games), compiled.n_seats)
-        counters = np.zeros((int(n_games), 3), np.int64)
-        err = np.zeros((int(n_games), 4), np.int64)
-        fi, urows, calls, users = self.user_args(compiled)
-        if n_games > 0:
-            self.engine().play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games),
-                                        compiled.params, *compiled.arrays, fi, urows, calls, out_g, out_s, counters,
-                                        err)
-        raise_errors(err, first_game, users)
-        return out_g, out_s, counters
+        return play_engine(self.engine(), self, compiled, compiled.arrays, self.user_args(compiled), seed, first_game,
+                           n_games)
 
     def play(self, compiled, seed, first_game, n_games):
         return self.play_counted(compiled, seed, first_game, n_games)[:2]
 
     def traced(self, compiled, seed: int, game_index: int, capacity: int):
         """(events int32[n, 6], out_games row, out_seats rows) of one game: the bulk run's code path."""
-        from .user_strategy import raise_errors
-
-        fi, urows, calls, users = self.user_args(compiled)
-        err = np.zeros(4, np.int64)
-        out = self.traced_game(self.engine().play_traced_nb, compiled, seed, game_index, capacity, 6, fi, urows, calls,
-                               err)
-        raise_errors(err[None, :], game_index, users)
-        return out
+        return trace_engine(self.engine(), self, compiled, compiled.arrays, self.user_args(compiled), seed,
+                            game_index, capacity)
 
     def trace(self, compiled, seed, game_index):
         cap = self.trace_events
@@ -316,7 +341,6 @@ class ProtocolGame(Game):
         (rollouts/s), and as many plain playouts of the rollout strategy from the same decisions
         (``s_per_playout``): the difference is the machinery's (determinising, deriving streams,
         halving)."""
-
         from .user_strategy import raise_errors
 
         eng = self.engine()

@@ -292,8 +292,7 @@ def play_traced_nb(seed, k, P, T, codes, prm, rprm, rotate, ev, fi, urows, calls
     scr = new_scratch_nb(P)
     seed_game_nb(rng, seed, k)
     play_game_nb(st, ev, rng, P, thread_tables_nb(P, T), codes, prm, rprm, rotate, k, scr, out_g, out_s,
-                 np.zeros((1, 1), np.int64),
-                 fi, urows, calls, err)
+                 np.zeros((1, 1), np.int64), fi, urows, calls, err)
     return G.n_events_nb(st)
 
 

@@ -27,8 +27,7 @@ def engine_tables(compiled: Compiled) -> tuple:
     built at each call (a test may change the table's codes): a search entry's row holds the
     engine's search slots and its prior's row, its rollout row the rollout strategy's default
     weights."""
-    from ...contract import SEARCH
-
+    from ...contract import SEARCH, SEARCH_SLOTS
     from .protocol import SP_PRIOR
 
     a = compiled.arrays
@@ -44,7 +43,9 @@ def engine_tables(compiled: Compiled) -> tuple:
             roll = int(w[S.SP_ROLLOUT])
             codes[e] = SEARCH
             prm[e] = 0.0
-            prm[e, :5] = (w[S.SP_BUDGET], w[S.SP_TOP_K], w[S.SP_REWARD], w[S.SP_HORIZON], strat[base + roll])
+            # engine_template.SP_*: budget, top_k, reward, horizon, rollout code
+            prm[e, :SEARCH_SLOTS] = (w[S.SP_BUDGET], w[S.SP_TOP_K], w[S.SP_REWARD], w[S.SP_HORIZON],
+                                     strat[base + roll])
             prm[e, SP_PRIOR] = w[S.SP_PRIOR]
             rprm[e] = sp[base + roll]
     T = (*a[:10], np.ascontiguousarray(strat[base:]), np.ascontiguousarray(sp[base:]))

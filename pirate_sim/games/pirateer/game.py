@@ -86,9 +86,9 @@ class Pirateer(Game):
     rules_doc = "docs/rules/pirateer.md"
     takes_strategy_files = True
     one_engine = True  # the decision protocol's engine plays every table (warm.py: one job)
-    user_rollout = True  # a search seat's ``rollout`` may name a strategy file (search_player.search_nb's ``usr``)
+    user_rollout = True  # a search seat's ``rollout`` may name a strategy file (engine_template.file_rollout_nb)
     user_rollout_placeholder = "runner"  # the built-in rollout in the search's tables; its rollouts never play it
-    bench_user_rollout = True  # search_bench times a strategy-file rollout (_user_search_bench)
+    bench_user_rollout = True  # search_bench times a strategy-file rollout as it is (engine_template.playout_points_nb)
 
     # ------------------------------------------------------------------ compile
     def compile(self, rules: dict[str, Any], seats: list[dict[str, Any]]) -> Compiled:
@@ -125,28 +125,18 @@ class Pirateer(Game):
 
     # ------------------------------------------------------------------ play
     def _files(self, compiled: Compiled) -> tuple:
-        """The engine's (fi, urows, calls, users): the table's strategy files (user_compile) or
-        stand-ins of the same types (contract.no_files: one compiled engine serves both)."""
-        from ...contract import no_files
+        """The engine's (fi, urows, calls, users) of the table (contract.table_files; the board a
+        strategy file gets: user_view.board_of)."""
+        from ...contract import table_files
         from .user_view import board_of
 
-        x = compiled.extra.get("user")
-        if x is not None:
-            return x["fi"], x["rows"], x["calls"], x["users"]
-        return no_files(compiled.n_seats, board_of(compiled.arrays))
+        return table_files(compiled, compiled.n_seats, board_of(compiled.arrays))
 
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        from ...user_strategy import raise_errors
+        from ...contract import play_engine
 
-        out_g, out_s = self.new_outputs(int(n_games), compiled.n_seats)
-        fi, urows, calls, users = self._files(compiled)
-        err = np.zeros((int(n_games), 4), np.int64)
-        if n_games > 0:
-            counters = np.zeros((int(n_games), 3), np.int64)
-            engine().play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games), compiled.params,
-                                   *engine_tables(compiled), fi, urows, calls, out_g, out_s, counters, err)
-        raise_errors(err, first_game, users)
-        return out_g, out_s
+        return play_engine(engine(), self, compiled, engine_tables(compiled), self._files(compiled), seed, first_game,
+                           n_games)[:2]
 
     # ------------------------------------------------------------------ strategies of one's own
     def user_placeholder(self, seat: dict) -> dict:
@@ -168,10 +158,13 @@ class Pirateer(Game):
     def heat(self, compiled: Compiled, seed: int, n_games: int) -> np.ndarray:
         """int64[2, n_nodes]: captures and treasure-ship losses per square over games 0..n-1,
         read from each game's event log (the traced game: the bulk run's code path)."""
+        from ...contract import trace_engine
+
         heat = np.zeros((2, compiled.params.n_nodes), np.int64)
         cap = EVENTS_PER_TURN * compiled.params.turn_cap + 16  # a whole game's log, set-up included
+        eng, args, files = engine(), engine_tables(compiled), self._files(compiled)  # once, not per game
         for k in range(int(n_games)):
-            ev, _, _ = self.trace_events(compiled, seed, k, cap)
+            ev, _, _ = trace_engine(eng, self, compiled, args, files, seed, k, cap)
             assert len(ev) < cap, "a game's event log outgrew EVENTS_PER_TURN"
             add_heat(heat, ev)
         return heat
@@ -179,16 +172,10 @@ class Pirateer(Game):
     # ------------------------------------------------------------------ trace
     def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 200_000):
         """(events int32[n, 6], out_games row, out_seats rows) of one game."""
-        from ...user_strategy import raise_errors
+        from ...contract import trace_engine
 
-        fi, urows, calls, users = self._files(compiled)
-        err = np.zeros(4, np.int64)
-        ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
-        out_g, out_s = self.one_game_outputs(compiled.n_seats)
-        n = engine().play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
-                                    *engine_tables(compiled), ev, fi, urows, calls, err, out_g, out_s)
-        raise_errors(err[None, :], game_index, users)
-        return ev[:n], out_g, out_s
+        return trace_engine(engine(), self, compiled, engine_tables(compiled), self._files(compiled), seed,
+                            game_index, capacity)
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         ev, out_g, _ = self.trace_events(compiled, seed, game_index)
@@ -237,7 +224,7 @@ class Pirateer(Game):
         """The search player's cost at ``n_decisions`` points of games of its rollout strategy
         (every third turn with a choice), 1 thread: the engine's search there (rollouts/s),
         then as many plain playouts of the rollout strategy (or the file it rolls out) from the
-        same points (``s_per_playout``; ``overhead`` the difference per game played).  The
+        same points (``s_per_playout``; ``overhead`` the search's machinery per rollout).  The
         first ``search`` entry's parameters, else the defaults."""
         from ...contract import time_recorded
         from ...user_strategy import raise_errors, readonly
@@ -251,8 +238,10 @@ class Pirateer(Game):
         fi, urows, calls, users = self._files(compiled)
         if found:
             entry = found[0]
+            w = sp[entry]
         else:  # a search entry with the defaults after the table's own
             row_c, row_p = tables([{"strategy": "search"}])
+            w = row_p[0]
             one = Compiled(compiled.params, (*compiled.arrays[:10], row_c, row_p), 1, ("search",), extra={})
             _, c1, p1, r1, _ = engine_tables(one)
             entry = n_entries
@@ -261,20 +250,15 @@ class Pirateer(Game):
             # read-only as the table's own parameter rows are: numba types a read-only array apart,
             # so a writable copy compiled the bench's kernels a second time (24 s, measured)
             urows = readonly(np.concatenate([urows[:n_entries], urows[:1], urows[n_entries:], urows[:1]]))
-        w = sp[entry] if found else tables([{"strategy": "search"}])[1][0]
         P = compiled.params
         eng = engine()
         pts = np.zeros((n_decisions, P.state_words), np.int32)
         rngs = np.zeros((n_decisions, RNG_WORDS), np.uint64)
         row = int(w[S.SP_ROLLOUT])  # the rollout strategy's default row (T[10], T[11])
         K.bench_points_nb(np.uint64(seed % 2**64), P, T, int(T[10][row]), T[11][row], BENCH_SPACING, pts, rngs)
-        rec = np.zeros((n_decisions + 1, eng.REC_RNG + RNG_WORDS + P.state_words), np.int64)  # engine_template.record_nb
-        rec[0, 0] = n_decisions
-        rec[1:, eng.REC_SEAT] = pts[:, R.G_SEAT]
-        rec[1:, eng.REC_ENTRY] = entry
-        rec[1:, eng.REC_DEC] = pts[:, R.G_TURN]
-        rec[1:, eng.REC_RNG:eng.REC_RNG + RNG_WORDS] = rngs.view(np.int64)
-        rec[1:, eng.REC_RNG + RNG_WORDS:] = pts
+        rec = np.zeros((n_decisions + 1, eng.REC_RNG + RNG_WORDS + P.state_words), np.int64)
+        for i in range(n_decisions):  # the engine's own record of a searched decision (its bench reads these)
+            eng.record_nb(rec, pts[i], rngs[i], int(pts[i, R.G_SEAT]), entry, int(pts[i, R.G_TURN]))
         err = np.zeros(4, np.int64)
         b = time_recorded(eng, rec, P, T, codes, prm, rprm, fi, urows, calls, err)
         raise_errors(err[None, :], 0, users)
