@@ -25,7 +25,6 @@ import time
 import numpy as np
 
 from pirate_sim.games.pirates_cove import GAME
-from pirate_sim.games.pirates_cove import drivers as D
 
 SEED = 24_000_001
 
@@ -50,13 +49,10 @@ def wilson(k: float, n: int) -> tuple[float, float]:
 def play(seats: list[dict], games: int, seed: int, **rules):
     """(out_games, out_seats, rollouts per game, seconds) of ``games`` games."""
     c = GAME.compile(GAME.full_rules(rules), seats)
-    out_g, out_s = GAME.new_outputs(games, len(seats))
-    played = np.zeros(games, np.int64)
-    search = D.searches(c.arrays[-1])
-    D.play_chunk_nb(np.uint64(seed), np.int64(0), np.int64(1), c.params, *c.arrays, out_g[:1], out_s[:1],
-                    played[:1], search)  # compile outside the timing
+    GAME.play_counted(c, seed, 0, 1)  # compile outside the timing
     t = time.perf_counter()
-    D.play_chunk_nb(np.uint64(seed), np.int64(0), np.int64(games), c.params, *c.arrays, out_g, out_s, played, search)
+    out_g, out_s, counters = GAME.play_counted(c, seed, 0, games)
+    played = counters[:, 0]  # engine_template.CNT_ROLLOUTS
     return out_g, out_s, played, time.perf_counter() - t
 
 

@@ -30,6 +30,7 @@ from pirate_sim import scenario as scen  # noqa: E402
 
 RAIDER = "examples/strategies/pirateer_players.py:careful_raider"
 PROBE = "tests/user_strategies/probe.py:probe"
+PLANNER = "examples/strategies/pirates_cove_players.py:island_planner"  # a Cove island chooser of one's own
 SEED = 20_261_202
 
 
@@ -63,6 +64,18 @@ CASES = {
     "learned_peak": (lambda: scen.load(ROOT / "examples/learned/peak_learned_vs_expert.toml"), 3_000),
     "learned_ice": (lambda: scen.load(ROOT / "examples/learned/ice_pirates_learned_vs_experts.toml"), 600),
     "learned_cove": (lambda: scen.load(ROOT / "examples/learned/pirates_cove_learned_vs_experts.toml"), 300),
+    "cove_rollout_of_search": (lambda: _table("pirates_cove", [{"strategy": "search", "budget": 8, "rollout": PLANNER},
+                                                                {"strategy": "fighter"}, {"strategy": "expert"}]), 30),
+    "cove_file_vs_search": (lambda: _table("pirates_cove", [{"strategy": PLANNER, "base": "fighter"},
+                                                             {"strategy": "search", "budget": 8},
+                                                             {"strategy": "crowd_avoider"}]), 30),
+    "cove_learned_rollout_of_search": (lambda: scen.from_dict(
+        {"game": "pirates_cove", "rules": {"strategy_seating": "rotate"},
+         "seats": [{"strategy": "search", "budget": 6, "rollout": "learned",
+                    "weights": str(ROOT / "examples/learned/pirates_cove/weights.npz")},
+                   {"strategy": "expert"}, {"strategy": "learned",
+                                            "weights": str(ROOT / "examples/learned/pirates_cove/weights.npz")}]},
+        source=str(ROOT / "scenario.toml")), 18),
     "learned_pirateer": (lambda: scen.load(ROOT / "examples/learned/pirateer_learned_vs_experts.toml"), 200),
 }
 

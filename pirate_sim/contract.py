@@ -39,11 +39,14 @@ rules' arrays, possibly empty)::
 Optional hooks (``OPTIONAL``; ``engine_template.std_*`` where a game leaves one out, so the
 toys need none): ``thread_tables_nb(P, T)`` (``T`` plus one thread's work areas),
 ``stream_key_nb(st, decision)`` (the index a search's and a file's streams derive at),
+``user_stream_key_nb(st, decision)`` (a file's own, where it differs from the search's),
 ``search_prepare_nb(truth, rng, P, T, seat, sp, rp, opts, n, key, prng, scores, alive) -> (taken,
 m)`` (the work before the rollouts), ``refresh_nb(st, P, T)`` (work areas rebuilt after a search
-or a restored state), ``new_file_options_nb(m)`` and ``file_options_nb(st, P, T, opts, n, out)``
-(what a strategy file gets as its options).  Pirateer (``games/pirateer/protocol.py``) uses all
-six; docs/adding-a-game.md section 5 says why each exists.
+or a restored state), ``playout_seats_nb(st, P, T, seat)`` (the bench's plain playout: the seats
+as a rollout of ``seat`` plays them), ``new_file_options_nb(m)`` and ``file_options_nb(st, P, T, opts, n, out)``
+(what a strategy file gets as its options).  Pirateer (``games/pirateer/protocol.py``) and
+Pirate's Cove (``games/pirates_cove/protocol.py``) use them; docs/adding-a-game.md section 5 says
+why each exists.
 
 Information: ``policy_nb`` and ``options_nb`` must read only what the deciding seat can know
 (the engine gives them the true state, as a game's own players get it); ``determinise_nb`` is
@@ -76,8 +79,8 @@ SEARCH_SLOTS = 5  # engine_template.SP_*: budget, top_k, reward, horizon, rollou
 REQUIRED = ("MAX_OPTIONS", "new_state_nb", "setup_nb", "next_decision_nb", "options_nb", "apply_nb", "policy_nb",
             "determinise_nb", "reward_nb", "turn_nb", "n_events_nb", "outputs_nb", "VIEW_LEN", "view_nb")
 # hooks a game may leave out (engine_template's defaults: std_*)
-OPTIONAL = ("thread_tables_nb", "stream_key_nb", "search_prepare_nb", "refresh_nb", "new_file_options_nb",
-            "file_options_nb")
+OPTIONAL = ("thread_tables_nb", "stream_key_nb", "user_stream_key_nb", "search_prepare_nb", "refresh_nb",
+            "playout_seats_nb", "new_file_options_nb", "file_options_nb")
 # the board a strategy file gets in a game without public tables (the call needs one array)
 NoBoard = namedtuple("NoBoard", ["empty"])
 _engines: dict[str, Any] = {}

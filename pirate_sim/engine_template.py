@@ -17,18 +17,23 @@ by address, so this engine compiles once whatever the files), its parameters ``u
 answers from ``G.view_nb`` (what the seat can know, never the state) at every decision with more
 than one option.  An answer outside the options stops that game and is kept in ``err``.
 
-Six hooks are optional (``OPTIONAL`` in contract.py); a game that leaves one out gets the
+Eight hooks are optional (``OPTIONAL`` in contract.py); a game that leaves one out gets the
 default below (``std_*``):
 
 * ``thread_tables_nb(P, T)``: the tables every protocol function gets on one thread, ``T``
   plus the game's work areas (default ``T``);
 * ``stream_key_nb(st, decision)``: the index the search's and a file's streams are derived at
   (default the decision's count in the game);
+* ``user_stream_key_nb(st, decision)``: a strategy file's stream's index apart from the search's
+  (default ``stream_key_nb``);
 * ``search_prepare_nb(...)``: the work before the rollouts, the prior and ``top_k``, or an
   option taken at once (default :func:`std_search_prepare_nb`);
 * ``refresh_nb(st, P, T)``: after a search's rollouts have used the thread's work areas, or
   the bench has restored a recorded state, rebuild the work areas the state implies (default
   nothing);
+* ``playout_seats_nb(st, P, T, seat)``: the bench's plain playout from a recorded decision of
+  ``seat``: the seats set to play as that seat's rollouts play them, nothing re-dealt (default
+  nothing: every seat plays the code it is handed);
 * ``new_file_options_nb(m)`` and ``file_options_nb(st, P, T, opts, n, out)``: what a strategy
   file gets as its options (default a copy of the codes, int32[n]; a game may hand rows).
 """
@@ -102,8 +107,26 @@ thread_tables_nb = getattr(G, "thread_tables_nb", std_thread_tables_nb)
 new_file_options_nb = getattr(G, "new_file_options_nb", std_new_file_options_nb)
 file_options_nb = getattr(G, "file_options_nb", std_file_options_nb)
 stream_key_nb = getattr(G, "stream_key_nb", std_stream_key_nb)
+
+
+@njit(cache=True)
+def std_user_stream_key_nb(st, decision):
+    """The default ``user_stream_key_nb``: the search's key (``stream_key_nb``)."""
+    return stream_key_nb(st, decision)
+
+
+user_stream_key_nb = getattr(G, "user_stream_key_nb", std_user_stream_key_nb)
 search_prepare_nb = getattr(G, "search_prepare_nb", std_search_prepare_nb)
 refresh_nb = getattr(G, "refresh_nb", std_refresh_nb)
+
+
+@njit(cache=True)
+def std_playout_seats_nb(st, P, T, seat):
+    """The default ``playout_seats_nb``: nothing (a playout hands every seat the rollout's code)."""
+    return
+
+
+playout_seats_nb = getattr(G, "playout_seats_nb", std_playout_seats_nb)
 
 
 @njit(cache=True)
@@ -126,7 +149,7 @@ def user_pick_nb(st, rng, P, T, seat, f, params, opts, n, decision, calls, scr):
     view, uopts, urng = scr[11], scr[12], scr[13]
     view[:] = 0
     G.view_nb(st, P, T, seat, view)
-    derive_stream_nb(urng, rng, stream_key_nb(st, decision), USER_STREAM)
+    derive_stream_nb(urng, rng, user_stream_key_nb(st, decision), USER_STREAM)
     return call_user_nb(calls, f, view, file_options_nb(st, P, T, opts, n, uopts), params, urng)
 
 
@@ -383,6 +406,7 @@ def playout_points_nb(rec, P, T, prm, rprm, per_point, fi, urows, calls, err):
             rs[:] = truth
             rrng[:] = rng
             refresh_nb(rs, P, TT)
+            playout_seats_nb(rs, P, TT, rec[r, REC_SEAT])
             if fi[n_entries + e] >= 0:
                 file_playout_nb(rs, rrng, P, TT, fi[n_entries + e], urows[n_entries + e], 0, ropts, no_ev, calls, scr,
                                 err)

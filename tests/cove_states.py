@@ -8,16 +8,18 @@ import numpy as np
 
 
 def island_states(c, seat: int, n_games: int = 3, seed: int = 17) -> list[np.ndarray]:
-    """States at ``seat``'s island choices (its entry marked as searching, as the user kernel
-    does), driven from Python; its other decisions take option 0 (no Treasure Island upgrade)."""
+    """States at ``seat``'s island choices (its entry pauses the rules, as the engine's tables
+    mark a strategy file's: engine.engine_tables), driven from Python; its other decisions take
+    option 0 (no Treasure Island upgrade)."""
     from pirate_sim.games.pirates_cove import rounds as K
+    from pirate_sim.games.pirates_cove.engine import engine_tables
     from pirate_sim.games.pirates_cove.actions import WK_SIZE
     from pirate_sim.games.pirates_cove.whole_game import setup_nb
     from pirate_sim.games.pirates_cove import rules as R
     from pirate_sim.games.pirates_cove.policies import FS_SIZE
     from pirate_sim.rng import new_rng
 
-    tr, cards, ncards, tavern, legends, strat, sp = c.extra["user"]["arrays"]
+    tr, cards, ncards, tavern, legends, strat, sp = engine_tables(c)[0][:7]
     P = c.params
     out = []
     for game in range(n_games):

@@ -102,22 +102,25 @@ def test_bulk_outputs_are_consistent(n):
 
 
 def test_chunk_kernel_writes_every_declared_column():
-    """The chunk kernel writes every declared game and seat column (columns.py's codes): output
-    arrays filled with a sentinel come back without it, the same as Game.play's; with a rollout
-    count array it counts (no search seat here: 0 rollouts)."""
-    from pirate_sim.games.pirates_cove import drivers as D
+    """The engine's chunk kernel writes every declared game and seat column (columns.py's codes):
+    output arrays filled with a sentinel come back without it, the same as Game.play's; its
+    counters count (no search seat here: 0 rollouts; a decision at each round's start)."""
+    from pirate_sim.contract import table_files
+    from pirate_sim.games.pirates_cove.engine import engine, engine_tables
+    from pirate_sim.games.pirates_cove.user_view import board_of
 
     sentinel, n = -31111, 40
     c = GAME.compile(rules(), seats(NAMES))
     out_g = np.full((n, N_STD_GAME_COLUMNS + len(GAME.game_columns)), sentinel, np.int32)
     out_s = np.full((n, c.n_seats, len(GAME.seat_columns)), sentinel, np.int32)
-    played = np.full(n, sentinel, np.int64)
-    D.play_chunk_nb(np.uint64(11), np.int64(3), np.int64(n), c.params, *c.arrays, out_g, out_s, played,
-                    D.searches(c.arrays[-1]))
+    counters = np.full((n, 3), sentinel, np.int64)
+    fi, urows, calls, _ = table_files(c, c.n_seats, board_of(c))
+    engine().play_chunk_nb(np.uint64(11), np.int64(3), np.int64(n), c.params, *engine_tables(c), fi, urows, calls,
+                           out_g, out_s, counters, np.zeros((n, 4), np.int64))
     names_g = list(STD_GAME_COLUMNS) + [col.name for col in GAME.game_columns]
     assert not [names_g[j] for j in range(out_g.shape[1]) if (out_g[:, j] == sentinel).any()]
     assert not [col.name for j, col in enumerate(GAME.seat_columns) if (out_s[:, :, j] == sentinel).any()]
-    assert np.all(played == 0)
+    assert np.all(counters[:, :2] == 0) and np.all(counters[:, 2] == c.params.rounds)
     g, s = GAME.play(c, 11, 3, n)
     assert np.array_equal(g, out_g) and np.array_equal(s, out_s)
 

@@ -9,15 +9,14 @@ import numpy as np
 import pytest
 
 from pirate_sim.games.pirates_cove import GAME
-from pirate_sim.games.pirates_cove import drivers as D
 from pirate_sim.games.pirates_cove import rules as R
 from pirate_sim.games.pirates_cove import rounds as K
 from pirate_sim.games.pirates_cove import search_player as SP
 from pirate_sim.games.pirates_cove.actions import WK_SIZE
 from pirate_sim.games.pirates_cove.ship import sb_nb
 from pirate_sim.games.pirates_cove.strategies import SLOTS
-from pirate_sim.games.pirates_cove.testing import empty_hands, new_state, no_black, set_ship, tavern_total
-from pirate_sim.rng import RNG_WORDS
+from pirate_sim.games.pirates_cove.testing import (empty_hands, new_state, no_black, search, searched_decisions,
+                                                   set_ship, tavern_total)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,23 +35,13 @@ def table(budget=8, pos=0, **rules):
 
 
 def collect(c, n=600, seed=3):
-    tr, cards, ncards, tavern, legends, strat, sp = c.arrays
-    states = np.zeros((n, R.STATE_WORDS), np.int32)
-    rngs = np.zeros((n, RNG_WORDS), np.uint64)
-    m = D.collect_decisions_nb(np.uint64(seed), 1000, c.params, tr, cards, ncards, tavern, legends, strat, sp,
-                                states, rngs)
-    return states[:m], rngs[:m]
+    """The first ``n`` decisions the table's search seat searched, as the engine recorded them."""
+    return searched_decisions(c, n, seed)
 
 
 def decide(c, st, rng):
-    """(option chosen, rollout sums) of the search at state ``st`` with stream ``rng``."""
-    tr, cards, ncards, tavern, legends, strat, sp = c.arrays
-    st = st.copy()
-    rsp = SP.rollout_tables_nb(sp)
-    rst, rrng, rfs, rwk, ev0, si, sf = SP.new_scratch_nb()
-    SP.search_decide_nb(st, np.zeros((0, 6), np.int32), rng.copy(), c.params, tr, cards, ncards, legends, strat, sp,
-                        rsp, rst, rrng, rfs, rwk, ev0, si, sf, None)
-    return int(st[R.G_FORCED] - R.FORCED_BIAS), sf[SP.SF_SUMS:SP.SF_SUMS + SP.MAX_OPT].copy()
+    """(option chosen, rollout sums) of the engine's search at state ``st`` with stream ``rng``."""
+    return search(c, st.copy(), rng.copy())
 
 
 def hidden_cards(st, s, n):

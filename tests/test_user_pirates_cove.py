@@ -1,10 +1,10 @@
-"""Strategies of one's own in Pirate's Cove (games/pirates_cove/user_kernel.py, docs/strategies.md).
+"""Strategies of one's own in Pirate's Cove (games/pirates_cove/protocol.py on the decision
+protocol's engine, docs/strategies.md).
 
 Real kernel, real files: examples/strategies/pirates_cove_players.py (the documented
 example) and tests/user_strategies/cove_probe.py (one function whose ``mode`` parameter
-picks a misbehaviour).  The first test compiles the user kernel once (cold: minutes on 2
-busy cores; warm: a cache load); every test after it reuses it, and each file's wrapper
-compiles in seconds.
+picks a misbehaviour).  The game's one engine plays these tables as it plays every other
+(compiled once, whatever the files); each file's wrapper compiles in seconds.
 """
 
 from __future__ import annotations

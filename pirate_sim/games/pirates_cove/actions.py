@@ -16,8 +16,9 @@ runs), the game's rng, the rules NamedTuple ``P`` and plain arrays:
 
 The kernel's modules, each importing only those before it: ``actions.py`` (this one),
 ``combat.py``, ``rounds.py`` (islands, the round, the end, ``advance_nb``), ``whole_game.py``
-(set-up and the outputs row), ``search_player.py``, ``drivers.py`` (whole games, the chunk
-kernels) and ``user_kernel.py`` (tables with strategy files).
+(set-up and the outputs row), ``search_player.py`` (what the search knows of the game) and
+``protocol.py`` (the game on the decision protocol: the engine plays whole games, chunks, traces,
+strategy files and the search).
 
 May import: ``rules``, ``ship``, ``policies`` of this game, ``pirate_sim.rng`` and
 ``games/kernel_base.py``.

@@ -1,4 +1,5 @@
-"""The Pirate's Cove plug-in: compile a scenario, run the kernel (user_kernel.py for strategy files), trace, odds."""
+"""The Pirate's Cove plug-in: compile a scenario; play, trace and search on the decision protocol's
+engine (protocol.py, engine.py); odds."""
 
 from __future__ import annotations
 
@@ -7,13 +8,13 @@ from typing import Any
 
 import numpy as np
 
-from ...rng import RNG_WORDS as SP_RNG_WORDS
+from ...rng import RNG_WORDS
 from ...seating import first_player_code, rotates
 from ..base import Compiled, Game, OddsRow, Param, Ratio
-from . import drivers as D
 from . import rules as R
 # FAME_SOURCES, decode_round: report.py reads them from columns, tests and scripts from here
 from .columns import FAME_SOURCES, GAME_COLUMNS, SEAT_COLUMNS, SECTIONS, decode_round  # noqa: F401
+from .engine import engine, engine_tables
 from .strategies import STRATEGIES, seat_tables
 
 CoveParams = namedtuple("CoveParams", [
@@ -38,21 +39,6 @@ def _section_table(r: dict) -> np.ndarray:
         for lvl in range(1, top):
             tr[k, 2 + lvl] = costs[lvl - 1]
     return tr
-
-
-NO_PLAYED = np.zeros(0, np.int64)  # drivers.play_chunk_nb's rollout counts: not asked for
-
-
-def _play_chunk(*args) -> None:
-    """``drivers.play_chunk_nb`` with base.Game.play_chunk's arguments (no rollout counts;
-    the seat tables ``sp`` are the last array, before the two outputs)."""
-    D.play_chunk_nb(*args, NO_PLAYED, D.searches(args[-3]))
-
-
-def _search(compiled: Compiled):
-    """The drivers' ``search`` argument of a compiled table (``drivers.searches`` of its own seat
-    tables: the user kernel's copy marks the user entries too)."""
-    return D.searches(compiled.arrays[-1])
 
 
 class PiratesCove(Game):
@@ -154,122 +140,97 @@ class PiratesCove(Game):
 
     # ------------------------------------------------------------------ strategies of one's own
     takes_strategy_files = True
+    one_engine = True  # the decision protocol's engine plays every table (warm.py: one job)
     user_seat_params = {"base": Param("base", "expert", "choice", "the built-in strategy (default parameters) "
                                       "that takes the seat's choices other than its island",
                                       choices=tuple(s.name for s in STRATEGIES if s.name != "search"))}
 
-    user_rollout = True  # a search seat's ``rollout`` may name a strategy file or "learned" (user_turn.py)
+    user_rollout = True  # a search seat's ``rollout`` may name a strategy file or "learned" (protocol.py)
     user_rollout_placeholder = "expert"  # the search's tables' rollout then: every decision but the island
+    bench_user_rollout = True  # search_bench times a file rollout as it is (engine_template.playout_points_nb)
 
     def user_placeholder(self, seat: dict) -> dict:
         return {"strategy": seat.get("base", "expert")}
 
     def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
-        """The user kernel's tables: the placeholders' rows with SP_SEARCH = 1 at user entries
-        (rounds.advance_nb then stops at their decisions, user_kernel.py answers them); ``fi`` /
-        ``rows`` have a second row per entry, the file a search entry's rollouts play (-1: none)."""
+        """Check each function against the engine's argument types (its options: the islands,
+        int32[n]) and compile its call; engine.engine_tables reads ``fi`` (which entries ask a
+        file, which search rolls one out)."""
         from numba import typeof
 
         from ... import user_strategy as U
-        from .policies import SP_SEARCH
         from .user_view import VIEW_LEN, board_of
 
-        tr, cards, ncards, tavern, legends, strat, sp = compiled.arrays
-        n = len(compiled.strategy_names)
-        sp = sp.copy()
-        sp[fi[:n] >= 0, SP_SEARCH] = 1.0
-        board = board_of(compiled)
-        types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(np.zeros(6, np.int32)), typeof(rows[0]),
-                  typeof(np.zeros(SP_RNG_WORDS, np.uint64)))
-        from . import user_kernel as mod
+        types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(engine().new_file_options_nb(2)), typeof(rows[0]),
+                  typeof(np.zeros(RNG_WORDS, np.uint64)))
+        calls = U.compile_calls(self.name, users, types_, board_of(compiled))
+        compiled.extra["user"] = {"users": users, "fi": fi, "rows": rows, "calls": calls}
 
-        calls = U.compile_calls(self.name, users, types_, board)
-        compiled.extra["user"] = {"module": mod, "users": users, "fi": fi, "rows": rows, "board": calls,
-                                  "arrays": (tr, cards, ncards, tavern, legends, strat, sp)}
+    def _files(self, compiled: Compiled) -> tuple:
+        """The engine's (fi, urows, calls, users) of the table (contract.table_files; the board a
+        strategy file gets: user_view.board_of)."""
+        from ...contract import table_files
+        from .user_view import board_of
 
-    def _user_args(self, compiled: Compiled) -> tuple:
-        """(kernel arrays, tail arguments) of the user kernel (user_kernel.py)."""
-        from .user_view import VIEW_LEN
-
-        x = compiled.extra["user"]
-        return x["arrays"], (x["fi"], x["rows"], x["board"], np.int64(VIEW_LEN), _search(compiled))
+        return table_files(compiled, compiled.n_seats, board_of(compiled))
 
     # ------------------------------------------------------------------ play
-    def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        if "user" not in compiled.extra:
-            return self.play_chunk(_play_chunk, compiled, seed, first_game, n_games)
-        from ... import user_strategy as U
+    def play_counted(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
+        """:meth:`play` and each game's counters, int64[n, 3]: rollouts its search seats played,
+        searched decisions, decisions (the rounds' starts included)."""
+        from ...contract import play_engine
 
-        x = compiled.extra["user"]
-        arrays, tail = self._user_args(compiled)
-        n = int(n_games)
-        out_g, out_s = self.new_outputs(n, compiled.n_seats)
-        err = np.zeros((n, 4), np.int64)
-        if n > 0:
-            x["module"].user_play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n),
-                                           compiled.params, *arrays, *tail, err, out_g, out_s)
-        U.raise_errors(err, first_game, x["users"])
-        return out_g, out_s
+        return play_engine(engine(), self, compiled, engine_tables(compiled), self._files(compiled), seed,
+                           first_game, n_games)
+
+    def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
+        return self.play_counted(compiled, seed, first_game, n_games)[:2]
 
     # ------------------------------------------------------------------ the search player's cost
     def search_bench(self, compiled: Compiled, seed: int, n_decisions: int) -> dict:
-        """Rollouts/s of the ``search`` player on 1 thread and its machinery's cost: the same
-        decisions searched, then as many plain playouts of the rollout strategy from the same
-        points (the state copied, no re-dealing, no forced option, no choosing).  Without a
-        ``search`` entry, entry 0 searches with the default budget, its strategy as rollout."""
-        import time
-
+        """The search player's cost on 1 thread (engine_template's bench): ``n_decisions`` searched
+        decisions of the table's games (more than one option), searched again (rollouts/s), then
+        as many plain playouts from the same decisions (``s_per_playout``; ``overhead`` the
+        search's machinery per rollout).  Without a ``search`` entry, the first entry without a
+        strategy file searches with the default budget, its strategy as rollout."""
+        from ...contract import time_recorded
         from ...search import REWARD_WIN
+        from ...user_strategy import raise_errors
         from .policies import SP_BUDGET, SP_HORIZON, SP_REWARD, SP_SEARCH, SP_TOP_K
         from .strategies import DEFAULT_BUDGET
 
-        tr, cards, ncards, tavern, legends, strat, sp = compiled.arrays
-        if not (sp[:, SP_SEARCH] >= 0.5).any():
+        sp = compiled.arrays[6]
+        n = compiled.n_seats
+        fi, urows, calls, users = self._files(compiled)
+        if not (sp[:n, SP_SEARCH] >= 0.5).any():
+            e = next((e for e in range(n) if fi[e] < 0), None)
+            if e is None:
+                raise ValueError("search_bench: every seat plays a strategy file; none can search")
             sp = sp.copy()
-            sp[0, SP_SEARCH], sp[0, SP_BUDGET], sp[0, SP_TOP_K] = 1.0, DEFAULT_BUDGET, 8
-            sp[0, SP_REWARD], sp[0, SP_HORIZON] = REWARD_WIN, 0
+            sp[e, SP_SEARCH], sp[e, SP_BUDGET], sp[e, SP_TOP_K] = 1.0, DEFAULT_BUDGET, 8
+            sp[e, SP_REWARD], sp[e, SP_HORIZON] = REWARD_WIN, 0
+            compiled = Compiled(compiled.params, (*compiled.arrays[:6], sp), n, compiled.strategy_names,
+                                extra=compiled.extra)
+        eng = engine()
         P = compiled.params
-        states = np.zeros((n_decisions, R.STATE_WORDS), np.int32)
-        rngs = np.zeros((n_decisions, SP_RNG_WORDS), np.uint64)
-        m = D.collect_decisions_nb(np.uint64(seed % 2**64), 1_000_000, P, tr, cards, ncards, tavern, legends, strat,
-                                   sp, states, rngs)
-        # the same number of playouts from each point as its search played rollouts
-        reps = np.zeros(m, np.int64)
-        for d in range(m):
-            reps[d] = D.bench_search_nb(states[d:d + 1], rngs[d:d + 1], 1, P, tr, cards, ncards, legends, strat, sp)
-        played = int(reps.sum())
-        D.bench_playout_nb(states[:1], rngs[:1], 1, reps[:1], P, tr, cards, legends, strat, sp)  # compile
-        t_search = t_play = float("inf")
-        for _ in range(3):  # alternately, the fastest of three each (a shared machine's load varies)
-            t = time.perf_counter()
-            D.bench_search_nb(states, rngs, m, P, tr, cards, ncards, legends, strat, sp)
-            t_search = min(t_search, time.perf_counter() - t)
-            t = time.perf_counter()
-            D.bench_playout_nb(states, rngs, m, reps, P, tr, cards, legends, strat, sp)
-            t_play = min(t_play, time.perf_counter() - t)
-        per_rollout = t_search / max(played, 1)
-        per_playout = t_play / max(played, 1)
-        return {"decisions": int(m), "rollouts": int(played), "rollouts_per_s": played / t_search,
-                "s_per_rollout": per_rollout, "s_per_playout": per_playout,
-                "overhead": per_rollout / per_playout - 1.0}
+        T, codes, prm, rprm, rotate = engine_tables(compiled)
+        rec = np.zeros((n_decisions + 1, eng.REC_RNG + RNG_WORDS + R.STATE_WORDS), np.int64)
+        out_g, out_s = self.one_game_outputs(n)
+        err = np.zeros(4, np.int64)
+        eng.collect_nb(np.uint64(seed % 2**64), np.int64(0), P, T, codes, prm, rprm, rotate, fi, urows, calls, rec,
+                       out_g, out_s, err)
+        raise_errors(err[None, :], 0, users)
+        b = time_recorded(eng, rec, P, T, codes, prm, rprm, fi, urows, calls, err)
+        raise_errors(err[None, :], 0, users)
+        return {**b, "decisions": int(rec[0, 0])}
 
     # ------------------------------------------------------------------ trace
     def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 20_000):
-        """(events int32[n, 6], out_games row, out_seats rows) of one game."""
-        if "user" not in compiled.extra:
-            return self.traced_game(D.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH,
-                                    _search(compiled))
-        from ... import user_strategy as U
+        """(events int32[n, 6], out_games row, out_seats rows) of one game (the bulk run's code path)."""
+        from ...contract import trace_engine
 
-        x = compiled.extra["user"]
-        arrays, tail = self._user_args(compiled)
-        ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
-        out_g, out_s = self.one_game_outputs(compiled.n_seats)
-        err = np.zeros(4, np.int64)
-        n = x["module"].user_play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params, *arrays,
-                                            ev, *tail, err, out_g, out_s)
-        U.raise_errors(err[None, :], game_index, x["users"])
-        return ev[:n], out_g, out_s
+        return trace_engine(engine(), self, compiled, engine_tables(compiled), self._files(compiled), seed,
+                            game_index, capacity)
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         from .trace import describe

@@ -145,6 +145,11 @@ G_FREE = 29  # free levels (Mastercraft) of the pending upgrade
 G_DECISIONS = 30  # searched decisions so far (their rollout streams' index)
 G_CONTESTED = 31  # bit i - 1: a fight on island i this round
 G_PEND = 32  # [5] the islands chosen this round, not yet revealed
+# the decision protocol's words (protocol.py; the rules never read them): G_STEP where the engine
+# stands (protocol.STEP_*: a round's start asked or taken, a rollout's first option to come),
+# G_RECHOOSE bit o: seat o still chooses its island again in a strategy file's rollout
+G_STEP = 37
+G_RECHOOSE = 38
 G_ROUND_LOG = 40  # [MAX_ROUNDS] visits and contests per round, see encode in rounds.round_code_nb
 G_CARD = G_ROUND_LOG + MAX_ROUNDS  # [5 x 4] the face-up Treasure card of islands 1..5 (g, c, f, t)
 G_CARD_LIVE = G_CARD + N_CARD_ISLANDS * 4  # [5] 1 while the face-up card is still there

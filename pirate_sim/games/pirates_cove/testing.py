@@ -204,3 +204,48 @@ def events(st, ev) -> list[tuple[int, ...]]:
 
 def kinds(st, ev) -> list[int]:
     return [e[2] for e in events(st, ev)]
+
+
+# ------------------------------------------------------------------ the search (the protocol's engine)
+def searched_decisions(c: Compiled, n: int, seed: int = 3):
+    """(states int32[m, STATE_WORDS], rngs uint64[m, RNG_WORDS]): the first ``m <= n`` decisions
+    the table's search seats searched (more than one option) in games 0, 1, ... of ``seed``, as
+    the engine recorded them (engine_template.collect_nb: the bulk run's games)."""
+    from ...contract import table_files
+    from .engine import engine, engine_tables
+    from .user_view import board_of
+
+    eng = engine()
+    T, codes, prm, rprm, rotate = engine_tables(c)
+    fi, urows, calls, _ = table_files(c, c.n_seats, board_of(c))
+    rec = np.zeros((n + 1, eng.REC_RNG + RNG_WORDS + R.STATE_WORDS), np.int64)
+    out_g, out_s = GAME.one_game_outputs(c.n_seats)
+    eng.collect_nb(np.uint64(seed), np.int64(0), c.params, T, codes, prm, rprm, rotate, fi, urows, calls, rec, out_g,
+                   out_s, np.zeros(4, np.int64))
+    m = int(rec[0, 0])
+    rngs = rec[1:m + 1, eng.REC_RNG:eng.REC_RNG + RNG_WORDS].astype(np.uint64)
+    return rec[1:m + 1, eng.REC_RNG + RNG_WORDS:].astype(np.int32), rngs
+
+
+def search(c: Compiled, st, rng):
+    """(option, rollout sums by option index) of the engine's search at state ``st`` (a pending
+    decision of a search seat) with the game's stream ``rng``; neither is changed."""
+    from ...contract import table_files
+    from .engine import engine, engine_tables
+    from .protocol import MAX_OPTIONS, options_nb, thread_tables_nb
+    from .user_view import board_of
+
+    eng = engine()
+    T, codes, prm, rprm, rotate = engine_tables(c)
+    TT = thread_tables_nb(c.params, T)
+    fi, urows, calls, _ = table_files(c, c.n_seats, board_of(c))
+    s = int(st[R.G_DEC_SEAT])
+    e = int(st[sb_nb(s) + R.S_ENTRY])
+    opts = np.zeros(MAX_OPTIONS, np.int64)
+    n = options_nb(st, c.params, TT, opts)
+    scr = eng.new_scratch_nb(c.params)
+    err = np.zeros(4, np.int64)
+    i = eng.search_nb(st, rng, c.params, TT, prm[e], rprm[e], s, opts, n, 0, scr, fi[c.n_seats + e],
+                      urows[c.n_seats + e], calls, err)
+    assert err[0] == 0, err
+    return int(opts[i]), scr[6][:n].copy()

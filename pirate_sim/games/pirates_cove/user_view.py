@@ -2,7 +2,7 @@
 (pirate_sim.user_strategy; docs/strategies.md).
 
 The function chooses the seat's island (1-6) each round; every other choice of the seat is
-its ``base`` strategy's (user_kernel.py).  The view is copied out of the state into a fresh
+its ``base`` strategy's (protocol.py).  The view is copied out of the state into a fresh
 int32 vector at every choice and holds only what the seat could know at the table:
 
 Hidden, never in the view: the other seats' islands of this round (chosen in secret, all
