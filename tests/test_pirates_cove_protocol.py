@@ -1,6 +1,6 @@
-"""Pirate's Cove on the decision protocol (pirate_sim/games/pirates_cove/protocol.py): a round's
-one-option start, a waiting decision, the searched decisions' trace rows, the horizon counted in
-rounds, a file's rollout choosing the other seats' islands again.  Real kernels, real games; that
+"""Pirate's Cove on the decision protocol (pirate_sim/games/pirates_cove/protocol.py): a waiting
+decision, the searched decisions' trace rows, the horizon counted in rounds (a round's one-option
+start), a file's rollout choosing the other seats' islands again.  Real kernels, real games; that
 every game is the same as before the port is the harnesses' (tests/search_hashes.py,
 docs/pirates_cove_hashes.py, docs/strategy_file_hashes.py)."""
 
@@ -27,29 +27,24 @@ def _table(*seats, **rules):
                           source=str(ROOT / "s.toml")).compile()
 
 
-def test_a_round_starts_with_one_option_and_a_decision_waits_until_answered():
-    """Set-up, then the first round's start: one option, seat 0, nobody asked; taken, the rules
-    play to the search seat's island choice (6 options); asked again before an answer, the same
-    seat and the stream untouched; answered, the round goes on."""
+def test_a_decision_waits_until_answered_and_a_game_asks_no_round_start():
+    """Set-up, then straight to the search seat's island choice (6 options; a real game asks
+    no round's start); asked again before an answer, the same seat and the stream untouched;
+    answered, the choice counts (the search's key) and is revealed as answered."""
     c = _table({"strategy": "fighter"}, {"strategy": "search", "budget": 4}, {"strategy": "expert"})
     P = c.params
     TT = PR.thread_tables_nb(P, engine_tables(c)[0])
     st, ev, rng = PR.new_state_nb(P), np.zeros((0, 6), np.int32), new_rng(5, 0)
     opts = np.zeros(PR.MAX_OPTIONS, np.int64)
     PR.setup_nb(st, ev, rng, P, TT, 0)
-    assert PR.next_decision_nb(st, ev, rng, P, TT) == 0 and st[R.G_DEC] == PR.DEC_ROUND
-    assert PR.options_nb(st, P, TT, opts) == 1 and PR.turn_nb(st) == 1
-    assert PR.next_decision_nb(st, ev, rng, P, TT) == 0  # still waiting
-    PR.apply_nb(st, ev, rng, P, TT, opts[0])
     assert PR.next_decision_nb(st, ev, rng, P, TT) == 1 and st[R.G_DEC] == R.DEC_ISLAND
-    assert PR.options_nb(st, P, TT, opts) == 6 and list(opts[:6]) == [1, 2, 3, 4, 5, 6]
+    assert PR.options_nb(st, P, TT, opts) == 6 and list(opts[:6]) == [1, 2, 3, 4, 5, 6] and PR.turn_nb(st) == 1
     before, words = rng.copy(), st.copy()
     assert PR.next_decision_nb(st, ev, rng, P, TT) == 1
     assert np.array_equal(rng, before) and np.array_equal(st, words)
     PR.apply_nb(st, ev, rng, P, TT, 3)
     assert st[R.G_DECISIONS] == 1  # a search seat's decision counts (its streams' key)
-    s = PR.next_decision_nb(st, ev, rng, P, TT)
-    assert s == 1 or st[R.G_DEC] == PR.DEC_ROUND  # its next searched decision, or the next round
+    assert PR.next_decision_nb(st, ev, rng, P, TT) == 1 and st[R.G_DEC] != PR.DEC_ROUND
     assert st[R.G_CHOICE + 1] == 3  # revealed as answered
 
 
@@ -91,6 +86,7 @@ def test_a_rollout_stops_at_its_horizon_in_rounds(horizon):
         rs, r = scr[0], int(st[R.G_ROUND])
         if r + horizon < P.rounds:
             assert rs[R.G_PHASE] == R.PH_START and rs[R.G_ROUND] == r + horizon
+            assert rs[R.G_STEP] == PR.STEP_GO  # that round's start was asked (one option) and taken
         else:
             assert rs[R.G_PHASE] == R.PH_DONE and rs[R.G_ROUND] == P.rounds
         assert rs[sb_nb(0) + R.S_ENTRY] >= c.n_seats  # every seat on a rollout row

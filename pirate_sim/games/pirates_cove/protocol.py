@@ -8,9 +8,9 @@ entry row has SP_SEARCH set (``G_DEC`` the kind, ``G_DEC_SEAT`` the seat) and re
 state once the answer is in ``G_FORCED``.  Scripted seats decide inline on the game's stream, as
 they always did.  ``next_decision_nb`` runs that loop to its next pause, so the engine sees:
 
-* **a round's start** (``DEC_ROUND``, one option, seat 0) at every round but past the last: no
-  player is asked; it gives the engine's horizon its unit (``turn_nb`` counts rounds), since a
-  scripted rollout has no other decision;
+* in a rollout of a search with a ``horizon``, **a round's start** (``DEC_ROUND``, one option,
+  seat 0) at every round but past the last: no player is asked; it gives the engine's horizon
+  its unit (``turn_nb`` counts rounds), since a scripted rollout has no other decision;
 * **a search seat's** searched decisions (rules.DEC_*: island, attack or flee, Tavern cards,
   levels, the Treasure Island upgrade), one option or several;
 * **a strategy file's island choice** (options the islands 1..6).  Its other decisions are its
@@ -41,7 +41,7 @@ from numba import njit
 
 from ...search import derive_stream_nb, top_k_nb
 from .actions import WK_SIZE, log_nb
-from .policies import FS_READY, FS_SIZE, SP_SEARCH, choose_island_nb
+from .policies import FS_READY, FS_SIZE, SP_HORIZON, SP_SEARCH, choose_island_nb
 from .rounds import advance_nb
 from .rules import (DEC_ISLAND, DEC_NONE, EV_SEARCH, FORCED_BIAS, G_CUR, G_DEC, G_DEC_SEAT, G_DECISIONS, G_EVENTS,
                     G_FORCED, G_PEND, G_PHASE, G_RECHOOSE, G_ROUND, G_STEP, MAX_SEATS, MAX_TAVERN, PH_DONE,
@@ -90,13 +90,15 @@ def setup_nb(st, ev, rng, P, T, k):
     T[W_CNT][0] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # once per decision: a call passes T's 14 arrays
 def next_decision_nb(st, ev, rng, P, T):
-    """Play on (``advance_nb``) to the next decision the engine hands out; its seat, -1 at the end."""
+    """Play on (``advance_nb``) to the next decision the engine hands out; its seat, -1 at the end.
+    A round's start is a decision only in a rollout with a horizon (``rounds_asked_nb``)."""
     roll = in_rollout_nb(st, P)
     fs = T[W_RFS] if roll else T[W_FS]
     wk = T[W_RWK] if roll else T[W_WK]
     strat, sp = T[T_STRAT], T[T_SP]
+    asked = roll and rounds_asked_nb(st, P, T)
     while True:
         if st[G_DEC] != DEC_NONE and st[G_FORCED] == 0:  # a decision waits (asked, not yet answered)
             s = st[G_DEC_SEAT]
@@ -112,14 +114,17 @@ def next_decision_nb(st, ev, rng, P, T):
             return o
         if st[G_PHASE] == PH_DONE:
             return -1
-        if st[G_PHASE] == PH_START and st[G_ROUND] < P.rounds:
-            if st[G_STEP] != STEP_GO:
-                st[G_STEP] = STEP_ASKED
-                st[G_DEC] = DEC_ROUND
-                st[G_DEC_SEAT] = 0
-                return 0
-            st[G_STEP] = 0
-        d = advance_nb(st, ev, rng, P, T[T_TR], T[T_CARDS], T[T_LEGENDS], strat, sp, fs, wk, st[G_ROUND] + 1)
+        stop = P.rounds + 1  # to the end
+        if asked:
+            if st[G_PHASE] == PH_START and st[G_ROUND] < P.rounds:
+                if st[G_STEP] != STEP_GO:
+                    st[G_STEP] = STEP_ASKED
+                    st[G_DEC] = DEC_ROUND
+                    st[G_DEC_SEAT] = 0
+                    return 0
+                st[G_STEP] = 0
+            stop = st[G_ROUND] + 1  # to the next round's start
+        d = advance_nb(st, ev, rng, P, T[T_TR], T[T_CARDS], T[T_LEGENDS], strat, sp, fs, wk, stop)
         if d == DEC_NONE:
             continue
         s = st[G_DEC_SEAT]
@@ -127,6 +132,15 @@ def next_decision_nb(st, ev, rng, P, T):
             st[G_FORCED] = prior_nb(st, rng, P, T[T_TR], strat, sp, fs, d, s) + FORCED_BIAS
             continue
         return s
+
+
+@njit(cache=True, inline="always")
+def rounds_asked_nb(st, P, T):
+    """Is a round's start a decision here?  In a rollout of a search with a ``horizon``: the
+    engine counts it in rounds (``turn_nb``) before each decision, and a scripted rollout has no
+    other.  Elsewhere the rules play on to the next real decision in one call (a round's start
+    asked in every game cost 10% of the search's games/s, measured)."""
+    return T[T_SP][st[sb_nb(0) + S_ENTRY], SP_HORIZON] > 0
 
 
 @njit(cache=True, inline="always")
@@ -140,7 +154,7 @@ def _answers_itself_nb(st, P, T, d, s):
     return e >= P.n_seats or T[T_KIND][e] == K_FILE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def options_nb(st, P, T, opts):
     d = st[G_DEC]
     if d == DEC_ROUND:
@@ -149,7 +163,7 @@ def options_nb(st, P, T, opts):
     return kind_options_nb(st, P, T[T_TR], d, st[G_DEC_SEAT], opts)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_nb(st, ev, rng, P, T, option):
     """The answer into the state where ``advance_nb`` reads it (``G_FORCED``); a searched
     decision of the game counts (``G_DECISIONS``) and is logged with its rollouts."""
@@ -185,7 +199,7 @@ def apply_nb(st, ev, rng, P, T, option):
         cnt[0] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def policy_nb(st, rng, P, T, seat, code, prm, opts, n, scores):
     """A scripted seat's answer: its strategy's own (``prior_nb``).  The engine asks a scripted
     seat only at a round's start (its entry row never pauses the rules), so only that is reached
