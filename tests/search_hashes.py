@@ -3,9 +3,9 @@ search machinery (the shared loop in pirate_sim/search.py, a game's rollout) pla
 
 For each game a few tables with ``search`` seats at small budgets that exercise the loop's
 cases (one option kept, two, several halving rounds with uneven shares, every option kept,
-each reward; Pirateer with a strategy file as the rollout), each played twice (in one call
-and in two calls of uneven length) and traced once (the text of one game's trace).  Each table's
-hash covers the games' and seats' outputs and the trace.
+each reward; Pirateer and Pirate's Cove with a strategy file as the rollout, Cove's horizons),
+each played twice (in one call and in two calls of uneven length) and traced once (the text of
+one game's trace).  Each table's hash covers the games' and seats' outputs and the trace.
 
 Usage (from the repository root; PYTHONPATH picks the checkout to measure)::
 
@@ -26,6 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 4_242_001
 RAIDER = "examples/strategies/pirateer_players.py:careful_raider"  # a strategy file as search's rollout
+PLANNER = "examples/strategies/pirates_cove_players.py:island_planner"  # Cove: a file at a seat or rolled out
 
 
 def _s(**kw) -> dict:
@@ -48,6 +49,15 @@ TABLES = {
         ("b8", [_s(budget=8), {"strategy": "fighter"}, {"strategy": "expert"}, {"strategy": "crowd_avoider"}], {}, 24),
         ("b21_k3_margin", [{"strategy": "expert"}, _s(budget=21, top_k=3, reward="margin"), {"strategy": "fighter"}],
          {}, 24),
+        # a horizon reaching the last round's end (the final scoring inside the rollout)
+        ("b5_h11", [_s(budget=5, horizon=11), {"strategy": "treasure_hunter"}, {"strategy": "expert"}], {}, 6),
+        # a strategy file rolled out with a horizon: the file chooses every seat's islands again
+        ("b6_h2_file_rollout", [_s(budget=6, horizon=2, rollout=PLANNER), {"strategy": "fighter"},
+                                {"strategy": "expert"}], {}, 6),
+        # five seats: two searches (one rolling out the fighter, rank reward) and a file seat
+        ("5p_two_searches_file", [_s(budget=4), _s(budget=7, top_k=3, rollout="fighter", reward="rank"),
+                                  {"strategy": "fighter"}, {"strategy": PLANNER, "base": "crowd_avoider"},
+                                  {"strategy": "expert"}], {"strategy_seating": "rotate"}, 6),
     ],
     "pirateer": [
         ("b8", [_s(budget=8), {"strategy": "expert"}], {}, 8),
