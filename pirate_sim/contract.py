@@ -191,6 +191,38 @@ def trace_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple,
     return ev[:n], out_g, out_s
 
 
+def collect_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple, seed: int,
+                   n_decisions: int) -> np.ndarray:
+    """The engine's record (``engine_template.record_nb``'s layout) of the first ``n_decisions``
+    decisions the table's search seats searched (more than one option) in games 0, 1, ... of
+    ``seed``, played as a run plays them (:func:`play_engine`'s arguments; one thread)."""
+    from .user_strategy import raise_errors
+
+    fi, urows, calls, users = files
+    P, (T, codes, prm, rprm, rotate) = compiled.params, args
+    rec = np.zeros((n_decisions + 1, eng.REC_RNG + RNG_WORDS + len(eng.G.new_state_nb(P))), np.int64)
+    out_g, out_s = game.one_game_outputs(compiled.n_seats)
+    err = np.zeros(4, np.int64)
+    eng.collect_nb(np.uint64(seed % 2**64), np.int64(0), P, T, codes, prm, rprm, rotate, fi, urows, calls, rec,
+                   out_g, out_s, err)
+    raise_errors(err[None, :], 0, users)
+    return rec
+
+
+def bench_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple, seed: int, n_decisions: int) -> dict:
+    """:func:`time_recorded` at :func:`collect_engine`'s decisions (``decisions``: how many)."""
+    from .user_strategy import raise_errors
+
+    rec = collect_engine(eng, game, compiled, args, files, seed, n_decisions)
+    n = int(rec[0, 0])
+    if n == 0:
+        raise ValueError("search_bench: no seat searched a decision (no search seat, or one option everywhere)")
+    err = np.zeros(4, np.int64)
+    b = time_recorded(eng, rec, compiled.params, *args[:4], *files[:3], err)
+    raise_errors(err[None, :], 0, files[3])
+    return {**b, "decisions": n}
+
+
 def time_recorded(eng, rec, P, T, codes, prm, rprm, fi, urows, calls, err) -> dict:
     """The search's cost at the decisions recorded in ``rec`` (the engine's record layout; one
     thread): each searched again (rollouts/s), then as many plain playouts of its rollout
@@ -344,21 +376,5 @@ class ProtocolGame(Game):
         (rollouts/s), and as many plain playouts of the rollout strategy from the same decisions
         (``s_per_playout``): the difference is the machinery's (determinising, deriving streams,
         halving)."""
-        from .user_strategy import raise_errors
-
-        eng = self.engine()
-        P, (T, codes, prm, rprm, rotate) = compiled.params, compiled.arrays
-        words = eng.REC_RNG + RNG_WORDS + len(eng.G.new_state_nb(P))
-        rec = np.zeros((n_decisions + 1, words), np.int64)
-        out_g, out_s = self.one_game_outputs(compiled.n_seats)
-        fi, urows, calls, users = self.user_args(compiled)
-        err = np.zeros(4, np.int64)
-        eng.collect_nb(np.uint64(seed % 2**64), np.int64(0), P, T, codes, prm, rprm, rotate, fi, urows, calls, rec,
-                       out_g, out_s, err)
-        raise_errors(err[None, :], 0, users)
-        n = int(rec[0, 0])
-        if n == 0:
-            raise ValueError("search_bench: no seat searched a decision (no search seat, or one option everywhere)")
-        b = time_recorded(eng, rec, P, T, codes, prm, rprm, fi, urows, calls, err)
-        raise_errors(err[None, :], 0, users)
-        return {**b, "searched_decisions": n}
+        b = bench_engine(self.engine(), self, compiled, compiled.arrays, self.user_args(compiled), seed, n_decisions)
+        return {**b, "searched_decisions": b["decisions"]}

@@ -193,17 +193,16 @@ class PiratesCove(Game):
         as many plain playouts from the same decisions (``s_per_playout``; ``overhead`` the
         search's machinery per rollout).  Without a ``search`` entry, the first entry without a
         strategy file searches with the default budget, its strategy as rollout."""
-        from ...contract import time_recorded
+        from ...contract import bench_engine
         from ...search import REWARD_WIN
-        from ...user_strategy import raise_errors
         from .policies import SP_BUDGET, SP_HORIZON, SP_REWARD, SP_SEARCH, SP_TOP_K
         from .strategies import DEFAULT_BUDGET
 
         sp = compiled.arrays[6]
         n = compiled.n_seats
-        fi, urows, calls, users = self._files(compiled)
+        files = self._files(compiled)
         if not (sp[:n, SP_SEARCH] >= 0.5).any():
-            e = next((e for e in range(n) if fi[e] < 0), None)
+            e = next((e for e in range(n) if files[0][e] < 0), None)
             if e is None:
                 raise ValueError("search_bench: every seat plays a strategy file; none can search")
             sp = sp.copy()
@@ -211,18 +210,7 @@ class PiratesCove(Game):
             sp[e, SP_REWARD], sp[e, SP_HORIZON] = REWARD_WIN, 0
             compiled = Compiled(compiled.params, (*compiled.arrays[:6], sp), n, compiled.strategy_names,
                                 extra=compiled.extra)
-        eng = engine()
-        P = compiled.params
-        T, codes, prm, rprm, rotate = engine_tables(compiled)
-        rec = np.zeros((n_decisions + 1, eng.REC_RNG + RNG_WORDS + R.STATE_WORDS), np.int64)
-        out_g, out_s = self.one_game_outputs(n)
-        err = np.zeros(4, np.int64)
-        eng.collect_nb(np.uint64(seed % 2**64), np.int64(0), P, T, codes, prm, rprm, rotate, fi, urows, calls, rec,
-                       out_g, out_s, err)
-        raise_errors(err[None, :], 0, users)
-        b = time_recorded(eng, rec, P, T, codes, prm, rprm, fi, urows, calls, err)
-        raise_errors(err[None, :], 0, users)
-        return {**b, "decisions": int(rec[0, 0])}
+        return bench_engine(engine(), self, compiled, engine_tables(compiled), files, seed, n_decisions)
 
     # ------------------------------------------------------------------ trace
     def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 20_000):

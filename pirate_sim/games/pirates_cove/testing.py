@@ -211,17 +211,12 @@ def searched_decisions(c: Compiled, n: int, seed: int = 3):
     """(states int32[m, STATE_WORDS], rngs uint64[m, RNG_WORDS]): the first ``m <= n`` decisions
     the table's search seats searched (more than one option) in games 0, 1, ... of ``seed``, as
     the engine recorded them (engine_template.collect_nb: the bulk run's games)."""
-    from ...contract import table_files
+    from ...contract import collect_engine, table_files
     from .engine import engine, engine_tables
     from .user_view import board_of
 
     eng = engine()
-    T, codes, prm, rprm, rotate = engine_tables(c)
-    fi, urows, calls, _ = table_files(c, c.n_seats, board_of(c))
-    rec = np.zeros((n + 1, eng.REC_RNG + RNG_WORDS + R.STATE_WORDS), np.int64)
-    out_g, out_s = GAME.one_game_outputs(c.n_seats)
-    eng.collect_nb(np.uint64(seed), np.int64(0), c.params, T, codes, prm, rprm, rotate, fi, urows, calls, rec, out_g,
-                   out_s, np.zeros(4, np.int64))
+    rec = collect_engine(eng, GAME, c, engine_tables(c), table_files(c, c.n_seats, board_of(c)), seed, n)
     m = int(rec[0, 0])
     rngs = rec[1:m + 1, eng.REC_RNG:eng.REC_RNG + RNG_WORDS].astype(np.uint64)
     return rec[1:m + 1, eng.REC_RNG + RNG_WORDS:].astype(np.int32), rngs
