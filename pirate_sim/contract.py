@@ -43,7 +43,8 @@ toys need none): ``thread_tables_nb(P, T)`` (``T`` plus one thread's work areas)
 ``search_prepare_nb(truth, rng, P, T, seat, sp, rp, opts, n, key, prng, scores, alive) -> (taken,
 m)`` (the work before the rollouts), ``refresh_nb(st, P, T)`` (work areas rebuilt after a search
 or a restored state), ``playout_seats_nb(st, P, T, seat)`` (the bench's plain playout: the seats
-as a rollout of ``seat`` plays them), ``new_file_options_nb(m)`` and ``file_options_nb(st, P, T, opts, n, out)``
+as a rollout of ``seat`` plays them), ``determinise_at_nb(st, truth, rng, P, T, seat, j)``
+(``determinise_nb`` of rollout j, where the rollouts model the other seats by j), ``new_file_options_nb(m)`` and ``file_options_nb(st, P, T, opts, n, out)``
 (what a strategy file gets as its options).  Pirateer (``games/pirateer/protocol.py``) and
 Pirate's Cove (``games/pirates_cove/protocol.py``) use them; docs/adding-a-game.md section 5 says
 why each exists.
@@ -80,7 +81,7 @@ REQUIRED = ("MAX_OPTIONS", "new_state_nb", "setup_nb", "next_decision_nb", "opti
             "determinise_nb", "reward_nb", "turn_nb", "n_events_nb", "outputs_nb", "VIEW_LEN", "view_nb")
 # hooks a game may leave out (engine_template's defaults: std_*)
 OPTIONAL = ("thread_tables_nb", "stream_key_nb", "user_stream_key_nb", "search_prepare_nb", "refresh_nb",
-            "playout_seats_nb", "new_file_options_nb", "file_options_nb")
+            "playout_seats_nb", "new_file_options_nb", "file_options_nb", "determinise_at_nb")
 # the board a strategy file gets in a game without public tables (the call needs one array)
 NoBoard = namedtuple("NoBoard", ["empty"])
 _engines: dict[str, Any] = {}

@@ -17,7 +17,7 @@ by address, so this engine compiles once whatever the files), its parameters ``u
 answers from ``G.view_nb`` (what the seat can know, never the state) at every decision with more
 than one option.  An answer outside the options stops that game and is kept in ``err``.
 
-Eight hooks are optional (``OPTIONAL`` in contract.py); a game that leaves one out gets the
+Nine hooks are optional (``OPTIONAL`` in contract.py); a game that leaves one out gets the
 default below (``std_*``):
 
 * ``thread_tables_nb(P, T)``: the tables every protocol function gets on one thread, ``T``
@@ -31,6 +31,9 @@ default below (``std_*``):
 * ``refresh_nb(st, P, T)``: after a search's rollouts have used the thread's work areas, or
   the bench has restored a recorded state, rebuild the work areas the state implies (default
   nothing);
+* ``determinise_at_nb(st, truth, rng, P, T, seat, j)``: ``determinise_nb`` for rollout ``j`` of
+  each option (the same j for every option), for a game whose rollouts model the other seats
+  by j (default ``determinise_nb``);
 * ``playout_seats_nb(st, P, T, seat)``: the bench's plain playout from a recorded decision of
   ``seat``: the seats set to play as that seat's rollouts play them, nothing re-dealt (default
   nothing: every seat plays the code it is handed);
@@ -129,6 +132,15 @@ def std_playout_seats_nb(st, P, T, seat):
 playout_seats_nb = getattr(G, "playout_seats_nb", std_playout_seats_nb)
 
 
+@njit(cache=True, inline="always")
+def std_determinise_at_nb(st, truth, rng, P, T, seat, j):
+    """The default ``determinise_at_nb``: ``G.determinise_nb`` (every rollout alike)."""
+    G.determinise_nb(st, truth, rng, P, T, seat)
+
+
+determinise_at_nb = getattr(G, "determinise_at_nb", std_determinise_at_nb)
+
+
 @njit(cache=True)
 def new_scratch_nb(P):
     """One thread's scratch: (rollout state, rollout stream, options, rollout options, scores,
@@ -192,19 +204,19 @@ def file_playout_nb(rs, rrng, P, T, rf, rrow, horizon, ropts, no_ev, calls, scr,
 
 
 @njit(cache=True)  # out of line: the loop compiles better on its own than inlined into search_nb (measured)
-def rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opt, ropts, rscores, no_ev):
-    """One rollout of option ``opt`` for ``seat``: a world consistent with what the seat knows,
+def rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opt, j, ropts, rscores, no_ev):
+    """Rollout ``j`` of option ``opt`` for ``seat``: a world consistent with what the seat knows,
     the option, then :func:`playout_nb` of the rollout strategy; the reward of that end to the seat."""
-    G.determinise_nb(rs, truth, rrng, P, T, seat)
+    determinise_at_nb(rs, truth, rrng, P, T, seat, j)
     G.apply_nb(rs, no_ev, rrng, P, T, opt)
     playout_nb(rs, rrng, P, T, int(sp[SP_ROLLOUT]), rp, int(sp[SP_HORIZON]), ropts, rscores, no_ev)
     return G.reward_nb(rs, P, T, seat, int(sp[SP_REWARD]))
 
 
 @njit(cache=True)
-def file_rollout_nb(rs, truth, rrng, P, T, sp, seat, opt, ropts, no_ev, rf, rrow, calls, scr, err):
+def file_rollout_nb(rs, truth, rrng, P, T, sp, seat, opt, j, ropts, no_ev, rf, rrow, calls, scr, err):
     """:func:`rollout_nb` whose playout is strategy file ``rf``'s (:func:`file_playout_nb`)."""
-    G.determinise_nb(rs, truth, rrng, P, T, seat)
+    determinise_at_nb(rs, truth, rrng, P, T, seat, j)
     G.apply_nb(rs, no_ev, rrng, P, T, opt)
     file_playout_nb(rs, rrng, P, T, rf, rrow, int(sp[SP_HORIZON]), ropts, no_ev, calls, scr, err)
     return G.reward_nb(rs, P, T, seat, int(sp[SP_REWARD]))
@@ -231,9 +243,10 @@ def search_nb(truth, rng, P, T, sp, rp, seat, opts, n, decision, scr, rf, rrow, 
         i = h[H_OPT]
         derive_stream_nb(rrng, rng, key, h[H_INDEX])
         if rf >= 0:
-            sums[i] += file_rollout_nb(rs, truth, rrng, P, T, sp, seat, opts[i], ropts, no_ev, rf, rrow, calls, scr, err)
+            sums[i] += file_rollout_nb(rs, truth, rrng, P, T, sp, seat, opts[i], h[H_INDEX], ropts, no_ev, rf, rrow,
+                                       calls, scr, err)
         else:
-            sums[i] += rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opts[i], ropts, scores, no_ev)
+            sums[i] += rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opts[i], h[H_INDEX], ropts, scores, no_ev)
         counts[i] += 1.0
         cnt[CNT_ROLLOUTS] += 1
         if err[ERR_FN] != 0:

@@ -3,7 +3,7 @@ search machinery (the shared loop in pirate_sim/search.py, a game's rollout) pla
 
 For each game a few tables with ``search`` seats at small budgets that exercise the loop's
 cases (one option kept, two, several halving rounds with uneven shares, every option kept,
-each reward; Pirateer and Pirate's Cove with a strategy file as the rollout, Cove's horizons),
+each reward; a strategy file as the rollout and at a seat beside search, horizons),
 each played twice (in one call and in two calls of uneven length) and traced once (the text of
 one game's trace).  Each table's hash covers the games' and seats' outputs and the trace.
 
@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SEED = 4_242_001
 RAIDER = "examples/strategies/pirateer_players.py:careful_raider"  # a strategy file as search's rollout
 PLANNER = "examples/strategies/pirates_cove_players.py:island_planner"  # Cove: a file at a seat or rolled out
+NAVIGATOR = "examples/strategies/ice_pirates_players.py:navigator"  # Ice Pirates: a file at a seat or rolled out
 
 
 def _s(**kw) -> dict:
@@ -44,6 +45,17 @@ TABLES = {
         ("b16_k0", [_s(budget=16, top_k=0), {"strategy": "upgrader"}], {}, 80),
         ("b40_k3_rank_4p", [{"strategy": "expert"}, _s(budget=40, top_k=3, reward="rank"), {"strategy": "raider"},
                             _s(budget=11, reward="margin")], {}, 40),
+        # a horizon, every other seat modelled as the rollout strategy
+        ("b12_h3_opp_rollout", [_s(budget=12, horizon=3, opponents="rollout"), {"strategy": "expert"}], {}, 30),
+        ("b10_h2_mix_3p", [{"strategy": "raider"}, _s(budget=10, horizon=2), {"strategy": "map_hunter"}], {}, 24),
+        # a strategy file rolled out (with the mix, the other seats are the mix's rows), and without the mix
+        ("b6_file_rollout", [_s(budget=6, rollout=NAVIGATOR), {"strategy": "expert"}], {}, 10),
+        ("b5_file_rollout_opp_rollout_h4", [_s(budget=5, rollout=NAVIGATOR, opponents="rollout", horizon=4),
+                                            {"strategy": "upgrader"}], {}, 10),
+        # a file seat beside two searches, the seats rotating
+        ("4p_two_searches_file", [_s(budget=6), {"strategy": NAVIGATOR, "base": "raider"},
+                                  _s(budget=9, top_k=2, rollout="upgrader", reward="rank"), {"strategy": "expert"}],
+         {"strategy_seating": "rotate"}, 8),
     ],
     "pirates_cove": [
         ("b8", [_s(budget=8), {"strategy": "fighter"}, {"strategy": "expert"}, {"strategy": "crowd_avoider"}], {}, 24),

@@ -188,19 +188,26 @@ def test_game_metadata():
 
 
 def test_the_chunk_kernel_writes_every_declared_column():
-    """Outputs filled with a sentinel instead of zeros come back without it from the real chunk
-    kernel (called as Game.play_chunk calls it): every column of columns.py is written, by name."""
-    from pirate_sim.games.ice_pirates import kernel as K
+    """Outputs filled with a sentinel instead of zeros come back without it from the engine's
+    chunk kernel (called as Game.play calls it): every column of columns.py is written, by name;
+    its counters count (no search seat nor file here: 0 rollouts, 0 decisions)."""
+    from pirate_sim.contract import table_files
+    from pirate_sim.games.ice_pirates.engine import engine, engine_tables
+    from pirate_sim.games.ice_pirates.user_view import board_of
 
     c = GAME.compile(rules(), seats(["map_hunter", "raider", "upgrader", "expert"]))
     n, sentinel = 40, -31111
     out_g = np.full((n, N_STD_GAME_COLUMNS + len(GAME.game_columns)), sentinel, np.int32)
     out_s = np.full((n, c.n_seats, len(GAME.seat_columns)), sentinel, np.int32)
-    K.play_chunk_nb(np.uint64(5), np.int64(0), np.int64(n), c.params, *c.arrays, (), out_g, out_s)  # no search seat
+    counters = np.full((n, 3), sentinel, np.int64)
+    fi, urows, calls, _ = table_files(c, c.n_seats, board_of(c.params, c.arrays))
+    engine().play_chunk_nb(np.uint64(5), np.int64(0), np.int64(n), c.params, *engine_tables(c), fi, urows, calls,
+                           out_g, out_s, counters, np.zeros((n, 4), np.int64))
     unwritten_g = sorted({(["std"] * N_STD_GAME_COLUMNS + [x.name for x in GAME.game_columns])[j]
                           for j in np.flatnonzero((out_g == sentinel).any(axis=0))})
     unwritten_s = sorted({GAME.seat_columns[j].name for j in np.flatnonzero((out_s == sentinel).any(axis=(0, 1)))})
     assert unwritten_g == [] and unwritten_s == []
+    assert np.all(counters == 0)
     g, s = GAME.play(c, 5, 0, n)  # and the values are those of a zero-filled run
     np.testing.assert_array_equal(out_g, g)
     np.testing.assert_array_equal(out_s, s)

@@ -8,7 +8,7 @@ import pytest
 from pirate_sim.games.ice_pirates import GAME
 from pirate_sim.games.ice_pirates import board as KB
 from pirate_sim.games.ice_pirates import state as KS
-from pirate_sim.games.ice_pirates import searcher as KSR
+from pirate_sim.games.ice_pirates import protocol as KP
 from pirate_sim.games.ice_pirates import rules as R
 from pirate_sim.games.ice_pirates.testing import (DIR, clear_bay, new_state, pause_for_search, place,
                                                   scramble_hidden, search_choice, set_wind, step)
@@ -67,7 +67,7 @@ def _pauses(c, n_wanted, seed=5):
 def _turn_pauses(c, seat, n_wanted, seed=5):
     """Every searched choice of ``seat``'s turns met in play of games 0.., in turn order:
     (truth, st0, rng0, nf), the turn's choice number ``nf`` paused with the first ``nf``
-    forced to what the search chose, as search_game_nb replays a turn."""
+    forced to what the search chose, as the protocol replays a turn."""
     out = []
     k = 0
     while len(out) < n_wanted and k < 50:
@@ -101,7 +101,7 @@ def test_the_search_never_cheats(seat):
     later = kinds = 0
     searched = set()
     for truth, st0, rng0, nf in pauses:
-        sums = np.zeros(KSR.MAX_OPTIONS)
+        sums = np.zeros(KP.MAX_OPTIONS)
         opt, rollouts = search_choice(c, truth.copy(), st0.copy(), rng0.copy(), nf, sums)
         later += nf > 0
         if rollouts > 0:
@@ -110,7 +110,7 @@ def test_the_search_never_cheats(seat):
             t2, s2 = truth.copy(), st0.copy()
             if scramble_hidden(c, [t2, s2], gen) == 0 or (np.array_equal(t2, truth) and np.array_equal(s2, st0)):
                 continue  # every Bay card face up, or a re-deal that happens to lie as before
-            sums2 = np.zeros(KSR.MAX_OPTIONS)
+            sums2 = np.zeros(KP.MAX_OPTIONS)
             assert search_choice(c, t2, s2, rng0.copy(), nf, sums2) == (opt, rollouts)
             np.testing.assert_array_equal(sums2, sums)
             kinds += 1
@@ -167,25 +167,29 @@ def test_search_games_are_reproducible_whatever_threads_and_chunks():
 
 
 def test_a_searching_seat_keeps_the_invariants():
-    from pirate_sim.games.ice_pirates.testing import crew_chips
+    """Crew chips are conserved through a game with a searching seat, and a game driven from
+    Python through the protocol's functions one decision at a time (testing.play_through_protocol)
+    is the engine's game, output for output."""
+    from pirate_sim.games.ice_pirates.testing import crew_chips, play_through_protocol
 
     c = compile_game(("search", "map_hunter", "raider"), budget=4)
     g, s = GAME.play(c, 2, 0, 4)
     assert (g[:, 3] == 0).all() and ((g[:, 0] >= 0) & (g[:, 0] < 3)).all()
     assert (g[:, 0] == (g[:, 4] + g[:, 1] - 1) % 3).all()  # each win on the winner's turn
-    st, ev, rng = new_state(c, 2, 0, events=0)
-    total = crew_chips(st, 3)
-    geo, rel, cum_w, costs, deck, port_upg, strat, sp = c.arrays
-    KSR.search_game_nb(st, ev, rng, c.params, geo, rel, cum_w, costs, strat, sp, np.zeros(KS.FS_SIZE, np.int64),
-                     np.zeros(2, np.int64), 0, np.zeros((0, 0), np.int32), np.zeros((0, 0), np.uint64))
+    total = crew_chips(new_state(c, 2, 1, events=0)[0], 3)
+    st, out_g, out_s = play_through_protocol(c, 2, 1)
     assert st[R.G_END] >= 0 and crew_chips(st, 3) == total and st[R.T_PEND] == 0
+    np.testing.assert_array_equal(out_g, g[1])
+    np.testing.assert_array_equal(out_s, s[1])
+    counters = GAME.play_counted(c, 2, 1, 1)[2][0]
+    assert counters[0] > 0 and counters[1] > 0  # rollouts were played, choices searched
 
 
 @pytest.mark.slow
 def test_search_bench_reports_its_cost():
     c = compile_game(budget=16)
     out = GAME.search_bench(c, 1, 40)
-    assert out["decisions"] == 40 and out["rollouts"] > 0
+    assert out["decisions"] == 40 and out["rollouts"] > 0 and out["searched_decisions"] == 40
     assert out["rollouts_per_s"] > 0 and out["s_per_playout"] > 0
     assert out["overhead"] == pytest.approx(out["s_per_rollout"] / out["s_per_playout"] - 1)
 

@@ -1,4 +1,5 @@
-"""Ice Pirates strategies of one's own (games/ice_pirates/user_kernel.py, docs/strategies.md).
+"""Ice Pirates strategies of one's own (the decision protocol's engine: games/ice_pirates/protocol.py;
+docs/strategies.md).
 
 The real kernel and real files: examples/strategies/ice_pirates_players.py:navigator and
 tests/user_strategies/ice_probe.py (its ``mode`` picks a misbehaviour).  The user kernel's
@@ -152,7 +153,7 @@ def test_trace_with_a_user_seat_equals_the_run():
 
 
 def test_a_strategy_file_and_search_at_one_table():
-    """navigator and ``search`` at one table (user_kernel.user_play_chunk_nb, search True): the games do not
+    """navigator and ``search`` at one table (one engine for both): the games do not
     depend on chunks, the trace plays the run's game, the search seat is searched (its
     games differ from a table whose second seat is search's rollout strategy) and the file
     is called there (an illegal answer stops the run with the file named)."""

@@ -104,7 +104,7 @@ def test_search_rolls_out_a_file_and_reports_its_illegal_answer(tmp_path, game):
     """Pirate's Peak's, Pirate's Cove's and Ice Pirates' search rolling out a strategy file
     (Peak: user_turn.user_play_rest_nb inside search_player.rollout_play_nb, every seat
     declares by the file; Cove: the protocol's engine (engine_template.file_rollout_nb), every
-    seat chooses its islands by it; Ice Pirates: searcher.rollout_nb, every turn is user_turn.user_turn_nb): a file that
+    seat chooses its islands by it; Ice Pirates: the same engine, every turn's choices by it): a file that
     always takes the first option plays other games than the built-in rollout, chunks replay
     them, and an illegal answer inside a rollout stops the run with one line that says so."""
     import importlib
@@ -129,8 +129,8 @@ def test_search_rolls_out_a_file_and_reports_its_illegal_answer(tmp_path, game):
     bad = table("r.py:bad")
     with pytest.raises(U.UserStrategyError, match=r"r\.py: bad: returned 9 in a rollout of search at game 0"):
         bad.game.play(bad.compile(), 3, 0, 4)
-    # the kernel's copy keeps user_strategy out of the kernel's sources (Cove: the protocol's engine)
-    if game != "pirates_cove":
+    # the kernel's copy keeps user_strategy out of the kernel's sources (Cove, Ice: the protocol's engine)
+    if game == "pirates_peak":
         assert importlib.import_module(f"pirate_sim.games.{game}.user_turn").ROLLOUT_ERR == U.ROLLOUT_ERR
 
 
@@ -204,13 +204,13 @@ def test_a_file_only_rolled_out_is_no_tournament_entrant():
 
 
 def test_bench_says_when_it_does_not_time_the_file_rollout(tmp_path):
-    """`pirate-sim bench` times Pirateer's and Pirate's Cove's file rollouts (the protocol's engine);
-    in the other games its search figures are of the built-in placeholder rollout, and its label
+    """`pirate-sim bench` times Pirateer's, Pirate's Cove's and Ice Pirates' file rollouts (the
+    protocol's engine); in Pirate's Peak its search figures are of the built-in placeholder rollout, and its label
     says so."""
     from pirate_sim.bench import search_scenario
 
     (tmp_path / "r.py").write_text("def first(view, options, params):\n    return 0\n")
-    for game, says in (("pirates_cove", False), ("ice_pirates", True), ("pirates_peak", True), ("pirateer", False)):
+    for game, says in (("pirates_cove", False), ("ice_pirates", False), ("pirates_peak", True), ("pirateer", False)):
         s = scen.from_dict({"game": game, "seats": [{"strategy": "search", "rollout": "r.py:first"},
                                                     {"strategy": "expert"}] + [{"strategy": "expert"}] * (game == "pirates_cove")},
                            source=str(tmp_path / "s.toml"))

@@ -1,4 +1,5 @@
-"""The Ice Pirates plug-in: compile a scenario, run the kernel, trace one game, odds."""
+"""The Ice Pirates plug-in: compile a scenario; play, trace and search on the decision protocol's
+engine (protocol.py, engine.py); odds."""
 
 from __future__ import annotations
 
@@ -10,12 +11,10 @@ import numpy as np
 from ...rng import RNG_WORDS
 from ...seating import entries_of_seats, first_player_code, rotates
 from ..base import Compiled, Game, OddsRow, Param, Ratio
-from ..kernel_base import search_switch
-from . import kernel as K
 from . import state as KS
-from . import searcher as KSR
 from . import rules as R
 from .columns import GAME_COLUMNS, SEAT_COLUMNS
+from .engine import engine, engine_tables
 from .odds import raid_rows, wind_rows
 from .strategies import STRATEGIES, seat_tables
 
@@ -140,6 +139,7 @@ class IcePirates(Game):
 
     # ------------------------------------------------------------------ strategies of one's own
     takes_strategy_files = True
+    one_engine = True  # the decision protocol's engine plays every table (warm.py: one job)
     user_seat_params = {"base": Param("base", "expert", "choice", "the built-in strategy (default parameters) "
                                       "that takes the seat's choices other than headings, fighting the waves "
                                       "and raids", choices=tuple(s.name for s in STRATEGIES if s.name != "search"))}
@@ -147,113 +147,67 @@ class IcePirates(Game):
     def user_placeholder(self, seat: dict) -> dict:
         return {"strategy": seat.get("base", "expert")}
 
-    user_rollout = True  # a search seat's ``rollout`` may name a strategy file or "learned" (user_turn.py)
+    user_rollout = True  # a search seat's ``rollout`` may name a strategy file or "learned" (protocol.py)
     user_rollout_placeholder = "expert"  # the search's tables' rollout then: the choices a file does not take
+    bench_user_rollout = True  # search_bench times a file rollout as it is (engine_template.playout_points_nb)
 
     def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
-        """Compile the files' wrappers; the user kernel's ``sp`` is the scenario's with
-        SP_SEARCH set on the user entries (policies.forced_nb then pauses at their choices);
-        ``fi`` / ``rows`` have a second row per entry, the file its search's rollouts play."""
+        """Check each function against the engine's argument types and compile its call;
+        engine.engine_tables reads ``fi`` (which entries ask a file, which search rolls one out:
+        a second row per entry)."""
         from numba import typeof
 
         from ... import user_strategy as U
         from .user_view import VIEW_LEN, board_of
 
-        n = compiled.n_seats
-        sp = compiled.arrays[7].copy()
-        for e in np.flatnonzero(fi[:n] >= 0):
-            sp[e, KS.SP_SEARCH] = 1.0
-        board = board_of(compiled.params, compiled.arrays)
-        types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(np.zeros(3, np.int32)), typeof(rows[0]),
+        types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(engine().new_file_options_nb(2)), typeof(rows[0]),
                   typeof(np.zeros(RNG_WORDS, np.uint64)))
-        from . import user_kernel as mod
+        calls = U.compile_calls(self.name, users, types_, board_of(compiled.params, compiled.arrays))
+        compiled.extra["user"] = {"users": users, "fi": fi, "rows": rows, "calls": calls}
 
-        calls = U.compile_calls(self.name, users, types_, board)
-        compiled.extra["user"] = {"module": mod, "users": users, "fi": fi, "rows": rows, "board": calls,
-                                  "arrays": compiled.arrays[:7] + (sp,)}
+    def _files(self, compiled: Compiled) -> tuple:
+        """The engine's (fi, urows, calls, users) of the table (contract.table_files; the board a
+        strategy file gets: user_view.board_of)."""
+        from ...contract import table_files
+        from .user_view import board_of
+
+        return table_files(compiled, compiled.n_seats, board_of(compiled.params, compiled.arrays))
 
     # ------------------------------------------------------------------ play
-    def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        if "user" in compiled.extra:
-            from ... import user_strategy as U
+    def play_counted(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
+        """:meth:`play` and each game's counters, int64[n, 3]: rollouts its search seats played,
+        searched decisions, decisions (a choice with one option included)."""
+        from ...contract import play_engine
 
-            x = compiled.extra["user"]
-            n = int(n_games)
-            out_g, out_s = self.new_outputs(n, compiled.n_seats)
-            if n == 0:
-                return out_g, out_s
-            err = np.zeros((n, 4), np.int64)
-            x["module"].user_play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n),
-                                           compiled.params, *x["arrays"], x["fi"], x["rows"], x["board"], err,
-                                           _search_arg(compiled), out_g, out_s)
-            U.raise_errors(err, first_game, x["users"])
-            return out_g, out_s
-        return self.play_chunk(K.play_chunk_nb, compiled, seed, first_game, n_games, _search_arg(compiled))
+        return play_engine(engine(), self, compiled, engine_tables(compiled), self._files(compiled), seed,
+                           first_game, n_games)
+
+    def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
+        return self.play_counted(compiled, seed, first_game, n_games)[:2]
 
     # ------------------------------------------------------------------ search
     def search_bench(self, compiled: Compiled, seed: int, n_decisions: int) -> dict:
-        """The search player's cost on one thread: search games of ``compiled`` (at least one
-        ``search`` seat) until ``n_decisions`` searched choices, then one plain game of the
-        rollout strategy from each choice's turn start per rollout it spent on average (no
-        copying, re-dealing, replaying nor choosing), so both time the same positions."""
-        import time
+        """The search player's cost on one thread (engine_template's bench): ``n_decisions``
+        searched choices of the table's games (more than one option), searched again
+        (rollouts/s), then as many plain playouts from the same choices (``s_per_playout``: the
+        turn played again from its start, every seat the rollout strategy, nothing re-dealt);
+        ``overhead`` is the search's machinery per rollout."""
+        from ...contract import bench_engine
 
-        import numba
-
-        geo, rel, cum_w, costs, deck, port_upg, strat, sp = compiled.arrays
-        n = compiled.n_seats
-        searching = [e for e in range(n) if sp[e, KS.SP_SEARCH] > 0]
-        if not searching:
+        if not _searching(compiled):
             raise ValueError("seats: search_bench needs a seat playing 'search'")
-        rollout_code = int(sp[searching[0], KS.SP_ROLLOUT])
-        P = compiled.params
-        n_decisions = max(int(n_decisions), 1)
-
-        def searched(k: int):
-            pts = np.zeros((k, R.STATE_WORDS), np.int32)
-            pts_rng = np.zeros((k, RNG_WORDS), np.uint64)
-            tally = np.zeros(2, np.int64)
-            t = time.perf_counter()
-            K.search_bench_nb(np.uint64(seed % 2**64), np.int64(0), np.int64(k), P, *compiled.arrays, pts, pts_rng,
-                              tally)
-            return time.perf_counter() - t, pts, pts_rng, tally
-
-        threads = numba.get_num_threads()
-        numba.set_num_threads(1)
-        try:
-            searched(1)  # compile
-            KSR.playouts_nb(np.zeros((1, R.STATE_WORDS), np.int32) + 0, np.ones((1, RNG_WORDS), np.uint64), 0, 1, P,
-                          geo, rel, cum_w, costs, strat, sp, rollout_code)
-            t_search, pts, pts_rng, tally = searched(n_decisions)
-            rollouts = int(tally[0])
-            reps = max(1, round(rollouts / n_decisions))
-            t = time.perf_counter()
-            KSR.playouts_nb(pts, pts_rng, n_decisions, reps, P, geo, rel, cum_w, costs, strat, sp, rollout_code)
-            t_play = time.perf_counter() - t
-        finally:
-            numba.set_num_threads(threads)
-        s_roll = t_search / max(rollouts, 1)
-        s_play = t_play / (n_decisions * reps)
-        return {"decisions": n_decisions, "rollouts": rollouts, "rollouts_per_s": rollouts / t_search,
-                "s_per_rollout": s_roll, "s_per_playout": s_play, "overhead": s_roll / s_play - 1.0}
+        b = bench_engine(engine(), self, compiled, engine_tables(compiled), self._files(compiled), seed,
+                         max(int(n_decisions), 1))
+        return {**b, "searched_decisions": b["decisions"]}
 
     # ------------------------------------------------------------------ trace
     def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 200_000):
-        """(events int32[n, 6], out_games row, out_seats rows) of one game."""
-        if "user" in compiled.extra:
-            from ... import user_strategy as U
+        """(events int32[n, 6], out_games row, out_seats rows) of one game (the bulk run's code
+        path; a replayed turn rewinds the log with the state, so each turn shows once)."""
+        from ...contract import trace_engine
 
-            x = compiled.extra["user"]
-            ev = np.zeros((capacity, R.EVENT_WIDTH), np.int32)
-            out_g, out_s = self.one_game_outputs(compiled.n_seats)
-            err = np.zeros(4, np.int64)
-            n = x["module"].user_play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params,
-                                                *x["arrays"], ev, x["fi"], x["rows"], x["board"], err,
-                                                _search_arg(compiled), out_g, out_s)
-            U.raise_errors(err[None, :], game_index, x["users"])
-            return ev[:n], out_g, out_s
-        return self.traced_game(K.play_traced_nb, compiled, seed, game_index, capacity, R.EVENT_WIDTH,
-                                _search_arg(compiled))
+        return trace_engine(engine(), self, compiled, engine_tables(compiled), self._files(compiled), seed,
+                            game_index, capacity)
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         ev, out_g, out_s = self.trace_events(compiled, seed, game_index)
@@ -289,11 +243,6 @@ def _searching(compiled: Compiled) -> bool:
     """Does a seat of this scenario play ``search`` (the kernel's SP_SEARCH flag)?"""
     sp = compiled.arrays[7]
     return bool((sp[:compiled.n_seats, KS.SP_SEARCH] > 0).any())
-
-
-def _search_arg(compiled: Compiled) -> tuple:
-    """The drivers' ``search`` argument (kernel_base.search_switch)."""
-    return search_switch(_searching(compiled))
 
 
 def _describe(kind: int, a: int, b: int, c: int, ports: list[str]) -> str:

@@ -1,7 +1,7 @@
-"""Ice Pirates kernel, part 5 of 7: whole games: set-up (``setup_nb``), the turn loop (``step_nb``,
-``run_game_nb``, ``turn_nb``), the outputs writer (``write_outputs_nb``, every column by its
-name in ``columns.py``), one game on a seeded stream (``play_one_game_nb``) and a game's
-scratch (``game_scratch_nb``, what each driver allocates once per block).
+"""Ice Pirates kernel, part 5 of 7: whole games: set-up (``setup_nb``), the turns (``step_nb``, and
+``play_on_nb``, the kernel's one compiled copy of a turn, through which ``protocol.py`` plays
+every turn) and the outputs writer (``write_outputs_nb``, every column by its name in
+``columns.py``).
 
 Imports ``state``, ``board`` and ``turn`` (and ``columns``); see ``state.py`` for the order of
 the kernel's modules.
@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from ...seating import entry_of_seat_nb, first_seat_nb
-from ...rng import RNG_WORDS, dice_rolled_nb, rand_below_nb, shuffle_nb
+from ...rng import dice_rolled_nb, rand_below_nb, shuffle_nb
 from .. import base
 from ..kernel_base import copy_words_nb
 from .columns import (GAME_COLUMNS, GC_DICE_ROLLED, GC_RAMS, GC_TREASURE_TURN, GC_VISITS, GC_WALLED_CARDS,
@@ -25,11 +25,11 @@ from .columns import (GAME_COLUMNS, GC_DICE_ROLLED, GC_RAMS, GC_TREASURE_TURN, G
 from .rules import (BELL, C_CARD, C_COLOUR, C_COPIES, C_MASK, C_PORT_UPG, C_REVEALED, C_VISITS, C_WRECK, END_TRUNCATED,
                     EV_TRUNC, G_END, G_ENTRY, G_FIRST, G_MAPS_LEFT, G_RAMS, G_SEAT, G_SUPPLY, G_TREASURE,
                     G_TREASURE_TURN, G_TURN, G_UNUSED, G_WALLED, G_WIND_ROLLS, G_WINNER, N_BAY, N_CELLS, PORT,
-                    STATE_WORDS, S_ABANDONS, S_CREW, S_CREW_ROW, S_CREW_SWASH, S_CREW_UPG, S_CREW_WAVES, S_EXTRA_EVER,
+                    S_ABANDONS, S_CREW, S_CREW_ROW, S_CREW_SWASH, S_CREW_UPG, S_CREW_WAVES, S_EXTRA_EVER,
                     S_HELD_TREASURE, S_LOST_TURNS, S_MAPS, S_MOVES, S_POS, S_PROGRESS, S_RAIDS_MADE, S_RAIDS_SUFFERED,
                     S_RAIDS_WON, S_RAMS, S_STORMS, S_SWASH, S_TREASURE_CHANGES, S_T_ALL_MAPS, S_T_FIRST_MAP,
                     S_T_TREASURE, S_UPG_EVER, T_PEND, WRECK)
-from .state import FS_KEY_TURN, FS_SIZE, log_nb, popcount_nb, roll_wind_nb, sb_nb
+from .state import SP_SEARCH, log_nb, popcount_nb, roll_wind_nb, sb_nb
 from .board import refresh_all_nb
 from .turn import play_turn_nb
 
@@ -111,13 +111,6 @@ def setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index):
     st[G_FIRST] = st[G_SEAT]
 
 
-@njit(cache=True, _nrt=False)
-def run_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
-    """Play turns from the current state until a win or the turn cap."""
-    while st[G_END] < 0:
-        step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
-
-
 @njit(cache=True, _nrt=False, inline="always")
 def step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
     """One turn of the seat to move (or truncation at the turn cap); next seat after it."""
@@ -177,25 +170,23 @@ def write_outputs_nb(st, rng, P, out_g, out_s):
 
 
 @njit(cache=True, _nrt=False)
-def turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
-    """step_nb as a call, not inlined: the search code's one copy of the turn (each inlined
-    copy of the turn costs minutes of cold compile)."""
-    step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
+def play_on_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, first, one):
+    """Turns from the current state: the first whatever it is if ``first`` (an asked seat's turn,
+    played or replayed from its start), then on until the game ends or the seat to move is asked
+    (its entry row's SP_SEARCH, below the turn cap); only one turn if ``one``; a paused turn
+    stops it (T_PEND).  The kernel's one copy of the turn (each inlined copy of the turn costs
+    minutes of cold compile): the protocol (``protocol.py``) plays every turn through it."""
+    go = first
+    while st[G_END] < 0:
+        if not go and st[G_TURN] < P.turn_cap and sp[st[G_ENTRY + st[G_SEAT]], SP_SEARCH] > 0:
+            return
+        go = False
+        step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
+        if one or st[T_PEND] != 0:
+            return
 
 
 @njit(cache=True, _nrt=False)
-def play_one_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, deck, port_upg, strat, sp, fs, perm,
-                     out_g, out_s, game_index):
-    """One whole game on an already seeded ``rng`` (bulk runs and traces share it)."""
-    setup_nb(st, ev, rng, P, geo, cum_w, deck, port_upg, perm, game_index)
-    fs[FS_KEY_TURN] = -1  # no plan of an earlier game is reused
-    run_game_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
-    write_outputs_nb(st, rng, P, out_g, out_s)
-
-
-@njit(cache=True, inline="always")
-def game_scratch_nb():
-    """A game's scratch, allocated once per parallel block (or traced game) by each driver:
-    (state, an empty event log, rng, the planner's work space, the deck's permutation)."""
-    return (np.zeros(STATE_WORDS, np.int32), np.zeros((0, 6), np.int32), np.zeros(RNG_WORDS, np.uint64),
-            np.zeros(FS_SIZE, np.int64), np.zeros(N_BAY, np.int64))
+def turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
+    """One turn (``step_nb``) through :func:`play_on_nb` (tests and notebooks)."""
+    play_on_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, True, True)

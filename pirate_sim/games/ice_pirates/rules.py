@@ -201,13 +201,13 @@ S_PROGRESS = 28  # best progress: most map colours held at once (0..3), 4 once i
 S_STALL = 29  # turns since its best progress last rose (strategies: abandon a hopeless ship)
 SEAT_WORDS = 30
 MAX_SEATS = 6
-# the search player's turn words (searcher.search_game_nb): a searching seat's turn is replayed
-# from its start with the choices it has made so far forced, and pauses at its next choice
+# the turn words of an asked seat (protocol.py: a search or strategy-file seat): its turn is
+# replayed from its start with the choices it has made so far forced, and pauses at its next choice
 T_BASE = SEATS_BASE + MAX_SEATS * SEAT_WORDS
 T_FSEAT = T_BASE  # the seat whose next choices are forced
 T_NF = T_BASE + 1  # forced choices queued this turn (0: none)
 T_FPOS = T_BASE + 2  # the next forced choice
-T_PAUSE = T_BASE + 3  # 1: a searching seat's unforced choice pauses the turn (the real game only)
+T_PAUSE = T_BASE + 3  # 1: an asked seat's unforced choice pauses the turn (its row's SP_SEARCH)
 T_PEND = T_BASE + 4  # the paused choice: 0 none, PEND_DIR, PEND_FIGHT, PEND_RAID
 T_PMASK = T_BASE + 5  # its options: the legal directions, or the seats it may raid
 T_PSTOP = T_BASE + 6  # a direction choice: 1 if the ship may stop instead

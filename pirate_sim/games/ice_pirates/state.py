@@ -5,9 +5,10 @@ wind roll and how far a ship may sail (cont_after_nb).
 
 The kernel's modules, each importing only those before it (no cycles): ``state`` (this one),
 ``board`` (the map and legality), ``policies`` (the scripted players' choices and the
-planner), ``turn`` (raids, collection, one turn), ``play`` (set-up, whole games, outputs),
-``user_turn`` (a turn replayed with its choices forced; a strategy file's turn), ``searcher``
-(the search player) and ``kernel`` (the chunk and trace drivers).  Every one
+planner), ``turn`` (raids, collection, one turn), ``play`` (set-up, the turns, outputs),
+``searcher`` (what the search player knows of the game) and ``protocol`` (the game on the
+decision protocol: a turn paused and replayed from its start; the engine,
+``pirate_sim/engine_template.py``, is the chunk and trace drivers and the search loop).  Every one
 may import ``rules``, ``columns``, ``games.base``, ``games.kernel_base``, ``pirate_sim.rng``,
 ``.search`` and ``.seating``; this one imports none of the other kernel modules.
 

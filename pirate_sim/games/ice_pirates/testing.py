@@ -14,7 +14,6 @@ from ..base import Compiled
 from . import board as KB
 from . import play as KG
 from . import state as KS
-from . import searcher as KSR
 from . import rules as R
 
 DIR = {n: i for i, n in enumerate(R.DIR_NAMES)}
@@ -147,7 +146,7 @@ def kinds(st, ev) -> list[int]:
 
 def pause_for_search(c: Compiled, st, rng, fs=None, nf: int = 0):
     """Play the turn of the seat to move (a ``search`` seat) up to its searched choice number
-    ``nf`` (the first ``nf`` forced from st[T_FORCED:]), as search_game_nb's replay does:
+    ``nf`` (the first ``nf`` forced from st[T_FORCED:]), as the protocol's replay does:
     returns (truth, st0, rng0): the paused state, the turn's start and the game's stream
     there; truth[T_PEND] == 0 if the turn had no such choice to search."""
     geo, rel, cum_w, costs, deck, port_upg, strat, sp = c.arrays
@@ -165,26 +164,85 @@ def pause_for_search(c: Compiled, st, rng, fs=None, nf: int = 0):
     return truth, st0, rng0
 
 
+def protocol_state(truth, st0, nf: int = 0):
+    """The decision protocol's state (protocol.py) of the pause in ``truth``: the turn began in
+    ``st0`` (its T_FORCED words the choices before), this is its choice number ``nf``."""
+    from .protocol import PROTO_WORDS, STEP_PAUSED, W, X_NF, X_START, X_STEP
+
+    st = np.zeros(PROTO_WORDS, np.int32)
+    st[:W] = truth
+    st[X_START:X_START + W] = st0
+    st[X_NF] = nf
+    st[X_STEP] = STEP_PAUSED
+    return st
+
+
+def _engine_args(c: Compiled):
+    """(engine, its thread's tables, codes, prm, rprm, rotate, (fi, urows, calls)) of a table."""
+    from ...contract import table_files
+    from .engine import engine, engine_tables
+    from .protocol import thread_tables_nb
+    from .user_view import board_of
+
+    T, codes, prm, rprm, rotate = engine_tables(c)
+    fi, urows, calls, _ = table_files(c, c.n_seats, board_of(c.params, c.arrays))
+    return engine(), thread_tables_nb(c.params, T), codes, prm, rprm, rotate, (fi, urows, calls)
+
+
 def search_choice(c: Compiled, truth, st0, rng0, nf: int = 0, sums_out=None) -> tuple[int, int]:
-    """(option chosen, rollouts played) by the kernel's search at the pause in ``truth``
-    (the turn's searched choice number ``nf``); ``sums_out`` receives each option's reward sum."""
-    geo, rel, cum_w, costs, deck, port_upg, strat, sp = c.arrays
-    n = c.n_seats
+    """(option chosen, rollouts played) by the engine's search (engine_template.search_nb) at
+    the pause in ``truth`` (the turn's searched choice number ``nf``, its start ``st0``, the
+    game's stream ``rng0`` at that start); ``sums_out`` receives each option's reward sum."""
+    eng, TT, codes, prm, rprm, rotate, (fi, urows, calls) = _engine_args(c)
+    G = eng.G
+    st = protocol_state(truth, st0, nf)
     s = int(truth[R.G_SEAT])
-    rc = int(sp[truth[R.G_ENTRY + s], KS.SP_ROLLOUT])
-    rstrat = np.full(n, strat[n + rc], np.int32)
-    rsp = np.tile(sp[n + rc], (n, 1))
-    w = len(truth)
-    scratch = [np.zeros(w, np.int32), np.zeros(len(rng0), np.uint64), np.zeros(KS.FS_SIZE, np.int64),
-               np.zeros(KS.FS_SIZE, np.int64), np.zeros((0, R.EVENT_WIDTH), np.int32), np.zeros(R.N_BAY, np.int64)]
-    opts, idx = np.zeros(KSR.MAX_OPTIONS, np.int64), np.zeros(KSR.MAX_OPTIONS, np.int64)
-    scores, sums, counts = (np.zeros(KSR.MAX_OPTIONS) for _ in range(3))
-    tally = np.zeros(2, np.int64)
-    opt = KSR.search_choice_nb(truth, st0, rng0, c.params, geo, rel, cum_w, costs, strat, sp, rstrat, rsp, s, nf,
-                             *scratch, opts, scores, idx, sums, counts, tally, None)
+    e = int(truth[R.G_ENTRY + s])
+    opts = np.zeros(G.MAX_OPTIONS, np.int64)
+    n = G.options_nb(st, c.params, TT, opts)
     if sums_out is not None:
-        sums_out[:] = sums
-    return int(opt), int(tally[0])
+        sums_out[:] = 0.0
+    if n == 1:
+        return int(opts[0]), 0
+    scr = eng.new_scratch_nb(c.params)
+    err = np.zeros(4, np.int64)
+    i = eng.search_nb(st, rng0.copy(), c.params, TT, prm[e], rprm[e], s, opts, n, 0, scr, fi[c.n_seats + e],
+                      urows[c.n_seats + e], calls, err)
+    assert err[0] == 0, err
+    if sums_out is not None:
+        sums_out[:n] = scr[6][:n]
+    return int(opts[i]), int(scr[9][eng.CNT_ROLLOUTS])
+
+
+def play_through_protocol(c: Compiled, seed: int, game_index: int):
+    """(final state, out_games row, out_seats rows) of one game driven from Python through the
+    protocol's functions one decision at a time (a ``search`` seat's choices by the engine's
+    search_nb): an independent driver of the engine's game loop, which must play the same game."""
+    from .game import GAME
+
+    eng, TT, codes, prm, rprm, rotate, (fi, urows, calls) = _engine_args(c)
+    G, P, n_seats = eng.G, c.params, c.n_seats
+    st = G.new_state_nb(P)
+    rng = new_rng(seed, game_index)
+    ev = np.zeros((0, R.EVENT_WIDTH), np.int32)
+    opts = np.zeros(G.MAX_OPTIONS, np.int64)
+    scr = eng.new_scratch_nb(P)
+    err = np.zeros(4, np.int64)
+    G.setup_nb(st, ev, rng, P, TT, game_index)
+    decision = 0
+    while (s := G.next_decision_nb(st, ev, rng, P, TT)) >= 0:
+        n = G.options_nb(st, P, TT, opts)
+        e = int(st[R.G_ENTRY + s])
+        i = 0
+        if n > 1 and codes[e] == eng.SEARCH:
+            i = eng.search_nb(st, rng, P, TT, prm[e], rprm[e], s, opts, n, decision, scr, fi[n_seats + e],
+                              urows[n_seats + e], calls, err)
+        assert fi[e] < 0 and err[0] == 0  # (no strategy files here)
+        decision += 1
+        G.apply_nb(st, ev, rng, P, TT, opts[i])
+    out_g, out_s = GAME.one_game_outputs(n_seats)
+    G.outputs_nb(st, rng, P, TT, out_g, out_s)
+    return st, out_g, out_s
 
 
 def scramble_hidden(c: Compiled, states, rng: np.random.Generator) -> int:
