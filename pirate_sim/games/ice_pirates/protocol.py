@@ -97,13 +97,17 @@ def setup_nb(st, ev, rng, P, T, k):
 
 
 @njit(cache=True, inline="always")
-def _replay_nb(st, ev, rng, P, T, strat, sp, fs, nf):
-    """The seat to move's turn from its start (X_START) with its first ``nf`` choices forced, up
-    to its next choice (True: paused there, the stream back at the turn's start) or its end."""
+def _replay_nb(st, ev, rng, P, T, strat, sp, fs, nf, fresh):
+    """The seat to move's turn from its start (X_START; ``fresh``: the rules' words are the start,
+    copied aside where the turn may pause again) with its first ``nf`` choices forced, up to its
+    next choice (True: paused there, the stream back at the turn's start) or its end."""
     rng0 = T[W_RNG0]
     for i in range(RNG_WORDS):
         rng0[i] = rng[i]
-    if nf > 0:
+    if fresh:
+        if sp[st[G_ENTRY + st[G_SEAT]], SP_SEARCH] > 0:
+            st[X_START:X_START + W] = st[:W]
+    else:
         st[:W] = st[X_START:X_START + W]
     st[T_FSEAT] = st[G_SEAT]
     st[T_NF] = nf
@@ -137,7 +141,7 @@ def next_decision_nb(st, ev, rng, P, T):
     if x == STEP_PAUSED:  # (asked again before an answer: the same choice)
         return st[G_SEAT]
     if x == STEP_REPLAY or x == STEP_FIRST:
-        if _replay_nb(st, ev, rng, P, T, strat, sp, fs, st[X_NF]):
+        if _replay_nb(st, ev, rng, P, T, strat, sp, fs, st[X_NF], x == STEP_FIRST):
             return st[G_SEAT]
     while st[G_END] < 0:
         if st[X_ASK] != 0 and st[X_STEP] != STEP_GO:
@@ -145,8 +149,8 @@ def next_decision_nb(st, ev, rng, P, T):
             return st[G_SEAT]
         st[X_STEP] = 0
         if st[G_TURN] < P.turn_cap and sp[st[G_ENTRY + st[G_SEAT]], SP_SEARCH] > 0:
-            st[X_START:X_START + W] = st[:W]  # the asked seat's turn, from its start, nothing forced
-            if _replay_nb(st, ev, rng, P, T, strat, sp, fs, 0):
+            # the asked seat's turn, from its start, nothing forced
+            if _replay_nb(st, ev, rng, P, T, strat, sp, fs, 0, True):
                 return st[G_SEAT]
         else:  # turns of seats not asked, up to the next asked one (or one turn, with a horizon)
             play_on_nb(st, ev, rng, P, T[T_GEO], T[T_REL], T[T_CUM_W], T[T_COSTS], strat, sp, fs, True,
@@ -170,7 +174,7 @@ def apply_nb(st, ev, rng, P, T, option):
         st[X_STEP] = STEP_GO
         return
     nf = st[X_NF]
-    st[X_START + T_FORCED + nf] = option
+    st[(0 if x == STEP_FRESH else X_START) + T_FORCED + nf] = option  # a rollout's start: its rules' words
     st[X_NF] = nf + 1
     st[X_STEP] = STEP_FIRST if x == STEP_FRESH else STEP_REPLAY
 
@@ -204,25 +208,26 @@ def stream_key_nb(st, decision):
 def _rollout_rows_nb(P, T, e, mix_row):
     """Every seat of a rollout of search entry ``e`` on its rollout row; with ``mix_row >= 0``
     the other entries on that default row."""
-    rstrat, rsp = T[W_RUN_STRAT], T[W_RUN_SP]
+    rstrat, rsp, sp = T[W_RUN_STRAT], T[W_RUN_SP], T[T_SP]
     for i in range(P.n_seats):
-        r = e if mix_row < 0 or i == e else mix_row
-        if r == e:
+        if mix_row < 0 or i == e:
             rstrat[i] = T[T_RSTRAT][e]
-            rsp[i, :] = T[T_RSP][e, :]
+            for k in range(rsp.shape[1]):
+                rsp[i, k] = T[T_RSP][e, k]
         else:
-            rstrat[i] = T[T_STRAT][r]
-            rsp[i, :] = T[T_SP][r, :]
+            rstrat[i] = T[T_STRAT][mix_row]
+            for k in range(rsp.shape[1]):
+                rsp[i, k] = sp[mix_row, k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # once a rollout: a call passes T's 18 arrays
 def determinise_at_nb(st, truth, rng, P, T, seat, j):
     """Rollout ``j``: the paused turn's start with the face-down Bay cards re-dealt
     (``searcher.redeal_nb``: what ``seat`` has seen stays), its choices so far forced, every seat
-    on the rollout rows (the mix's row of j for the others)."""
+    on the rollout rows (the mix's row of j for the others).  The start is copied once, into the
+    rules' words (``_replay_nb`` copies it aside only where the turn may pause again)."""
     st[:W] = truth[X_START:X_START + W]
     redeal_nb(st, truth, rng, P, T[T_GEO], T[W_CARDS])
-    st[X_START:X_START + W] = st[:W]
     st[X_NF] = truth[X_NF]
     st[X_STEP] = STEP_FRESH
     st[X_ROLL] = 1
@@ -264,7 +269,7 @@ def turn_nb(st):
     x = st[X_STEP]
     if st[X_ROLL] != 0:
         if x == STEP_FIRST or x == STEP_FRESH:
-            return st[X_START + G_TURN] + 1
+            return st[G_TURN] + 1  # (the rules' words are the turn's start)
         if x == STEP_PAUSED or x == STEP_REPLAY:
             return st[X_START + G_TURN]
     return st[G_TURN]
