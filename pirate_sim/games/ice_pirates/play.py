@@ -170,23 +170,25 @@ def write_outputs_nb(st, rng, P, out_g, out_s):
 
 
 @njit(cache=True, _nrt=False)
-def play_on_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, first, one):
-    """Turns from the current state: the first whatever it is if ``first`` (an asked seat's turn,
-    played or replayed from its start), then on until the game ends or the seat to move is asked
-    (its entry row's SP_SEARCH, below the turn cap); only one turn if ``one``; a paused turn
-    stops it (T_PEND).  The kernel's one copy of the turn (each inlined copy of the turn costs
-    minutes of cold compile): the protocol (``protocol.py``) plays every turn through it."""
-    go = first
+def play_on_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, one):
+    """Turns from the current state: the first whatever it is (an asked seat's turn, played or
+    replayed from its start), then on until the game ends or the seat to move is asked (its
+    entry row's SP_SEARCH, below the turn cap); only the first if ``one`` is 1; a paused turn
+    stops it (T_PEND).  The kernel's one copy of the turn (each copy of the turn costs half a
+    minute of cold compile): the protocol (``protocol.py``) plays every turn through it, and
+    every caller passes ``one`` as a run-time int64 (``np.int64(...)``), never a literal, which
+    numba would compile as a second copy (measured: 25 s and 27 s for two)."""
+    first = True
     while st[G_END] < 0:
-        if not go and st[G_TURN] < P.turn_cap and sp[st[G_ENTRY + st[G_SEAT]], SP_SEARCH] > 0:
+        if not first and st[G_TURN] < P.turn_cap and sp[st[G_ENTRY + st[G_SEAT]], SP_SEARCH] > 0:
             return
-        go = False
+        first = False
         step_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs)
-        if one or st[T_PEND] != 0:
+        if one == 1 or st[T_PEND] != 0:
             return
 
 
 @njit(cache=True, _nrt=False)
 def turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
     """One turn (``step_nb``) through :func:`play_on_nb` (tests and notebooks)."""
-    play_on_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, True, True)
+    play_on_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs, np.int64(1))

@@ -115,7 +115,7 @@ def _replay_nb(st, ev, rng, P, T, strat, sp, fs, nf, fresh):
     st[T_PAUSE] = 1 if nf < MAX_FORCED - 1 else 0  # (never reached: a turn has fewer choices)
     st[T_PEND] = 0
     fs[FS_KEY_TURN] = -1  # no plan of an earlier play of the turn is reused
-    play_on_nb(st, ev, rng, P, T[T_GEO], T[T_REL], T[T_CUM_W], T[T_COSTS], strat, sp, fs, True, True)
+    play_on_nb(st, ev, rng, P, T[T_GEO], T[T_REL], T[T_CUM_W], T[T_COSTS], strat, sp, fs, np.int64(1))
     if st[T_PEND] != 0:
         for i in range(RNG_WORDS):
             rng[i] = rng0[i]
@@ -153,8 +153,8 @@ def next_decision_nb(st, ev, rng, P, T):
             if _replay_nb(st, ev, rng, P, T, strat, sp, fs, 0, True):
                 return st[G_SEAT]
         else:  # turns of seats not asked, up to the next asked one (or one turn, with a horizon)
-            play_on_nb(st, ev, rng, P, T[T_GEO], T[T_REL], T[T_CUM_W], T[T_COSTS], strat, sp, fs, True,
-                       st[X_ASK] != 0)
+            play_on_nb(st, ev, rng, P, T[T_GEO], T[T_REL], T[T_CUM_W], T[T_COSTS], strat, sp, fs,
+                       np.int64(st[X_ASK]))
     return -1
 
 
