@@ -349,7 +349,7 @@ def play_turn_nb(st, ev, rng, P, geo, rel, cum_w, costs, strat, sp, fs):
                 return
             break
         f = forced_nb(st, sp, s)
-        if f == PAUSED:  # the search decides (search_game_nb replays the turn with it)
+        if f == PAUSED:  # the seat is asked (protocol.py replays the turn with its answer)
             st[T_PEND] = PEND_DIR
             st[T_PMASK] = mask
             st[T_PSTOP] = 1 if (k > 0 and not must_continue) else 0
