@@ -44,10 +44,11 @@ toys need none): ``thread_tables_nb(P, T)`` (``T`` plus one thread's work areas)
 m)`` (the work before the rollouts), ``refresh_nb(st, P, T)`` (work areas rebuilt after a search
 or a restored state), ``playout_seats_nb(st, P, T, seat)`` (the bench's plain playout: the seats
 as a rollout of ``seat`` plays them), ``determinise_at_nb(st, truth, rng, P, T, seat, j)``
-(``determinise_nb`` of rollout j, where the rollouts model the other seats by j), ``new_file_options_nb(m)`` and ``file_options_nb(st, P, T, opts, n, out)``
-(what a strategy file gets as its options).  Pirateer (``games/pirateer/protocol.py``) and
-Pirate's Cove (``games/pirates_cove/protocol.py``) use them; docs/adding-a-game.md section 5 says
-why each exists.
+(``determinise_nb`` of rollout j, where the rollouts model the other seats by j),
+``new_file_options_nb(m)`` and ``file_options_nb(st, P, T, opts, n, out)`` (what a strategy file
+gets as its options).  Pirateer (``games/pirateer/protocol.py``), Pirate's Cove
+(``games/pirates_cove/protocol.py``) and Ice Pirates (``games/ice_pirates/protocol.py``) use them; docs/adding-a-game.md section 5 says why each exists.  Those three compile their own
+tables; :class:`EngineGame` gives their plug-ins the engine's calls (:class:`ProtocolGame` is one).
 
 Information: ``policy_nb`` and ``options_nb`` must read only what the deciding seat can know
 (the engine gives them the true state, as a game's own players get it); ``determinise_nb`` is
@@ -248,7 +249,68 @@ def time_recorded(eng, rec, P, T, codes, prm, rprm, fi, urows, calls, err) -> di
             "rollouts": rollouts, "s_per_decision": t_search / max(n, 1)}
 
 
-class ProtocolGame(Game):
+class EngineGame(Game):
+    """A bundled game on the decision protocol whose plug-in compiles its own tables (Pirateer,
+    Pirate's Cove, Ice Pirates): it names its ``protocol`` module and writes
+    :meth:`engine_tables` (the engine's (T, codes, prm, rprm, rotate) of a compiled table) and
+    :meth:`file_board` (the public tables a strategy file gets); ``play`` and its counters,
+    traces, strategy files and the search bench's engine calls come from here, written once."""
+
+    protocol: str = ""  # dotted name of the game's protocol module
+    takes_strategy_files = True
+    one_engine = True  # the decision protocol's engine plays every table (warm.py: one job)
+    user_rollout = True  # a search seat's ``rollout`` may name a strategy file (engine_template.file_rollout_nb)
+    bench_user_rollout = True  # search_bench times a file rollout as it is (engine_template.playout_points_nb)
+    trace_capacity = 200_000  # event rows :meth:`trace_events` keeps by default
+
+    def engine(self):
+        return engine(self.protocol)
+
+    def engine_tables(self, compiled: Compiled) -> tuple:
+        raise NotImplementedError
+
+    def file_board(self, compiled: Compiled):
+        raise NotImplementedError
+
+    def engine_files(self, compiled: Compiled) -> tuple:
+        """The engine's (fi, urows, calls, users) of the table (:func:`table_files`)."""
+        return table_files(compiled, compiled.n_seats, self.file_board(compiled))
+
+    def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
+        """Check each function against the engine's argument types (its options:
+        ``new_file_options_nb``'s) and compile its call; :meth:`engine_tables` reads ``fi``
+        (which entries ask a file, which search rolls one out: a second row per entry)."""
+        from numba import typeof
+
+        from . import user_strategy as U
+
+        eng = self.engine()
+        types_ = (typeof(np.zeros(eng.G.VIEW_LEN, np.int32)), typeof(eng.new_file_options_nb(2)), typeof(rows[0]),
+                  typeof(np.zeros(RNG_WORDS, np.uint64)))
+        calls = U.compile_calls(self.name, users, types_, self.file_board(compiled))
+        compiled.extra["user"] = {"users": users, "fi": fi, "rows": rows, "calls": calls}
+
+    def play_counted(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
+        """:meth:`play` and each game's counters, int64[n, 3]: rollouts its search seats played,
+        searched decisions, decisions (one-option ones included)."""
+        return play_engine(self.engine(), self, compiled, self.engine_tables(compiled), self.engine_files(compiled),
+                           seed, first_game, n_games)
+
+    def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
+        return self.play_counted(compiled, seed, first_game, n_games)[:2]
+
+    def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int | None = None):
+        """(events int32[n, 6], out_games row, out_seats rows) of one game (the bulk run's code path)."""
+        return trace_engine(self.engine(), self, compiled, self.engine_tables(compiled), self.engine_files(compiled),
+                            seed, game_index, self.trace_capacity if capacity is None else capacity)
+
+    def engine_bench(self, compiled: Compiled, seed: int, n_decisions: int, files: tuple | None = None) -> dict:
+        """:func:`bench_engine` of the table (``files``: :meth:`engine_files`, when the caller has them)."""
+        return bench_engine(self.engine(), self, compiled, self.engine_tables(compiled),
+                            self.engine_files(compiled) if files is None else files, seed, n_decisions)
+
+
+class ProtocolGame(EngineGame):
     """A game on the decision protocol: subclasses name their ``protocol`` module, set the usual
     :class:`~pirate_sim.games.base.Game` attributes (scripted ``strategies`` with codes >= 0,
     columns, end reasons) and write :meth:`rules_tuple` (and :meth:`tables`, :meth:`event_text`
@@ -258,12 +320,8 @@ class ProtocolGame(Game):
     protocol: str = ""  # dotted name of the game's protocol module
     search_defaults: dict = {}  # search_params' keyword arguments (default_rollout, default_budget, ...)
     searchable = True  # False: no ``search`` strategy (a game with nothing to search, as one-shot throws)
-    trace_events = 4096  # event rows a trace keeps (a longer game's trace says it was cut)
-    takes_strategy_files = True  # the engine calls a seat's file on G.view_nb (every protocol game has one)
-    one_engine = True  # one kernel for every kind of seat (warm.py compiles it in one job)
-    user_rollout = True  # a search seat's ``rollout`` may name a strategy file (engine_template.playout_nb)
+    trace_capacity = 4096  # event rows a trace keeps (a longer game's trace says it was cut)
     user_rollout_placeholder = ""  # the search's tables' rollout then (its prior): set per game below
-    bench_user_rollout = True  # search_bench times a file rollout as it is (playout_points_nb plays the file)
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
@@ -298,8 +356,12 @@ class ProtocolGame(Game):
         return NoBoard(readonly(np.zeros(0, np.int64)))
 
     # -- what the contract gives -------------------------------------------------------
-    def engine(self):
-        return engine(self.protocol)
+    def engine_tables(self, compiled: Compiled) -> tuple:
+        """The compiled table's arrays are the engine's (T, codes, prm, rprm, rotate)."""
+        return compiled.arrays
+
+    def file_board(self, compiled: Compiled):
+        return compiled.extra["board"]
 
     def _row(self, strat: Strategy, seat: dict) -> np.ndarray:
         row = np.zeros(self.prm_width)
@@ -333,41 +395,9 @@ class ProtocolGame(Game):
         """The table's row of a strategy-file seat: never asked (the file takes every decision)."""
         return {"strategy": min(self.strategies, key=lambda s: s.code if s.code >= 0 else 1 << 30).name}
 
-    def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
-        """Check each function against the engine's argument types and compile its call."""
-        from numba import typeof
-
-        from . import user_strategy as U
-
-        eng = self.engine()
-        types_ = (typeof(np.zeros(eng.G.VIEW_LEN, np.int32)), typeof(eng.new_file_options_nb(eng.G.MAX_OPTIONS)),
-                  typeof(rows[0]), typeof(np.zeros(RNG_WORDS, np.uint64)))
-        calls = U.compile_calls(self.name, users, types_, compiled.extra["board"])
-        compiled.extra["user"] = {"users": users, "fi": fi, "rows": rows, "calls": calls}
-
-    def user_args(self, compiled: Compiled) -> tuple:
-        """(fi, urows, calls, users) for the engine: the table's files (row e: entry e's own,
-        row n + e: the file search entry e rolls out; -1 none), or stand-ins that call nothing
-        (the same types, so one compiled engine serves both)."""
-        return table_files(compiled, len(compiled.arrays[1]), compiled.extra["board"])
-
-    def play_counted(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        """:meth:`play` and each game's counters: int64[n, 3] (rollouts, searched decisions,
-        decisions)."""
-        return play_engine(self.engine(), self, compiled, compiled.arrays, self.user_args(compiled), seed, first_game,
-                           n_games)
-
-    def play(self, compiled, seed, first_game, n_games):
-        return self.play_counted(compiled, seed, first_game, n_games)[:2]
-
-    def traced(self, compiled, seed: int, game_index: int, capacity: int):
-        """(events int32[n, 6], out_games row, out_seats rows) of one game: the bulk run's code path."""
-        return trace_engine(self.engine(), self, compiled, compiled.arrays, self.user_args(compiled), seed,
-                            game_index, capacity)
-
     def trace(self, compiled, seed, game_index):
-        cap = self.trace_events
-        ev, out_g, out_s = self.traced(compiled, seed, game_index, cap)
+        cap = self.trace_capacity
+        ev, out_g, out_s = self.trace_events(compiled, seed, game_index, cap)
         cut = [f"(the trace stops at {cap:,} events; the game went on)"] if len(ev) == cap else []
         return [self.event_text(row) for row in ev] + cut + [self.result_line(out_g)]
 
@@ -377,5 +407,5 @@ class ProtocolGame(Game):
         (rollouts/s), and as many plain playouts of the rollout strategy from the same decisions
         (``s_per_playout``): the difference is the machinery's (determinising, deriving streams,
         halving)."""
-        b = bench_engine(self.engine(), self, compiled, compiled.arrays, self.user_args(compiled), seed, n_decisions)
+        b = self.engine_bench(compiled, seed, n_decisions)
         return {**b, "searched_decisions": b["decisions"]}

@@ -63,7 +63,7 @@ def test_the_games_dice_never_depend_on_how_long_a_seat_thinks():
     dice = []
     for budget in (5, 60):
         game, c = _compiled({}, [{"strategy": "search", "budget": budget}, {"strategy": "random"}])
-        ev, _, _ = game.traced(c, 3, 17, 64)
+        ev, _, _ = game.trace_events(c, 3, 17, 64)
         dice.append(ev[:, [2, 4]].tolist())  # (kind, die) of every event: bonuses and moves
     assert dice[0] == dice[1]
 
@@ -172,7 +172,7 @@ def test_a_trace_longer_than_its_log_says_it_was_cut():
 
     game, c = _compiled({}, [{"strategy": "search", "budget": 9}, {"strategy": "random"}])
     short = copy.copy(game)
-    short.trace_events = 3  # the game logs 10 events: 2 bonuses, 8 moves
+    short.trace_capacity = 3  # the game logs 10 events: 2 bonuses, 8 moves
     lines = short.trace(c, 21, 42)
     assert len(lines) == 5 and lines[3] == "(the trace stops at 3 events; the game went on)"
     assert lines[:3] == game.trace(c, 21, 42)[:3] and lines[-1] == game.trace(c, 21, 42)[-1]

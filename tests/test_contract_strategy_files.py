@@ -75,7 +75,7 @@ def test_its_private_stream_is_reproducible_and_leaves_the_games_dice_alone():
     ref = _race([{"strategy": "first"}, {"strategy": "first"}])
     rc = ref.compile()
     for k in range(20):
-        dice = [sc.game.traced(c, 9, k, 64)[0], ref.game.traced(rc, 9, k, 64)[0]]
+        dice = [sc.game.trace_events(c, 9, k, 64)[0], ref.game.trace_events(rc, 9, k, 64)[0]]
         moves = [ev[ev[:, 2] == R.EV_MOVE][:, 4] for ev in dice]  # (turn, seat, kind, option, die, score)
         assert len(moves[0]) == 8 and np.array_equal(moves[0], moves[1])
 
@@ -145,7 +145,7 @@ def test_trace_equals_the_run_and_a_search_seat_sits_beside_a_file():
     sc = _race([{"strategy": PROBE, "mode": 3.0}, {"strategy": "search", "budget": 6}], mode="best")
     c = sc.compile()
     g, s = sc.game.play(c, 3, 0, 5)
-    _ev, out_g, out_s = sc.game.traced(c, 3, 2, 64)
+    _ev, out_g, out_s = sc.game.trace_events(c, 3, 2, 64)
     assert np.array_equal(out_g, g[2]) and np.array_equal(out_s, s[2])
     lines = sc.game.trace(c, 3, 2)
     assert lines[-1].startswith("Result:") and any("takes option 1" in ln for ln in lines)

@@ -8,13 +8,13 @@ from typing import Any
 
 import numpy as np
 
-from ...rng import RNG_WORDS
 from ...seating import entries_of_seats, first_player_code, rotates
-from ..base import Compiled, Game, OddsRow, Param, Ratio
+from ...contract import EngineGame
+from ..base import Compiled, OddsRow, Param, Ratio
 from . import state as KS
 from . import rules as R
 from .columns import GAME_COLUMNS, SEAT_COLUMNS
-from .engine import engine, engine_tables
+from .engine import PROTOCOL, engine_tables
 from .odds import raid_rows, wind_rows
 from .strategies import STRATEGIES, seat_tables
 
@@ -36,8 +36,10 @@ def _cell_name(c: int) -> str:
     return f"Bay {c:02d}"
 
 
-class IcePirates(Game):
+class IcePirates(EngineGame):
     name = "ice_pirates"
+    protocol = PROTOCOL  # engine.py: the game on the decision protocol (contract.EngineGame plays it)
+    engine_tables = staticmethod(engine_tables)
     title = "Ice Pirates of Harbour Grace"
     version = R.VERSION
     min_seats = 2
@@ -138,8 +140,6 @@ class IcePirates(Game):
                         extra={"rules": dict(r), "ports": ports})
 
     # ------------------------------------------------------------------ strategies of one's own
-    takes_strategy_files = True
-    one_engine = True  # the decision protocol's engine plays every table (warm.py: one job)
     user_seat_params = {"base": Param("base", "expert", "choice", "the built-in strategy (default parameters) "
                                       "that takes the seat's choices other than headings, fighting the waves "
                                       "and raids", choices=tuple(s.name for s in STRATEGIES if s.name != "search"))}
@@ -147,43 +147,12 @@ class IcePirates(Game):
     def user_placeholder(self, seat: dict) -> dict:
         return {"strategy": seat.get("base", "expert")}
 
-    user_rollout = True  # a search seat's ``rollout`` may name a strategy file or "learned" (protocol.py)
     user_rollout_placeholder = "expert"  # the search's tables' rollout then: the choices a file does not take
-    bench_user_rollout = True  # search_bench times a file rollout as it is (engine_template.playout_points_nb)
 
-    def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
-        """Check each function against the engine's argument types and compile its call;
-        engine.engine_tables reads ``fi`` (which entries ask a file, which search rolls one out:
-        a second row per entry)."""
-        from numba import typeof
-
-        from ... import user_strategy as U
-        from .user_view import VIEW_LEN, board_of
-
-        types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(engine().new_file_options_nb(2)), typeof(rows[0]),
-                  typeof(np.zeros(RNG_WORDS, np.uint64)))
-        calls = U.compile_calls(self.name, users, types_, board_of(compiled.params, compiled.arrays))
-        compiled.extra["user"] = {"users": users, "fi": fi, "rows": rows, "calls": calls}
-
-    def _files(self, compiled: Compiled) -> tuple:
-        """The engine's (fi, urows, calls, users) of the table (contract.table_files; the board a
-        strategy file gets: user_view.board_of)."""
-        from ...contract import table_files
+    def file_board(self, compiled: Compiled):
         from .user_view import board_of
 
-        return table_files(compiled, compiled.n_seats, board_of(compiled.params, compiled.arrays))
-
-    # ------------------------------------------------------------------ play
-    def play_counted(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        """:meth:`play` and each game's counters, int64[n, 3]: rollouts its search seats played,
-        searched decisions, decisions (a choice with one option included)."""
-        from ...contract import play_engine
-
-        return play_engine(engine(), self, compiled, engine_tables(compiled), self._files(compiled), seed,
-                           first_game, n_games)
-
-    def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        return self.play_counted(compiled, seed, first_game, n_games)[:2]
+        return board_of(compiled.params, compiled.arrays)
 
     # ------------------------------------------------------------------ search
     def search_bench(self, compiled: Compiled, seed: int, n_decisions: int) -> dict:
@@ -192,23 +161,12 @@ class IcePirates(Game):
         (rollouts/s), then as many plain playouts from the same choices (``s_per_playout``: the
         turn played again from its start, every seat the rollout strategy, nothing re-dealt);
         ``overhead`` is the search's machinery per rollout."""
-        from ...contract import bench_engine
-
         if not _searching(compiled):
             raise ValueError("seats: search_bench needs a seat playing 'search'")
-        b = bench_engine(engine(), self, compiled, engine_tables(compiled), self._files(compiled), seed,
-                         max(int(n_decisions), 1))
+        b = self.engine_bench(compiled, seed, max(int(n_decisions), 1))
         return {**b, "searched_decisions": b["decisions"]}
 
     # ------------------------------------------------------------------ trace
-    def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 200_000):
-        """(events int32[n, 6], out_games row, out_seats rows) of one game (the bulk run's code
-        path; a replayed turn rewinds the log with the state, so each turn shows once)."""
-        from ...contract import trace_engine
-
-        return trace_engine(engine(), self, compiled, engine_tables(compiled), self._files(compiled), seed,
-                            game_index, capacity)
-
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         ev, out_g, out_s = self.trace_events(compiled, seed, game_index)
         ports = compiled.extra["ports"]

@@ -179,14 +179,12 @@ def protocol_state(truth, st0, nf: int = 0):
 
 def _engine_args(c: Compiled):
     """(engine, its thread's tables, codes, prm, rprm, rotate, (fi, urows, calls)) of a table."""
-    from ...contract import table_files
-    from .engine import engine, engine_tables
-    from .protocol import thread_tables_nb
-    from .user_view import board_of
+    from .game import GAME
 
-    T, codes, prm, rprm, rotate = engine_tables(c)
-    fi, urows, calls, _ = table_files(c, c.n_seats, board_of(c.params, c.arrays))
-    return engine(), thread_tables_nb(c.params, T), codes, prm, rprm, rotate, (fi, urows, calls)
+    T, codes, prm, rprm, rotate = GAME.engine_tables(c)
+    fi, urows, calls, _ = GAME.engine_files(c)
+    eng = GAME.engine()
+    return eng, eng.G.thread_tables_nb(c.params, T), codes, prm, rprm, rotate, (fi, urows, calls)
 
 
 def search_choice(c: Compiled, truth, st0, rng0, nf: int = 0, sums_out=None) -> tuple[int, int]:

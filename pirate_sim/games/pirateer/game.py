@@ -10,14 +10,15 @@ import numpy as np
 
 from ...seating import entries_of_seats, first_player_code, rotates
 from ...rng import RNG_WORDS
-from ..base import Compiled, Game, OddsRow, Ratio
+from ...contract import EngineGame
+from ..base import Compiled, OddsRow, Ratio
 from . import geometry
 from . import kernel as K
 from . import rules as R
 from . import state as S
 from .board import load_board
 from .columns import GAME_COLUMNS, SEAT_COLUMNS
-from .engine import engine, engine_tables
+from .engine import PROTOCOL, engine_tables
 from .strategies import STRATEGIES, seat_tables
 
 PirateerParams = namedtuple("PirateerParams", [
@@ -60,8 +61,10 @@ def add_heat(heat: np.ndarray, ev: np.ndarray) -> None:
             carrier = a
 
 
-class Pirateer(Game):
+class Pirateer(EngineGame):
     name = "pirateer"
+    protocol = PROTOCOL  # engine.py: the game on the decision protocol (contract.EngineGame plays it)
+    engine_tables = staticmethod(engine_tables)
     title = "Pirateer"
     version = R.VERSION
     min_seats = 2
@@ -84,11 +87,7 @@ class Pirateer(Game):
                    "reference) beside the kernel's Monte Carlo",
     }
     rules_doc = "docs/rules/pirateer.md"
-    takes_strategy_files = True
-    one_engine = True  # the decision protocol's engine plays every table (warm.py: one job)
-    user_rollout = True  # a search seat's ``rollout`` may name a strategy file (engine_template.file_rollout_nb)
     user_rollout_placeholder = "runner"  # the built-in rollout in the search's tables; its rollouts never play it
-    bench_user_rollout = True  # search_bench times a strategy-file rollout as it is (engine_template.playout_points_nb)
 
     # ------------------------------------------------------------------ compile
     def compile(self, rules: dict[str, Any], seats: list[dict[str, Any]]) -> Compiled:
@@ -124,36 +123,14 @@ class Pirateer(Game):
                         extra={"rules": dict(r), "board": board, "geometry": geo, "harbors": harbors})
 
     # ------------------------------------------------------------------ play
-    def _files(self, compiled: Compiled) -> tuple:
-        """The engine's (fi, urows, calls, users) of the table (contract.table_files; the board a
-        strategy file gets: user_view.board_of)."""
-        from ...contract import table_files
+    def file_board(self, compiled: Compiled):
         from .user_view import board_of
 
-        return table_files(compiled, compiled.n_seats, board_of(compiled.arrays))
-
-    def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        from ...contract import play_engine
-
-        return play_engine(engine(), self, compiled, engine_tables(compiled), self._files(compiled), seed, first_game,
-                           n_games)[:2]
+        return board_of(compiled.arrays)
 
     # ------------------------------------------------------------------ strategies of one's own
     def user_placeholder(self, seat: dict) -> dict:
         return {"strategy": "random"}  # never asked: the user function takes every decision of the seat
-
-    def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
-        """Check each function against the engine's argument types (its options: play rows,
-        int32[n, 8]) and compile its call."""
-        from numba import typeof
-
-        from ... import user_strategy as U
-        from .user_view import VIEW_LEN, board_of
-
-        types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(np.zeros((2, R.PLAY_WIDTH), np.int32)),
-                  typeof(rows[0]), typeof(np.zeros(RNG_WORDS, np.uint64)))
-        calls = U.compile_calls(self.name, users, types_, board_of(compiled.arrays))
-        compiled.extra["user"] = {"users": users, "fi": fi, "rows": rows, "calls": calls}
 
     def heat(self, compiled: Compiled, seed: int, n_games: int) -> np.ndarray:
         """int64[2, n_nodes]: captures and treasure-ship losses per square over games 0..n-1,
@@ -162,7 +139,7 @@ class Pirateer(Game):
 
         heat = np.zeros((2, compiled.params.n_nodes), np.int64)
         cap = EVENTS_PER_TURN * compiled.params.turn_cap + 16  # a whole game's log, set-up included
-        eng, args, files = engine(), engine_tables(compiled), self._files(compiled)  # once, not per game
+        eng, args, files = self.engine(), engine_tables(compiled), self.engine_files(compiled)  # once, not per game
         for k in range(int(n_games)):
             ev, _, _ = trace_engine(eng, self, compiled, args, files, seed, k, cap)
             assert len(ev) < cap, "a game's event log outgrew EVENTS_PER_TURN"
@@ -170,13 +147,6 @@ class Pirateer(Game):
         return heat
 
     # ------------------------------------------------------------------ trace
-    def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 200_000):
-        """(events int32[n, 6], out_games row, out_seats rows) of one game."""
-        from ...contract import trace_engine
-
-        return trace_engine(engine(), self, compiled, engine_tables(compiled), self._files(compiled), seed,
-                            game_index, capacity)
-
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         ev, out_g, _ = self.trace_events(compiled, seed, game_index)
         geo = compiled.extra["geometry"]
@@ -235,7 +205,7 @@ class Pirateer(Game):
         n_entries = len(strat) - S.N_ROLLOUT_ROWS
         found = [e for e in range(n_entries) if strat[e] == S.ST_SEARCH]
         T, codes, prm, rprm, rotate = engine_tables(compiled)
-        fi, urows, calls, users = self._files(compiled)
+        fi, urows, calls, users = self.engine_files(compiled)
         if found:
             entry = found[0]
             w = sp[entry]
@@ -251,7 +221,7 @@ class Pirateer(Game):
             # so a writable copy compiled the bench's kernels a second time (24 s, measured)
             urows = readonly(np.concatenate([urows[:n_entries], urows[:1], urows[n_entries:], urows[:1]]))
         P = compiled.params
-        eng = engine()
+        eng = self.engine()
         pts = np.zeros((n_decisions, P.state_words), np.int32)
         rngs = np.zeros((n_decisions, RNG_WORDS), np.uint64)
         row = int(w[S.SP_ROLLOUT])  # the rollout strategy's default row (T[10], T[11])

@@ -8,13 +8,13 @@ from typing import Any
 
 import numpy as np
 
-from ...rng import RNG_WORDS
 from ...seating import first_player_code, rotates
-from ..base import Compiled, Game, OddsRow, Param, Ratio
+from ...contract import EngineGame
+from ..base import Compiled, OddsRow, Param, Ratio
 from . import rules as R
 # FAME_SOURCES, decode_round: report.py reads them from columns, tests and scripts from here
 from .columns import FAME_SOURCES, GAME_COLUMNS, SEAT_COLUMNS, SECTIONS, decode_round  # noqa: F401
-from .engine import engine, engine_tables
+from .engine import PROTOCOL, engine_tables
 from .strategies import STRATEGIES, seat_tables
 
 CoveParams = namedtuple("CoveParams", [
@@ -41,8 +41,11 @@ def _section_table(r: dict) -> np.ndarray:
     return tr
 
 
-class PiratesCove(Game):
+class PiratesCove(EngineGame):
     name = "pirates_cove"
+    protocol = PROTOCOL  # engine.py: the game on the decision protocol (contract.EngineGame plays it)
+    engine_tables = staticmethod(engine_tables)
+    trace_capacity = 20_000
     title = "Pirate's Cove"
     version = R.VERSION
     min_seats = 3
@@ -139,52 +142,19 @@ class PiratesCove(Game):
                                                                   for t in r["legendary.cards"]]})
 
     # ------------------------------------------------------------------ strategies of one's own
-    takes_strategy_files = True
-    one_engine = True  # the decision protocol's engine plays every table (warm.py: one job)
     user_seat_params = {"base": Param("base", "expert", "choice", "the built-in strategy (default parameters) "
                                       "that takes the seat's choices other than its island",
                                       choices=tuple(s.name for s in STRATEGIES if s.name != "search"))}
 
-    user_rollout = True  # a search seat's ``rollout`` may name a strategy file or "learned" (protocol.py)
     user_rollout_placeholder = "expert"  # the search's tables' rollout then: every decision but the island
-    bench_user_rollout = True  # search_bench times a file rollout as it is (engine_template.playout_points_nb)
 
     def user_placeholder(self, seat: dict) -> dict:
         return {"strategy": seat.get("base", "expert")}
 
-    def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
-        """Check each function against the engine's argument types (its options: the islands,
-        int32[n]) and compile its call; engine.engine_tables reads ``fi`` (which entries ask a
-        file, which search rolls one out)."""
-        from numba import typeof
-
-        from ... import user_strategy as U
-        from .user_view import VIEW_LEN, board_of
-
-        types_ = (typeof(np.zeros(VIEW_LEN, np.int32)), typeof(engine().new_file_options_nb(2)), typeof(rows[0]),
-                  typeof(np.zeros(RNG_WORDS, np.uint64)))
-        calls = U.compile_calls(self.name, users, types_, board_of(compiled))
-        compiled.extra["user"] = {"users": users, "fi": fi, "rows": rows, "calls": calls}
-
-    def _files(self, compiled: Compiled) -> tuple:
-        """The engine's (fi, urows, calls, users) of the table (contract.table_files; the board a
-        strategy file gets: user_view.board_of)."""
-        from ...contract import table_files
+    def file_board(self, compiled: Compiled):
         from .user_view import board_of
 
-        return table_files(compiled, compiled.n_seats, board_of(compiled))
-
-    # ------------------------------------------------------------------ play
-    def play_counted(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        """:meth:`play` and each game's counters, int64[n, 3]: rollouts its search seats played,
-        searched decisions, decisions (the rounds' starts included)."""
-        from ...contract import play_engine
-
-        return play_engine(engine(), self, compiled, engine_tables(compiled), self._files(compiled), seed,
-                           first_game, n_games)
-
-    def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        return self.play_counted(compiled, seed, first_game, n_games)[:2]
+        return board_of(compiled)
 
     # ------------------------------------------------------------------ the search player's cost
     def search_bench(self, compiled: Compiled, seed: int, n_decisions: int) -> dict:
@@ -193,14 +163,13 @@ class PiratesCove(Game):
         as many plain playouts from the same decisions (``s_per_playout``; ``overhead`` the
         search's machinery per rollout).  Without a ``search`` entry, the first entry without a
         strategy file searches with the default budget, its strategy as rollout."""
-        from ...contract import bench_engine
         from ...search import REWARD_WIN
         from .policies import SP_BUDGET, SP_HORIZON, SP_REWARD, SP_SEARCH, SP_TOP_K
         from .strategies import DEFAULT_BUDGET
 
         sp = compiled.arrays[6]
         n = compiled.n_seats
-        files = self._files(compiled)
+        files = self.engine_files(compiled)
         if not (sp[:n, SP_SEARCH] >= 0.5).any():
             e = next((e for e in range(n) if files[0][e] < 0), None)
             if e is None:
@@ -210,16 +179,9 @@ class PiratesCove(Game):
             sp[e, SP_REWARD], sp[e, SP_HORIZON] = REWARD_WIN, 0
             compiled = Compiled(compiled.params, (*compiled.arrays[:6], sp), n, compiled.strategy_names,
                                 extra=compiled.extra)
-        return bench_engine(engine(), self, compiled, engine_tables(compiled), files, seed, n_decisions)
+        return self.engine_bench(compiled, seed, n_decisions, files)
 
     # ------------------------------------------------------------------ trace
-    def trace_events(self, compiled: Compiled, seed: int, game_index: int, capacity: int = 20_000):
-        """(events int32[n, 6], out_games row, out_seats rows) of one game (the bulk run's code path)."""
-        from ...contract import trace_engine
-
-        return trace_engine(engine(), self, compiled, engine_tables(compiled), self._files(compiled), seed,
-                            game_index, capacity)
-
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         from .trace import describe
 

@@ -211,12 +211,10 @@ def searched_decisions(c: Compiled, n: int, seed: int = 3):
     """(states int32[m, STATE_WORDS], rngs uint64[m, RNG_WORDS]): the first ``m <= n`` decisions
     the table's search seats searched (more than one option) in games 0, 1, ... of ``seed``, as
     the engine recorded them (engine_template.collect_nb: the bulk run's games)."""
-    from ...contract import collect_engine, table_files
-    from .engine import engine, engine_tables
-    from .user_view import board_of
+    from ...contract import collect_engine
 
-    eng = engine()
-    rec = collect_engine(eng, GAME, c, engine_tables(c), table_files(c, c.n_seats, board_of(c)), seed, n)
+    eng = GAME.engine()
+    rec = collect_engine(eng, GAME, c, GAME.engine_tables(c), GAME.engine_files(c), seed, n)
     m = int(rec[0, 0])
     rngs = rec[1:m + 1, eng.REC_RNG:eng.REC_RNG + RNG_WORDS].astype(np.uint64)
     return rec[1:m + 1, eng.REC_RNG + RNG_WORDS:].astype(np.int32), rngs
@@ -225,15 +223,12 @@ def searched_decisions(c: Compiled, n: int, seed: int = 3):
 def search(c: Compiled, st, rng):
     """(option, rollout sums by option index) of the engine's search at state ``st`` (a pending
     decision of a search seat) with the game's stream ``rng``; neither is changed."""
-    from ...contract import table_files
-    from .engine import engine, engine_tables
     from .protocol import MAX_OPTIONS, options_nb, thread_tables_nb
-    from .user_view import board_of
 
-    eng = engine()
-    T, codes, prm, rprm, rotate = engine_tables(c)
+    eng = GAME.engine()
+    T, codes, prm, rprm, rotate = GAME.engine_tables(c)
     TT = thread_tables_nb(c.params, T)
-    fi, urows, calls, _ = table_files(c, c.n_seats, board_of(c))
+    fi, urows, calls, _ = GAME.engine_files(c)
     s = int(st[R.G_DEC_SEAT])
     e = int(st[sb_nb(s) + R.S_ENTRY])
     opts = np.zeros(MAX_OPTIONS, np.int64)
