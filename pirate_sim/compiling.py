@@ -79,7 +79,7 @@ _ENGINE = re.compile(r"pirate_sim_engine_(\w+?)_[0-9a-f]{16}")  # a protocol gam
 
 
 def _name(dispatcher) -> tuple[str, str]:
-    """(module, short name) of a dispatcher, e.g. ('pirate_sim.games.pirates_peak.kernel', 'play_chunk_nb')."""
+    """(module, short name) of a dispatcher, e.g. ('pirate_sim.games.pirates_peak.kernel', 'play_block_nb')."""
     py = getattr(dispatcher, "py_func", None)
     return getattr(py, "__module__", "") or "", getattr(py, "__qualname__", "") or str(dispatcher)
 

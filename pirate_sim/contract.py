@@ -69,6 +69,7 @@ from typing import Any
 import numpy as np
 
 from . import _cache
+from .blocks import run_blocks
 from .games.base import Compiled, Game, Strategy
 from .rng import RNG_WORDS
 from .search import REWARDS, search_params
@@ -170,9 +171,9 @@ def play_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple, 
     out_g, out_s = game.new_outputs(int(n_games), compiled.n_seats)
     counters = np.zeros((int(n_games), 3), np.int64)
     err = np.zeros((int(n_games), 4), np.int64)
-    if n_games > 0:
-        eng.play_chunk_nb(np.uint64(seed % 2**64), np.int64(first_game), np.int64(n_games), compiled.params, *args,
-                          fi, urows, calls, out_g, out_s, counters, err)
+    s, k, P = np.uint64(seed % 2**64), np.int64(first_game), compiled.params
+    run_blocks(lambda lo, hi: eng.play_block_nb(s, k, np.int64(lo), np.int64(hi), P, *args, fi, urows, calls, out_g,
+                                                 out_s, counters, err), int(n_games))
     raise_errors(err, first_game, users)
     return out_g, out_s, counters
 
@@ -259,7 +260,7 @@ class EngineGame(Game):
     protocol: str = ""  # dotted name of the game's protocol module
     takes_strategy_files = True
     one_engine = True  # the decision protocol's engine plays every table (warm.py: one job)
-    user_rollout = True  # a search seat's ``rollout`` may name a strategy file (engine_template.file_rollout_nb)
+    user_rollout = True  # a search seat's ``rollout`` may name a strategy file (engine_template.playout_nb's rf)
     bench_user_rollout = True  # search_bench times a file rollout as it is (engine_template.playout_points_nb)
     trace_capacity = 200_000  # event rows :meth:`trace_events` keeps by default
 

@@ -42,9 +42,8 @@ default below (``std_*``):
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from pirate_sim.games.kernel_base import block_nb
 from pirate_sim.rng import RNG_WORDS, seed_game_nb
 from pirate_sim.search import H_INDEX, H_OPT, H_SIZE, derive_stream_nb, halving_best_nb, halving_next_nb, \
     halving_start_nb, top_k_nb
@@ -57,7 +56,6 @@ G = None  # PROTOCOL: the rendered copy imports the game's protocol module here
 SEARCH = -1  # codes[e] of a searching entry (scripted strategies have codes >= 0)
 SP_BUDGET, SP_TOP_K, SP_REWARD, SP_HORIZON, SP_ROLLOUT = 0, 1, 2, 3, 4  # prm[e] slots of a search entry
 PRIOR_STREAM = 1 << 40  # derive_stream_nb index of the prior's stream (rollouts use 0 .. budget - 1)
-N_BLOCKS = 64  # parallel blocks per chunk (each allocates its scratch once; results never depend on it)
 CNT_ROLLOUTS, CNT_SEARCHED, CNT_DECISIONS, CNT_SIZE = 0, 1, 2, 3  # counters of a game (bench, tests)
 # derive_stream_nb index of a strategy file's private stream (at the decision's index): above any
 # rollout index (budgets stop at 2**20) and below PRIOR_STREAM
@@ -166,23 +164,12 @@ def user_pick_nb(st, rng, P, T, seat, f, params, opts, n, decision, calls, scr):
 
 
 @njit(cache=True, inline="always")  # the hot loop of every rollout: no call per rollout
-def playout_nb(rs, rrng, P, T, code, rp, horizon, ropts, rscores, no_ev):
-    """Every seat plays scripted strategy ``code`` (parameters ``rp``) from ``rs`` on ``rrng`` to
-    the end (or ``horizon`` turns)."""
-    t0 = G.turn_nb(rs)
-    while horizon <= 0 or G.turn_nb(rs) - t0 < horizon:
-        s = G.next_decision_nb(rs, no_ev, rrng, P, T)
-        if s < 0:
-            break
-        n = G.options_nb(rs, P, T, ropts)
-        G.apply_nb(rs, no_ev, rrng, P, T, ropts[G.policy_nb(rs, rrng, P, T, s, code, rp, ropts, n, rscores)])
-
-
-@njit(cache=True)
-def file_playout_nb(rs, rrng, P, T, rf, rrow, horizon, ropts, no_ev, calls, scr, err):
-    """:func:`playout_nb` with every seat playing strategy file ``rf`` (parameters ``rrow``), its
-    private stream derived from ``rrng`` at each decision.  An illegal answer fills ``err``
-    (ROLLOUT_ERR + 1 + rf) and stops the playout."""
+def playout_nb(rs, rrng, P, T, code, rp, horizon, ropts, rscores, no_ev, rf, rrow, calls, scr, err):
+    """Every seat plays scripted strategy ``code`` (parameters ``rp``), or with ``rf >= 0``
+    strategy file ``rf`` (parameters ``rrow``, its private stream derived from ``rrng`` at each
+    decision), from ``rs`` on ``rrng`` to the end (or ``horizon`` turns).  A file's illegal
+    answer fills ``err`` (ROLLOUT_ERR + 1 + rf) and stops the playout.  (One loop for both: a
+    second copy of the loop was a second copy of the game's machine code to compile.)"""
     t0 = G.turn_nb(rs)
     d = 0
     while horizon <= 0 or G.turn_nb(rs) - t0 < horizon:
@@ -190,39 +177,38 @@ def file_playout_nb(rs, rrng, P, T, rf, rrow, horizon, ropts, no_ev, calls, scr,
         if s < 0:
             break
         n = G.options_nb(rs, P, T, ropts)
-        i = 0
-        if n > 1:
-            i = user_pick_nb(rs, rrng, P, T, s, rf, rrow, ropts, n, d, calls, scr)
-            if i < 0 or i >= n:
-                err[ERR_FN] = ROLLOUT_ERR + rf + 1
-                err[ERR_TURN] = G.turn_nb(rs)
-                err[ERR_ANSWER] = i
-                err[ERR_N] = n
-                return
-        d += 1
+        if rf >= 0:
+            i = 0
+            if n > 1:
+                i = user_pick_nb(rs, rrng, P, T, s, rf, rrow, ropts, n, d, calls, scr)
+                if i < 0 or i >= n:
+                    err[ERR_FN] = ROLLOUT_ERR + rf + 1
+                    err[ERR_TURN] = G.turn_nb(rs)
+                    err[ERR_ANSWER] = i
+                    err[ERR_N] = n
+                    return
+            d += 1
+        else:
+            i = G.policy_nb(rs, rrng, P, T, s, code, rp, ropts, n, rscores)
         G.apply_nb(rs, no_ev, rrng, P, T, ropts[i])
 
 
 @njit(cache=True)  # out of line: the loop compiles better on its own than inlined into search_nb (measured)
-def rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opt, j, ropts, rscores, no_ev):
+def rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opt, j, ropts, rscores, no_ev, rf, rrow, calls, scr, err):
     """Rollout ``j`` of option ``opt`` for ``seat``: a world consistent with what the seat knows,
-    the option, then :func:`playout_nb` of the rollout strategy; the reward of that end to the seat."""
+    the option, then :func:`playout_nb` of the rollout strategy (file ``rf`` where ``rf >= 0``);
+    the reward of that end to the seat."""
     determinise_at_nb(rs, truth, rrng, P, T, seat, j)
     G.apply_nb(rs, no_ev, rrng, P, T, opt)
-    playout_nb(rs, rrng, P, T, int(sp[SP_ROLLOUT]), rp, int(sp[SP_HORIZON]), ropts, rscores, no_ev)
+    playout_nb(rs, rrng, P, T, int(sp[SP_ROLLOUT]), rp, int(sp[SP_HORIZON]), ropts, rscores, no_ev, rf, rrow, calls,
+               scr, err)
     return G.reward_nb(rs, P, T, seat, int(sp[SP_REWARD]))
 
 
-@njit(cache=True)
-def file_rollout_nb(rs, truth, rrng, P, T, sp, seat, opt, j, ropts, no_ev, rf, rrow, calls, scr, err):
-    """:func:`rollout_nb` whose playout is strategy file ``rf``'s (:func:`file_playout_nb`)."""
-    determinise_at_nb(rs, truth, rrng, P, T, seat, j)
-    G.apply_nb(rs, no_ev, rrng, P, T, opt)
-    file_playout_nb(rs, rrng, P, T, rf, rrow, int(sp[SP_HORIZON]), ropts, no_ev, calls, scr, err)
-    return G.reward_nb(rs, P, T, seat, int(sp[SP_REWARD]))
-
-
-@njit(cache=True)
+# inlined: a call level of its own compiled the machine code of everything below it again (cold
+# compile: Pirate's Cove 76.7 -> 56.2 s, Ice Pirates 63.6 -> 56.6 s); speed the same (same process,
+# 9 alternations: rollouts/s and games/s within 3% in Ice Pirates, Pirate's Cove and Pirateer)
+@njit(cache=True, inline="always")
 def search_nb(truth, rng, P, T, sp, rp, seat, opts, n, decision, scr, rf, rrow, calls, err):
     """The searched option of ``seat`` at ``truth``'s pending decision (options ``opts[:n]``):
     the rollout strategy's ``top_k`` best (the prior), then sequential halving over ``budget``
@@ -242,11 +228,8 @@ def search_nb(truth, rng, P, T, sp, rp, seat, opts, n, decision, scr, rf, rrow, 
     while halving_next_nb(h, alive, sums, counts):
         i = h[H_OPT]
         derive_stream_nb(rrng, rng, key, h[H_INDEX])
-        if rf >= 0:
-            sums[i] += file_rollout_nb(rs, truth, rrng, P, T, sp, seat, opts[i], h[H_INDEX], ropts, no_ev, rf, rrow,
-                                       calls, scr, err)
-        else:
-            sums[i] += rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opts[i], h[H_INDEX], ropts, scores, no_ev)
+        sums[i] += rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opts[i], h[H_INDEX], ropts, scores, no_ev, rf,
+                              rrow, calls, scr, err)
         counts[i] += 1.0
         cnt[CNT_ROLLOUTS] += 1
         if err[ERR_FN] != 0:
@@ -298,25 +281,26 @@ def play_game_nb(st, ev, rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out
     G.outputs_nb(st, rng, P, T, out_g, out_s)
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def play_chunk_nb(seed, first, n, P, T, codes, prm, rprm, rotate, fi, urows, calls, out_g, out_s, counters, err):
-    """Games ``first .. first + n - 1`` in parallel blocks; game k seeds its own stream from
-    (seed, k), so results never depend on threads or chunks.  ``counters[i]`` gets game i's
+# serial: pirate_sim/blocks.py plays the blocks on threads (why: its docstring).  error_model="numpy", as
+# numba compiled the prange body this replaces: the game loop inlined here divides without a zero check
+# (the python model's check cost Pirate's Cove 9% of its games/s, measured)
+@njit(cache=True, nogil=True, error_model="numpy")
+def play_block_nb(seed, first, lo, hi, P, T, codes, prm, rprm, rotate, fi, urows, calls, out_g, out_s, counters, err):
+    """Games ``first + lo .. first + hi - 1`` on one thread, with a state, scratch and work areas
+    of their own, into rows ``lo .. hi - 1`` of the outputs; game k seeds its own stream from
+    (seed, k), so results never depend on threads or blocks.  ``counters[i]`` gets game i's
     (rollouts, searched decisions, decisions), ``err[i]`` a strategy file's illegal answer."""
-    n_blocks = min(N_BLOCKS, n)
-    for b in prange(n_blocks):
-        lo, hi = block_nb(n, n_blocks, b)
-        st = G.new_state_nb(P)
-        rng = np.zeros(RNG_WORDS, np.uint64)
-        scr = new_scratch_nb(P)
-        TT = thread_tables_nb(P, T)
-        no_rec = np.zeros((1, 1), np.int64)  # a run records no decisions (record_nb finds no free row)
-        for i in range(lo, hi):
-            scr[9][:] = 0
-            seed_game_nb(rng, seed, first + i)
-            play_game_nb(st, scr[10], rng, P, TT, codes, prm, rprm, rotate, first + i, scr, out_g[i], out_s[i], no_rec,
-                         fi, urows, calls, err[i])
-            counters[i, :] = scr[9]
+    st = G.new_state_nb(P)
+    rng = np.zeros(RNG_WORDS, np.uint64)
+    scr = new_scratch_nb(P)
+    TT = thread_tables_nb(P, T)
+    no_rec = np.zeros((1, 1), np.int64)  # a run records no decisions (record_nb finds no free row)
+    for i in range(lo, hi):
+        scr[9][:] = 0
+        seed_game_nb(rng, seed, first + i)
+        play_game_nb(st, scr[10], rng, P, TT, codes, prm, rprm, rotate, first + i, scr, out_g[i], out_s[i], no_rec, fi,
+                     urows, calls, err[i])
+        counters[i, :] = scr[9]
 
 
 @njit(cache=True)
@@ -420,10 +404,7 @@ def playout_points_nb(rec, P, T, prm, rprm, per_point, fi, urows, calls, err):
             rrng[:] = rng
             refresh_nb(rs, P, TT)
             playout_seats_nb(rs, P, TT, rec[r, REC_SEAT])
-            if fi[n_entries + e] >= 0:
-                file_playout_nb(rs, rrng, P, TT, fi[n_entries + e], urows[n_entries + e], 0, ropts, no_ev, calls, scr,
-                                err)
-            else:
-                playout_nb(rs, rrng, P, TT, int(prm[e][SP_ROLLOUT]), rprm[e], 0, ropts, scores, no_ev)
+            playout_nb(rs, rrng, P, TT, int(prm[e][SP_ROLLOUT]), rprm[e], 0, ropts, scores, no_ev, fi[n_entries + e],
+                       urows[n_entries + e], calls, scr, err)
             done += 1
     return done

@@ -55,10 +55,11 @@ class RunResult:
     already_complete: bool = False  # resumed a complete run: nothing was left to play
 
 
-# prange iterations (blocks of games) handed to a thread at a time, dynamically: with
-# numba's default static split a thread delayed by other work (the run's Parquet writing
-# shares the cores) holds up the whole call at its end; measured 309k -> 340k games/s
-# for the bare Pirate's Peak kernel on 2 threads.  Games do not depend on the schedule.
+# numba's prange schedule: iterations handed to a thread at a time, dynamically (with numba's
+# default static split a thread delayed by other work, the run's Parquet writing, held up the
+# whole call at its end; measured 309k -> 340k games/s for the bare Pirate's Peak kernel on 2
+# threads).  The games' kernels are serial blocks now, handed out as dynamically by
+# pirate_sim/blocks.py; this stays for any prange kernel (the tests' toy meta-game has one).
 PARALLEL_CHUNK = 1
 
 

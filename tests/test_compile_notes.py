@@ -139,9 +139,9 @@ def test_the_first_run_of_a_game_says_what_it_compiles(tmp_path, toy_scenario_fi
 
     cold = run("a")
     assert cold.returncode == 0, cold.stderr
-    first = "compiling toy_game engine play_chunk_nb (numba, once per machine and package version, then cached; "
+    first = "compiling toy_game engine play_block_nb (numba, once per machine and package version, then cached; "
     assert first + "no earlier compile" in cold.stderr, cold.stderr  # the protocol's engine, named by its game
-    assert "compiled toy_game engine play_chunk_nb in " in cold.stderr
+    assert "compiled toy_game engine play_block_nb in " in cold.stderr
     warm = run("b")
     assert warm.returncode == 0 and "toy_game" not in warm.stderr, warm.stderr
     # machine code gone, the times kept: the next compile of the same table estimates from the last
@@ -160,10 +160,10 @@ def test_an_engine_is_named_by_its_game_and_keeps_its_last_compile_time_across_d
     import toy_game
 
     module = engine_source("toy_game", toy_game)[0]
-    assert compiling.label(module, "play_chunk_nb") == "toy_game engine play_chunk_nb"
+    assert compiling.label(module, "play_block_nb") == "toy_game engine play_block_nb"
     other = module[:-16] + "0123456789abcdef"  # the same engine after an edit of the package
-    assert compiling._key(module, "play_chunk_nb") == compiling._key(other, "play_chunk_nb") \
-        == "pirate_sim_engine_toy_game.play_chunk_nb"
+    assert compiling._key(module, "play_block_nb") == compiling._key(other, "play_block_nb") \
+        == "pirate_sim_engine_toy_game.play_block_nb"
     assert compiling.label("pirate_sim.games.pirateer.kernel", "play_chunk_nb") == "pirateer play_chunk_nb"
     assert compiling._key("pirate_sim.games.pirateer.kernel", "x") == "pirate_sim.games.pirateer.kernel.x"
     # one entry point, two table kinds (a search argument None or not): two estimates

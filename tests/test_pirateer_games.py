@@ -158,7 +158,8 @@ def test_the_chunk_kernel_writes_every_declared_column(lineup):
     from pirate_sim.games.pirateer.engine import engine, engine_tables
     from pirate_sim.games.pirateer.user_view import board_of
 
-    engine().play_chunk_nb(np.uint64(9), np.int64(0), np.int64(n), c.params, *engine_tables(c),
+    engine().play_block_nb(np.uint64(9), np.int64(0), np.int64(0), np.int64(n), c.params,
+                           *engine_tables(c),
                            *no_files(c.n_seats, board_of(c.arrays))[:3], out_g, out_s, np.zeros((n, 3), np.int64),
                            np.zeros((n, 4), np.int64))
     assert out_g.shape[1] == 5 + len(GAME.game_columns) and out_s.shape[2] == len(GAME.seat_columns)

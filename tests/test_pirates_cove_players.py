@@ -76,7 +76,7 @@ def test_a_volley_with_scripted_dice_hits_the_aimed_section():
         st[f + R.F_N] = 2
         st[f + R.F_UNITS:f + R.F_UNITS + 2] = (0, 1)
         st[f + R.F_ACTIVE:f + R.F_ACTIVE + 2] = (1, 1)
-        K.volley_nb(st, ev, rng, c.params, strat, sp, 0, False)
+        K.volley_nb(st, ev, rng, c.params, strat, sp, 0, 0)
         b = R.SEATS_BASE + R.SEAT_WORDS
         assert list(st[b + R.S_SEC:b + R.S_SEC + 4]) == [2, 3, 1, 4], aim
         assert st[R.SEATS_BASE + R.S_HITS] == 1

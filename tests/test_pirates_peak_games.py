@@ -101,9 +101,9 @@ def test_every_declared_column_is_written(seats):
     assert out_g.shape[1] == cols.N_GAME_COLS and out_s.shape[2] == cols.N_SEAT_COLS
     out_g[:] = sentinel
     out_s[:] = sentinel
-    chunk = K.play_search_chunk_nb if searching(c.extra["sd"]) else K.play_chunk_nb
-    assert (chunk is K.play_search_chunk_nb) == isinstance(seats[0], dict)
-    chunk(c.extra["sd"], np.uint64(7), np.int64(100), out_g, out_s)
+    block = K.play_search_block_nb if searching(c.extra["sd"]) else K.play_block_nb
+    assert (block is K.play_search_block_nb) == isinstance(seats[0], dict)
+    block(c.extra["sd"], np.uint64(7), np.int64(100), np.int64(0), np.int64(36), out_g, out_s)
     names_g = list(STD_GAME_COLUMNS) + [col.name for col in cols.GAME_COLUMNS]
     assert [n for i, n in enumerate(names_g) if (out_g[:, i] == sentinel).any()] == []
     assert [col.name for i, col in enumerate(cols.SEAT_COLUMNS) if (out_s[:, :, i] == sentinel).any()] == []

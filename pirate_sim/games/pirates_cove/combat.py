@@ -310,7 +310,9 @@ def fight_run_nb(st, ev, rng, P, strat, sp, final):
 def fight_nb(st, ev, rng, P, strat, sp, island, units, n, final):
     """A whole combat among ``n`` units with no search seat in it (the final combat, odds);
     returns the last unit standing, -1 if stopped at ``max_volleys``.  ``final``: the
-    end-of-game tie-break (no fleeing, no cards, no fame, nothing lost)."""
+    end-of-game tie-break (no fleeing, no cards, no fame, nothing lost), 1 or 0: callers pass
+    an int, never ``True``/``False`` (a bool literal is a type of its own, and the combat's
+    five functions were compiled twice, about 8 s of a cold compile)."""
     fight_start_nb(st, ev, rng, P, strat, sp, island, units, n, final)
     return fight_run_nb(st, ev, rng, P, strat, sp, final)
 
@@ -355,7 +357,7 @@ def bombard_mc_nb(seed, samples, P, strat, sp, dice, level, counts):
         st[base + F_BONUS] = 0
         done = 0
         for v in range(1, max_v + 1):
-            volley_nb(st, ev, rng, P, strat, sp, 0, True)
+            volley_nb(st, ev, rng, P, strat, sp, 0, 1)
             if st[base + F_ACTIVE + 1] == 0:
                 done = v
                 break
@@ -381,6 +383,6 @@ def duel_mc_nb(seed, samples, P, strat, sp, a_sec, b_sec, out):
         wk[0] = 0
         wk[1] = 1
         v0 = st[G_VOLLEYS]
-        w = fight_nb(st, ev, rng, P, strat, sp, 2, wk, 2, True)
+        w = fight_nb(st, ev, rng, P, strat, sp, 2, wk, 2, 1)
         out[0] += 1 if w == 0 else 0
         out[1] += st[G_VOLLEYS] - v0

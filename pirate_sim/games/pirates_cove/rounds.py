@@ -67,10 +67,10 @@ def island_step_nb(st, ev, rng, P, tr, strat, sp, island, wk):
             st[G_SUB] = SUB_TAKE
         else:
             st[G_CONTESTED] |= 1 << (island - 1)
-            fight_start_nb(st, ev, rng, P, strat, sp, island, units, n, False)
+            fight_start_nb(st, ev, rng, P, strat, sp, island, units, n, 0)
             st[G_SUB] = SUB_FIGHT
     if st[G_SUB] == SUB_FIGHT:
-        w = fight_run_nb(st, ev, rng, P, strat, sp, False)
+        w = fight_run_nb(st, ev, rng, P, strat, sp, 0)
         if w == FIGHT_PENDING:
             return DEC_FLEE
         if not 0 <= w < MAX_SEATS:
@@ -303,7 +303,7 @@ def finish_nb(st, ev, rng, P, strat, sp, wk):
         hv = wk[52:52 + MAX_SEATS]
         for s in range(n):
             hv[s] = st[sb_nb(s) + S_VOLLEYS] * 65536 + st[sb_nb(s) + S_HITS]
-        w = fight_nb(st, ev, rng, P, strat, sp, 0, units, m, True)
+        w = fight_nb(st, ev, rng, P, strat, sp, 0, units, m, 1)
         st[G_TIE_VOLLEYS] = st[G_VOLLEYS] - v0
         st[G_VOLLEYS] = v0
         st[G_TIE_DICE] = dice_rolled_nb(rng) - d0

@@ -12,7 +12,7 @@ from ..base import Compiled, Game, OddsRow, Param, Ratio
 from ..kernel_base import search_switch
 from . import columns as cols
 from . import rules as r
-from .kernel import play_chunk_nb, play_one, play_search_chunk_nb
+from .kernel import play_chunk, play_one
 from .odds import MECHANICS, odds_rows
 from .search_player import searching
 from .strategies import STRATEGIES, default_rows, seat_row
@@ -209,19 +209,12 @@ class PiratesPeak(Game):
 
             x = compiled.extra["user"]
             err = np.zeros((n, 4), np.int64)
-            x["module"].user_play_chunk_nb(compiled.extra["sd"], np.uint64(seed % 2**64), np.int64(first_game),
-                                           x["fi"], x["rows"], x["board"], np.int64(x["view_len"]), err, out_games,
-                                           out_seats, search_switch(searching(compiled.extra["sd"])))
+            x["module"].user_play_chunk(compiled.extra["sd"], np.uint64(seed % 2**64), np.int64(first_game),
+                                        x["fi"], x["rows"], x["board"], np.int64(x["view_len"]), err, out_games,
+                                        out_seats, search_switch(searching(compiled.extra["sd"])))
             U.raise_errors(err, first_game, x["users"])
             return out_games, out_seats
-        chunk = play_search_chunk_nb if searching(compiled.extra["sd"]) else play_chunk_nb
-        chunk(
-            compiled.extra["sd"],
-            np.uint64(seed % 2**64),
-            np.int64(first_game),
-            out_games,
-            out_seats,
-        )
+        play_chunk(compiled.extra["sd"], np.uint64(seed % 2**64), np.int64(first_game), out_games, out_seats)
         return out_games, out_seats
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:

@@ -1,4 +1,4 @@
-"""Pirate's Peak kernels: the parallel chunk drivers, and the Python-side helpers of tests and traces.
+"""Pirate's Peak kernels: the block drivers of a chunk, and the Python-side helpers of tests and traces.
 
 The game's kernels are split by concern, each module importing only the ones before it:
 
@@ -7,7 +7,7 @@ The game's kernels are split by concern, each module importing only the ones bef
 * ``turn.py``: one turn (traps, the scripted declaration, the action);
 * ``whole_game.py``: reset, set-up, the game loop, the outputs writer, a game's tables;
 * ``search_player.py``: the search player (its game loop, scratch and benchmark kernels);
-* this module: ``play_chunk_nb`` / ``play_search_chunk_nb`` and :class:`State`, :func:`play_one`, ...
+* this module: the block drivers ``play_block_nb`` / ``play_search_block_nb``, :func:`play_chunk`, and :class:`State`, :func:`play_one`, ...
   (``user_kernel.py`` drives the tables with strategy files on the same pieces).
 
 All state lives in small int32 arrays (layouts in rules.py; output columns in columns.py)
@@ -37,9 +37,9 @@ May import every kernel module of the game (``mechanics``, ``sea``, ``turn``, ``
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ..kernel_base import block_nb
+from ...blocks import run_blocks
 from .columns import N_GAME_COLS, N_SEAT_COLS
 from .mechanics import ensure_laid_nb
 from .rules import (EV_WIDTH, G_N_EV, ROW_CNT, ROW_DECK, ROW_EV, ROW_SHIP, ROW_ST, ROW_TRACK, RU_STRATEGY_SEATING,
@@ -50,50 +50,51 @@ from .user_turn import no_user_nb
 from .turn import play_turn_nb
 from .whole_game import game_tables_nb, play_game_nb, reset_nb, seat_strategies_nb, setup_game_nb, start_game_nb
 
-N_BLOCKS = 64
-
-
-# ================================================================ the chunk drivers
+# ================================================================ the block drivers
+# Serial kernels of one block of games each; pirate_sim/blocks.py hands a chunk's blocks to
+# threads (a prange driver compiled the game twice: that module's docstring).
 
 
 @njit(cache=True)
-def block_of_chunk_nb(sd, n, b):
-    """Block ``b`` of a chunk of ``n`` games split into at most N_BLOCKS parallel blocks:
-    (lo, hi, rng, w, sd_block, order, rotate): its games lo .. hi - 1 and the tables it plays
-    them in (allocated once per block), and whether the seats' strategies rotate."""
-    lo, hi = block_nb(n, min(N_BLOCKS, n), b)
+def block_tables_nb(sd):
+    """The tables a block of games is played in (allocated once per block): (rng, w, sd_block,
+    order, rotate), rotate: whether the seats' strategies rotate."""
     rng, w, sd_block, order = game_tables_nb(sd)
-    return lo, hi, rng, w, sd_block, order, sd[SD_RULES, RU_STRATEGY_SEATING] != 0
+    return rng, w, sd_block, order, sd[SD_RULES, RU_STRATEGY_SEATING] != 0
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def play_chunk_nb(sd, seed, first_game, out_games, out_seats):
-    """Games first_game .. first_game+n-1 in N_BLOCKS parallel blocks; game k uses
-    ``seed_game_nb(rng, seed, first_game + k)`` so results never depend on threads or chunks.
-    No seat searches (:func:`play_search_chunk_nb` plays the tables with a search seat: a
+@njit(cache=True, nogil=True, error_model="numpy")  # as the prange body it replaces
+def play_block_nb(sd, seed, first_game, lo, hi, out_games, out_seats):
+    """Games first_game + lo .. first_game + hi - 1 into rows lo .. hi - 1; game k uses
+    ``seed_game_nb(rng, seed, first_game + k)`` so results never depend on threads or blocks.
+    No seat searches (:func:`play_search_block_nb` plays the tables with a search seat: a
     kernel of its own, so that a scripted run never compiles the search player)."""
-    n = out_games.shape[0]
-    for b in prange(min(N_BLOCKS, n)):
-        lo, hi, rng, w, sd_block, order, rotate = block_of_chunk_nb(sd, n, b)
-        for k in range(lo, hi):
-            start_game_nb(sd, sd_block, rng, seed, first_game + k, rotate)
-            play_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k)
+    rng, w, sd_block, order, rotate = block_tables_nb(sd)
+    for k in range(lo, hi):
+        start_game_nb(sd, sd_block, rng, seed, first_game + k, rotate)
+        play_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k)
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def play_search_chunk_nb(sd, seed, first_game, out_games, out_seats):
-    """:func:`play_chunk_nb` for a table with a searching seat (its scratch once per block)."""
-    n = out_games.shape[0]
-    for b in prange(min(N_BLOCKS, n)):
-        lo, hi, rng, w, sd_block, order, rotate = block_of_chunk_nb(sd, n, b)
-        (sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng,
-         snap_i) = search_scratch_nb(sd, w.shape[1], 0, 0)
-        ufn, uparams, calls, view, uopts, urng, err, ent, rent = no_user_nb(2)
-        for k in range(lo, hi):
-            start_game_nb(sd, sd_block, rng, seed, first_game + k, rotate)
-            play_search_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k, sd_roll, w2,
-                                rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng, snap_i, ufn,
-                                uparams, calls, view, uopts, urng, err, ent, rent)
+@njit(cache=True, nogil=True, error_model="numpy")  # as the prange body it replaces
+def play_search_block_nb(sd, seed, first_game, lo, hi, out_games, out_seats):
+    """:func:`play_block_nb` for a table with a searching seat (its scratch once per block)."""
+    rng, w, sd_block, order, rotate = block_tables_nb(sd)
+    (sd_roll, w2, rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng,
+     snap_i) = search_scratch_nb(sd, w.shape[1], 0, 0)
+    ufn, uparams, calls, view, uopts, urng, err, ent, rent = no_user_nb(2)
+    for k in range(lo, hi):
+        start_game_nb(sd, sd_block, rng, seed, first_game + k, rotate)
+        play_search_game_nb(sd_block, rng, w, order, out_games, out_seats, k, first_game + k, sd_roll, w2,
+                            rng2, opts, alive, sums, counts, scores, rec, cnt, snap_w, snap_rng, snap_i, ufn,
+                            uparams, calls, view, uopts, urng, err, ent, rent)
+
+
+def play_chunk(sd, seed, first_game, out_games, out_seats):
+    """Games first_game .. first_game + n - 1 (n: the outputs' rows) on the run's threads
+    (pirate_sim/blocks.py), :func:`play_search_block_nb`'s where a seat searches."""
+    block = play_search_block_nb if searching(sd) else play_block_nb
+    run_blocks(lambda lo, hi: block(sd, seed, first_game, np.int64(lo), np.int64(hi), out_games, out_seats),
+               out_games.shape[0])
 
 
 # ================================================================ Python-side helpers
