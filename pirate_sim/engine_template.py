@@ -193,7 +193,7 @@ def playout_nb(rs, rrng, P, T, code, rp, horizon, ropts, rscores, no_ev, rf, rro
         G.apply_nb(rs, no_ev, rrng, P, T, ropts[i])
 
 
-@njit(cache=True)  # out of line: the loop compiles better on its own than inlined into search_nb (measured)
+@njit(cache=True)  # out of line: one compiled copy of the playout for search_nb's two inlined copies
 def rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opt, j, ropts, rscores, no_ev, rf, rrow, calls, scr, err):
     """Rollout ``j`` of option ``opt`` for ``seat``: a world consistent with what the seat knows,
     the option, then :func:`playout_nb` of the rollout strategy (file ``rf`` where ``rf >= 0``);

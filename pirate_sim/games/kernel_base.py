@@ -4,8 +4,6 @@ What every game kernel does the same way is written here once and called by each
 
 * the event log: :func:`append_event_nb` writes one row of a game's trace, :func:`log_event_nb`
   also counts it in a word of the game's state;
-* the chunk drivers' split of a chunk into parallel blocks: :func:`block_nb`
-  (results never depend on it: each game seeds its own stream from ``(seed, game index)``);
 * the outputs writers' copies of state words into output columns: :func:`copy_words_nb` over a
   table of (column, word) pairs that each game declares once beside its writer.
 
@@ -43,13 +41,6 @@ def log_event_nb(st, ev, count, turn, seat, kind, a, b, c):
     n = st[count]
     if append_event_nb(ev, n, turn, seat, kind, a, b, c):
         st[count] = n + 1
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def block_nb(n, n_blocks, b):
-    """Games ``lo .. hi - 1`` of block ``b`` when ``n`` games are split into ``n_blocks``
-    parallel blocks of near-equal size (each block allocates its scratch once)."""
-    return (n * b) // n_blocks, (n * (b + 1)) // n_blocks
 
 
 @njit(cache=True, _nrt=False, inline="always")
