@@ -46,9 +46,12 @@ or a restored state), ``playout_seats_nb(st, P, T, seat)`` (the bench's plain pl
 as a rollout of ``seat`` plays them), ``determinise_at_nb(st, truth, rng, P, T, seat, j)``
 (``determinise_nb`` of rollout j, where the rollouts model the other seats by j),
 ``new_file_options_nb(m)`` and ``file_options_nb(st, P, T, opts, n, out)`` (what a strategy file
-gets as its options).  Pirateer (``games/pirateer/protocol.py``), Pirate's Cove
-(``games/pirates_cove/protocol.py``) and Ice Pirates (``games/ice_pirates/protocol.py``) use them; docs/adding-a-game.md section 5 says why each exists.  Those three compile their own
-tables; :class:`EngineGame` gives their plug-ins the engine's calls (:class:`ProtocolGame` is one).
+gets as its options), ``view_len_nb(P)`` (a view whose length the rules set) and
+``trace_state_nb(P, ev)`` (a traced game's state, for a game whose log lives in its state).
+Pirateer (``games/pirateer/protocol.py``), Pirate's Cove
+(``games/pirates_cove/protocol.py``), Ice Pirates (``games/ice_pirates/protocol.py``) and Pirate's
+Peak (``games/pirates_peak/protocol.py``) use them; docs/adding-a-game.md section 5 says why each
+exists.  Those four compile their own tables; :class:`EngineGame` gives their plug-ins the engine's calls (:class:`ProtocolGame` is one).
 
 Information: ``policy_nb`` and ``options_nb`` must read only what the deciding seat can know
 (the engine gives them the true state, as a game's own players get it); ``determinise_nb`` is
@@ -83,7 +86,8 @@ REQUIRED = ("MAX_OPTIONS", "new_state_nb", "setup_nb", "next_decision_nb", "opti
             "determinise_nb", "reward_nb", "turn_nb", "n_events_nb", "outputs_nb", "VIEW_LEN", "view_nb")
 # hooks a game may leave out (engine_template's defaults: std_*)
 OPTIONAL = ("thread_tables_nb", "stream_key_nb", "user_stream_key_nb", "search_prepare_nb", "refresh_nb",
-            "playout_seats_nb", "new_file_options_nb", "file_options_nb", "determinise_at_nb")
+            "playout_seats_nb", "new_file_options_nb", "file_options_nb", "determinise_at_nb", "view_len_nb",
+            "trace_state_nb")
 # the board a strategy file gets in a game without public tables (the call needs one array)
 NoBoard = namedtuple("NoBoard", ["empty"])
 _engines: dict[str, Any] = {}
@@ -171,7 +175,7 @@ def play_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple, 
     out_g, out_s = game.new_outputs(int(n_games), compiled.n_seats)
     counters = np.zeros((int(n_games), 3), np.int64)
     err = np.zeros((int(n_games), 4), np.int64)
-    s, k, P = np.uint64(seed % 2**64), np.int64(first_game), compiled.params
+    s, k, P = np.uint64(seed % 2**64), np.int64(first_game), game.engine_params(compiled)
     run_blocks(lambda lo, hi: eng.play_block_nb(s, k, np.int64(lo), np.int64(hi), P, *args, fi, urows, calls, out_g,
                                                  out_s, counters, err), int(n_games))
     raise_errors(err, first_game, users)
@@ -188,8 +192,8 @@ def trace_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple,
     err = np.zeros(4, np.int64)
     ev = np.zeros((capacity, 6), np.int32)
     out_g, out_s = game.one_game_outputs(compiled.n_seats)
-    n = eng.play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), compiled.params, *args, ev, fi, urows,
-                           calls, err, out_g, out_s)
+    n = eng.play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), game.engine_params(compiled), *args, ev, fi,
+                           urows, calls, err, out_g, out_s)
     raise_errors(err[None, :], game_index, users)
     return ev[:n], out_g, out_s
 
@@ -202,8 +206,8 @@ def collect_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tupl
     from .user_strategy import raise_errors
 
     fi, urows, calls, users = files
-    P, (T, codes, prm, rprm, rotate) = compiled.params, args
-    rec = np.zeros((n_decisions + 1, eng.REC_RNG + RNG_WORDS + len(eng.G.new_state_nb(P))), np.int64)
+    P, (T, codes, prm, rprm, rotate) = game.engine_params(compiled), args
+    rec = np.zeros((n_decisions + 1, eng.REC_RNG + RNG_WORDS + eng.G.new_state_nb(P).size), np.int64)
     out_g, out_s = game.one_game_outputs(compiled.n_seats)
     err = np.zeros(4, np.int64)
     eng.collect_nb(np.uint64(seed % 2**64), np.int64(0), P, T, codes, prm, rprm, rotate, fi, urows, calls, rec,
@@ -221,7 +225,7 @@ def bench_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple,
     if n == 0:
         raise ValueError("search_bench: no seat searched a decision (no search seat, or one option everywhere)")
     err = np.zeros(4, np.int64)
-    b = time_recorded(eng, rec, compiled.params, *args[:4], *files[:3], err)
+    b = time_recorded(eng, rec, game.engine_params(compiled), *args[:4], *files[:3], err)
     raise_errors(err[None, :], 0, files[3])
     return {**b, "decisions": n}
 
@@ -267,6 +271,12 @@ class EngineGame(Game):
     def engine(self):
         return engine(self.protocol)
 
+    def engine_params(self, compiled: Compiled):
+        """The ``P`` the engine hands the protocol's functions: the compiled rules tuple (a game
+        whose kernels read their rules elsewhere may hand a smaller one: each field of it is a
+        machine argument of every call the engine makes out of line)."""
+        return compiled.params
+
     def engine_tables(self, compiled: Compiled) -> tuple:
         raise NotImplementedError
 
@@ -286,7 +296,7 @@ class EngineGame(Game):
         from . import user_strategy as U
 
         eng = self.engine()
-        types_ = (typeof(np.zeros(eng.G.VIEW_LEN, np.int32)), typeof(eng.new_file_options_nb(2)), typeof(rows[0]),
+        types_ = (typeof(np.zeros(1, np.int32)), typeof(eng.new_file_options_nb(2)), typeof(rows[0]),
                   typeof(np.zeros(RNG_WORDS, np.uint64)))
         calls = U.compile_calls(self.name, users, types_, self.file_board(compiled))
         compiled.extra["user"] = {"users": users, "fi": fi, "rows": rows, "calls": calls}

@@ -17,7 +17,7 @@ by address, so this engine compiles once whatever the files), its parameters ``u
 answers from ``G.view_nb`` (what the seat can know, never the state) at every decision with more
 than one option.  An answer outside the options stops that game and is kept in ``err``.
 
-Nine hooks are optional (``OPTIONAL`` in contract.py); a game that leaves one out gets the
+Eleven hooks are optional (``OPTIONAL`` in contract.py); a game that leaves one out gets the
 default below (``std_*``):
 
 * ``thread_tables_nb(P, T)``: the tables every protocol function gets on one thread, ``T``
@@ -38,7 +38,13 @@ default below (``std_*``):
   ``seat``: the seats set to play as that seat's rollouts play them, nothing re-dealt (default
   nothing: every seat plays the code it is handed);
 * ``new_file_options_nb(m)`` and ``file_options_nb(st, P, T, opts, n, out)``: what a strategy
-  file gets as its options (default a copy of the codes, int32[n]; a game may hand rows).
+  file gets as its options (default a copy of the codes, int32[n]; a game may hand rows);
+* ``view_len_nb(P)``: the length of a strategy file's view where the rules set it (default
+  ``G.VIEW_LEN``);
+* ``trace_state_nb(P, ev)``: a traced game's state, for a game that logs its events inside its
+  state and copies them into ``ev`` at the game's end (default ``G.new_state_nb(P)``).
+
+A state is an array of any shape (one C-contiguous block: the bench records it flat).
 """
 
 import numpy as np
@@ -130,6 +136,22 @@ def std_playout_seats_nb(st, P, T, seat):
 playout_seats_nb = getattr(G, "playout_seats_nb", std_playout_seats_nb)
 
 
+@njit(cache=True)
+def std_view_len_nb(P):
+    """The default ``view_len_nb``: ``G.VIEW_LEN`` whatever the rules."""
+    return G.VIEW_LEN
+
+
+@njit(cache=True)
+def std_trace_state_nb(P, ev):
+    """The default ``trace_state_nb``: a state as any other (the game logs into ``ev``)."""
+    return G.new_state_nb(P)
+
+
+view_len_nb = getattr(G, "view_len_nb", std_view_len_nb)
+trace_state_nb = getattr(G, "trace_state_nb", std_trace_state_nb)
+
+
 @njit(cache=True, inline="always")
 def std_determinise_at_nb(st, truth, rng, P, T, seat, j):
     """The default ``determinise_at_nb``: ``G.determinise_nb`` (every rollout alike)."""
@@ -147,7 +169,7 @@ def new_scratch_nb(P):
     m = G.MAX_OPTIONS
     return (G.new_state_nb(P), np.zeros(RNG_WORDS, np.uint64), np.zeros(m, np.int64), np.zeros(m, np.int64),
             np.zeros(m), np.zeros(m, np.int64), np.zeros(m), np.zeros(m), np.zeros(H_SIZE, np.int64),
-            np.zeros(CNT_SIZE, np.int64), np.zeros((0, 6), np.int32), np.zeros(G.VIEW_LEN, np.int32),
+            np.zeros(CNT_SIZE, np.int64), np.zeros((0, 6), np.int32), np.zeros(view_len_nb(P), np.int32),
             new_file_options_nb(m), np.zeros(RNG_WORDS, np.uint64))
 
 
@@ -307,7 +329,7 @@ def play_block_nb(seed, first, lo, hi, P, T, codes, prm, rprm, rotate, fi, urows
 def play_traced_nb(seed, k, P, T, codes, prm, rprm, rotate, ev, fi, urows, calls, err, out_g, out_s):
     """Game ``k`` with the event log ``ev`` on (the same code path as the bulk run); the number
     of events logged."""
-    st = G.new_state_nb(P)
+    st = trace_state_nb(P, ev)
     rng = np.zeros(RNG_WORDS, np.uint64)
     scr = new_scratch_nb(P)
     seed_game_nb(rng, seed, k)
@@ -335,8 +357,9 @@ def record_nb(rec, st, rng, s, e, decision):
     rec[r, REC_DEC] = decision
     for w in range(RNG_WORDS):
         rec[r, REC_RNG + w] = np.int64(rng[w])
-    for w in range(st.shape[0]):
-        rec[r, REC_RNG + RNG_WORDS + w] = st[w]
+    flat = st.reshape(st.size)
+    for w in range(flat.shape[0]):
+        rec[r, REC_RNG + RNG_WORDS + w] = flat[w]
 
 
 @njit(cache=True)
@@ -344,8 +367,9 @@ def recorded_nb(rec, r, st, rng):
     """Restore recorded decision ``r`` into ``st`` and ``rng``."""
     for w in range(RNG_WORDS):
         rng[w] = np.uint64(rec[r, REC_RNG + w])
-    for w in range(st.shape[0]):
-        st[w] = rec[r, REC_RNG + RNG_WORDS + w]
+    flat = st.reshape(st.size)
+    for w in range(flat.shape[0]):
+        flat[w] = rec[r, REC_RNG + RNG_WORDS + w]
 
 
 @njit(cache=True)

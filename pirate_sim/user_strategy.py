@@ -17,8 +17,8 @@ reading hidden state is impossible by construction; read-only arrays make writin
 shared ones a compile error, and the function is compiled with bounds checking, so an index
 outside a view raises instead of reading beside it.
 
-numba cannot pass a jitted function into a ``cache=True`` kernel, so the game's user kernel
-(``games/<game>/user_kernel.py``, compiled once per package like every kernel) calls each
+numba cannot pass a jitted function into a ``cache=True`` kernel, so the game's engine
+(``pirate_sim/engine_template.py``, compiled once per package like every kernel) calls each
 function by address through a small C-callable wrapper generated per function
 (pirate_sim/user_abi.py; seconds to compile).  The user file's copy and its wrapper live in
 the cache directory (:func:`cache_dir`), named by SHA-256; numba caches their machine code in

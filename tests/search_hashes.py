@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SEED = 4_242_001
 RAIDER = "examples/strategies/pirateer_players.py:careful_raider"  # a strategy file as search's rollout
 PLANNER = "examples/strategies/pirates_cove_players.py:island_planner"  # Cove: a file at a seat or rolled out
+BOLD = "examples/strategies/peak_players.py:bold_digger"  # Pirate's Peak: a file at a seat or rolled out
 NAVIGATOR = "examples/strategies/ice_pirates_players.py:navigator"  # Ice Pirates: a file at a seat or rolled out
 
 
@@ -40,6 +41,17 @@ TABLES = {
         ("b16", [_s(budget=16), {"strategy": "expert"}], {}, 400),
         ("b37_k2_margin", [{"strategy": "racer"}, _s(budget=37, top_k=2, reward="margin")], {}, 400),
         ("b9_k1", [_s(budget=9, top_k=1), _s(budget=23, rollout="gunner")], {}, 300),
+        # two searches: a fight can carry the ship that did not move to the Peak (its treasure asked then)
+        ("b8_two_searches", [_s(budget=8, top_k=2), _s(budget=8, reward="margin")], {}, 300),
+        # horizons: H more turns after the searched one; a turn cap that truncates inside a rollout
+        ("b12_h3", [_s(budget=12, horizon=3), {"strategy": "treasure_digger"}], {}, 200),
+        ("b10_h4_cap40", [_s(budget=10, horizon=4), _s(budget=7, top_k=2, horizon=1, reward="margin")],
+         {"turn_cap": 40}, 200),
+        # a strategy file rolled out (its declarations, the expert's other choices), and one with a horizon
+        # beside a file seat, the seats rotating
+        ("b6_file_rollout", [_s(budget=6, rollout=BOLD), {"strategy": "expert"}], {}, 120),
+        ("b8_file_rollout_h2_file_seat", [_s(budget=8, rollout=BOLD, horizon=2, reward="margin"),
+                                          {"strategy": BOLD, "base": "racer"}], {"strategy_seating": "rotate"}, 120),
     ],
     "ice_pirates": [
         ("b16_k0", [_s(budget=16, top_k=0), {"strategy": "upgrader"}], {}, 80),

@@ -66,7 +66,7 @@ def test_an_edit_outside_a_kernels_imports_compiles_nothing_and_one_inside_compi
 
 
 def test_a_kernels_digest_covers_every_package_module_it_imports():
-    names = {str(f.relative_to(PACKAGE)) for f in _cache.import_closure(PACKAGE / "games/pirates_peak/kernel.py")}
+    names = {str(f.relative_to(PACKAGE)) for f in _cache.import_closure(PACKAGE / "games/pirates_peak/protocol.py")}
     # what the kernel inlines and the constants it freezes
     assert {"rng.py", "search.py", "seating.py", "games/pirates_peak/rules.py", "games/pirates_peak/board.py",
             "games/pirates_peak/strategies.py"} <= names
@@ -80,7 +80,7 @@ def test_a_kernels_digest_covers_every_package_module_it_imports():
 def _peak_digest(where: Path, cache: Path) -> str:
     env = {**os.environ, "PIRATE_SIM_CACHE": str(cache), "PYTHONPATH": str(where)}
     code = ("from pirate_sim import _cache; "
-            "print(_cache.module_digest(_cache.PACKAGE / 'games/pirates_peak/kernel.py'))")
+            "print(_cache.module_digest(_cache.PACKAGE / 'games/pirates_peak/protocol.py'))")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=where, env=env, timeout=60)
     assert res.returncode == 0, res.stderr
     return res.stdout.strip()

@@ -252,7 +252,7 @@ def test_learn_never_clears_what_it_reads_nor_shares_a_directory(tmp_path):
 
 def test_the_players_page_seats_the_learned_player_against_search(trained, tmp_path):
     """The report's players page has the scenario's learned player as an entry, against every
-    strategy and ``search`` (Pirate's Peak: user_kernel.user_play_chunk_nb, search True); its cells are the
+    strategy and ``search`` (Pirate's Peak: the protocol's engine, as every game); its cells are the
     games a run of the same table plays (the weights, not the base strategy, are played)."""
     from pirate_sim.games.base import G_WINNER
     from pirate_sim.report.players import players_data

@@ -88,22 +88,34 @@ def test_chunking_and_threads_do_not_change_results():
     assert np.array_equal(g, g3) and np.array_equal(s, s3)
 
 
+class _Sentinel:
+    """The game, its outputs pre-filled with a sentinel (contract.play_engine allocates them here)."""
+
+    def __init__(self, game, value):
+        self.game, self.value = game, value
+
+    def new_outputs(self, n, n_seats):
+        g, s = self.game.new_outputs(n, n_seats)
+        g[:] = self.value
+        s[:] = self.value
+        return g, s
+
+    def engine_params(self, compiled):
+        return self.game.engine_params(compiled)
+
+
 @pytest.mark.parametrize("seats", [("treasure_digger", "gunner"), ({"strategy": "search", "budget": 8}, "expert")])
 def test_every_declared_column_is_written(seats):
-    """The real chunk kernel (as Game.play calls it) on outputs pre-filled with a sentinel: every
+    """The engine's block kernel (as Game.play calls it) on outputs pre-filled with a sentinel: every
     declared game and seat column (columns.py) gets written, none is left to the zeros."""
-    from pirate_sim.games.pirates_peak import kernel as K
-    from pirate_sim.games.pirates_peak.search_player import searching
+    from pirate_sim.contract import play_engine
 
     sentinel = -31111
     c = GAME.compile(r.defaults(), [s if isinstance(s, dict) else {"strategy": s} for s in seats])
-    out_g, out_s = GAME.new_outputs(36, 2)
+    n = 36
+    out_g, out_s, _ = play_engine(GAME.engine(), _Sentinel(GAME, sentinel), c, GAME.engine_tables(c),
+                                  GAME.engine_files(c), 7, 100, n)
     assert out_g.shape[1] == cols.N_GAME_COLS and out_s.shape[2] == cols.N_SEAT_COLS
-    out_g[:] = sentinel
-    out_s[:] = sentinel
-    block = K.play_search_block_nb if searching(c.extra["sd"]) else K.play_block_nb
-    assert (block is K.play_search_block_nb) == isinstance(seats[0], dict)
-    block(c.extra["sd"], np.uint64(7), np.int64(100), np.int64(0), np.int64(36), out_g, out_s)
     names_g = list(STD_GAME_COLUMNS) + [col.name for col in cols.GAME_COLUMNS]
     assert [n for i, n in enumerate(names_g) if (out_g[:, i] == sentinel).any()] == []
     assert [col.name for i, col in enumerate(cols.SEAT_COLUMNS) if (out_s[:, :, i] == sentinel).any()] == []

@@ -392,7 +392,7 @@ def test_trace_names_the_other_seat_caught_by_its_advance():
     K.set_ship(st, 0, pos=4, crew=0)
     K.set_ship(st, 1, pos=5, crew=1)
     play(st, 0, [1, 4])  # lands on seat 1's spot; seat 1's unmatched crewman steals 4
-    lines = format_events(st, st.compiled)
+    lines = format_events(st.events(), st.out_seats[0], st.compiled)
     assert any(line.endswith("seat 1 caught by the whirlpool at 6") for line in lines), lines
     assert ship(st, 1, "trap") == r.TRAP_WHIRLPOOL
 

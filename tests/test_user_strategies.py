@@ -434,9 +434,9 @@ def test_peak_example_plays_and_traces():
 
 
 def test_peak_file_and_search_at_one_table():
-    """A strategy file and ``search`` at one Pirate's Peak table (user_kernel.user_play_chunk_nb, search True):
+    """A strategy file and ``search`` at one Pirate's Peak table (the protocol's engine):
     the file's seat declares only what the file answers (always_sail: sail), the search seat
-    declares by its search (not only sail), in traces (user_kernel.user_play_one_nb), and the
+    declares by its search (not only sail), in traces (the engine's play_traced_nb), and the
     games do not depend on chunks."""
     raw = {"game": "pirates_peak", "rules": {"strategy_seating": "rotate"},
            "seats": [{"strategy": "peak_players.py:always_sail"}, {"strategy": "search", "budget": 8}]}

@@ -170,8 +170,8 @@ class Game:
     ratios: tuple[Ratio, ...] = ()  # pooled rates (metric ratio.<name>)
     odds_mechanics: dict[str, str] = {}  # mechanic name -> one-line description
     rules_doc: str = ""  # path of the rules page, e.g. docs/rules/pirates_peak.md
-    # whether a seat may play a strategy file (pirate_sim.user_strategy): the game then has a
-    # user_kernel module and the user_compile / user_placeholder methods
+    # whether a seat may play a strategy file (pirate_sim.user_strategy): the game then has the
+    # user_compile / user_placeholder methods (contract.EngineGame's, for a game on the protocol)
     takes_strategy_files = False
     # True where one compiled kernel plays every kind of seat (the decision protocol's engine:
     # scripted, search and strategy-file seats): `pirate-sim warm` then compiles it in one job

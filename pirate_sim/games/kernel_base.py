@@ -50,12 +50,3 @@ def copy_words_nb(dst, src, base, pairs):
     writer, so that a new counter is one row there and the writer keeps only its computed columns."""
     for i in range(pairs.shape[0]):
         dst[pairs[i, 0]] = src[base + pairs[i, 1]]
-
-
-def search_switch(searching: bool) -> tuple:
-    """A driver's ``search`` argument: ``(1,)`` where a seat searches, ``()`` where none does.
-    numba knows a tuple argument's length when it compiles, so a driver's ``if len(search) == 0``
-    keeps one branch and drops the other in both versions: a table without search compiles no
-    search code, and one with search no second copy of the scripted game.  (``search is None``
-    drops the search branch only where the argument is None; a bool keeps both branches.)"""
-    return (1,) if searching else ()

@@ -1,4 +1,5 @@
-"""The Pirate's Peak plug-in: compile a scenario, play, trace, odds, dice per game."""
+"""The Pirate's Peak plug-in: compile a scenario, odds, dice per game; the decision protocol's engine
+(``protocol.py``, ``pirate_sim/contract.py``) plays its runs, traces, strategy files and searches."""
 
 from __future__ import annotations
 
@@ -6,16 +7,15 @@ from typing import Any
 
 import numpy as np
 
-from ...rng import new_rng
+from ...contract import SEARCH, SEARCH_SLOTS, EngineGame
 from ...seating import first_player_code, rotates
-from ..base import Compiled, Game, OddsRow, Param, Ratio
-from ..kernel_base import search_switch
+from ..base import Compiled, OddsRow, Param, Ratio
 from . import columns as cols
 from . import rules as r
-from .kernel import play_chunk, play_one
 from .odds import MECHANICS, odds_rows
-from .search_player import searching
 from .strategies import STRATEGIES, default_rows, seat_row
+
+PROTOCOL = "pirate_sim.games.pirates_peak.protocol"  # the game on the decision protocol
 
 TRACE_EVENTS = 20000
 
@@ -120,7 +120,7 @@ def compile_rules(rules: dict[str, Any]):
     return R, cards, card_len
 
 
-class PiratesPeak(Game):
+class PiratesPeak(EngineGame):
     name = "pirates_peak"
     title = "Pirate's Peak"
     version = r.VERSION
@@ -170,74 +170,66 @@ class PiratesPeak(Game):
             extra={"sd": sd},
         )
 
+    # ------------------------------------------------------------------ the decision protocol's engine
+    protocol = PROTOCOL
+    trace_capacity = TRACE_EVENTS
+
+    def engine_params(self, compiled: Compiled):
+        """protocol.PeakP: the work array's width and a file's view length (the rules: ``sd``)."""
+        from .protocol import PeakP
+        from .user_view import view_len
+
+        R = compiled.params
+        return PeakP(np.int64(R.work_width), np.int64(view_len(R.max_track)))
+
+    def engine_tables(self, compiled: Compiled) -> tuple:
+        """The engine's (T, codes, prm, rprm, rotate), built at each call (a test may change the
+        table): T = (sd,), the static table with SP_ASK set in a strategy file's entry and
+        SP_ROLL_FILE in a search entry that rolls one out; a search entry's engine row: budget,
+        top_k, reward, horizon and its rollout's code (protocol.py documents the rest)."""
+        _, _, strat, sp = compiled.arrays
+        n = compiled.n_seats
+        x = compiled.extra.get("user")
+        fi = np.asarray(x["fi"]) if x is not None else np.full(2 * n, -1)
+        sd = np.array(compiled.extra["sd"])
+        codes = np.asarray(strat, np.int64).copy()
+        prm = np.zeros((n, SEARCH_SLOTS))
+        for e in range(n):
+            if fi[e] >= 0:
+                sd[r.SD_SP + e, r.SP_ASK] = 1
+            elif sp[e, r.SP_SEARCH] > 0:
+                codes[e] = SEARCH
+                prm[e] = (sp[e, r.SP_BUDGET], sp[e, r.SP_TOP_K], sp[e, r.SP_REWARD], sp[e, r.SP_HORIZON],
+                          sp[e, r.SP_ROLLOUT])
+                sd[r.SD_SP + e, r.SP_ROLL_FILE] = 1 if fi[n + e] >= 0 else 0
+        return (sd,), codes, prm, np.zeros_like(prm), bool(compiled.params.strategy_seating)
+
     # ------------------------------------------------------------------ strategies of one's own
-    takes_strategy_files = True
     user_seat_params = {"base": Param("base", "expert", "choice", "the built-in strategy (default parameters) "
                                       "that takes the seat's choices other than its declaration",
                                       choices=tuple(s.name for s in STRATEGIES if s.name != "search"))}
-
-    user_rollout = True  # a search seat's ``rollout`` may name a strategy file or "learned" (user_turn.py)
     user_rollout_placeholder = "expert"  # the search's tables' rollout then: every choice but the declaration
 
     def user_placeholder(self, seat: dict) -> dict:
         return {"strategy": seat.get("base", "expert")}
 
-    def user_compile(self, compiled: Compiled, users: list, fi: np.ndarray, rows: np.ndarray) -> None:
-        from numba import typeof
+    def file_board(self, compiled: Compiled):
+        """The board a strategy file gets: a read-only copy of the rules row (user_view.py)."""
+        from ...user_strategy import readonly
+        from .user_view import Board
 
-        from ... import user_strategy as U
-        from .user_view import Board, view_len
-
-        sd = compiled.extra["sd"]
-        board = Board(rules=U.readonly(sd[r.SD_RULES]))
-        vlen = view_len(compiled.params.max_track)
-        types_ = (typeof(np.zeros(vlen, np.int32)), typeof(np.zeros(3, np.int32)), typeof(rows[0]),
-                  typeof(np.zeros(8, np.uint64)), typeof(board))
-        from . import user_kernel as mod
-
-        calls = U.compile_calls(self.name, users, types_[:4], board)
-        compiled.extra["user"] = {"module": mod, "users": users, "fi": fi, "rows": rows, "board": calls,
-                                  "view_len": vlen}
+        return Board(rules=readonly(compiled.extra["sd"][r.SD_RULES]))
 
     def play(self, compiled: Compiled, seed: int, first_game: int, n_games: int):
-        n = int(n_games)
-        out_games, out_seats = self.new_outputs(n, 2)
-        if n == 0:
-            return out_games, out_seats
-        if "user" in compiled.extra:
-            from ... import user_strategy as U
-
-            x = compiled.extra["user"]
-            err = np.zeros((n, 4), np.int64)
-            x["module"].user_play_chunk(compiled.extra["sd"], np.uint64(seed % 2**64), np.int64(first_game),
-                                        x["fi"], x["rows"], x["board"], np.int64(x["view_len"]), err, out_games,
-                                        out_seats, search_switch(searching(compiled.extra["sd"])))
-            U.raise_errors(err, first_game, x["users"])
-            return out_games, out_seats
-        play_chunk(compiled.extra["sd"], np.uint64(seed % 2**64), np.int64(first_game), out_games, out_seats)
-        return out_games, out_seats
+        if int(n_games) == 0:
+            return self.new_outputs(0, 2)
+        return super().play(compiled, seed, first_game, n_games)
 
     def trace(self, compiled: Compiled, seed: int, game_index: int) -> list[str]:
         from .trace import format_events
 
-        if "user" in compiled.extra:
-            from ... import user_strategy as U
-            from .kernel import State
-            from .whole_game import seat_strategies_nb
-
-            x = compiled.extra["user"]
-            state = State(compiled, TRACE_EVENTS)
-            state.sd = state.sd.copy()
-            seat_strategies_nb(compiled.extra["sd"], state.sd, game_index)
-            err = np.zeros(4, np.int64)
-            x["module"].user_play_one_nb(state.sd, new_rng(seed, game_index), state.w, state.deck_order,
-                                         state.out_games, state.out_seats, np.int64(game_index), x["fi"], x["rows"],
-                                         x["board"], np.int64(x["view_len"]), err,
-                                         search_switch(searching(state.sd)))
-            U.raise_errors(err[None, :], game_index, x["users"])
-            return format_events(state, compiled, game_index)
-        state = play_one(compiled, new_rng(seed, game_index), ev_capacity=TRACE_EVENTS, game_index=game_index)
-        return format_events(state, compiled, game_index)
+        ev, out_g, out_s = self.trace_events(compiled, seed, game_index)
+        return format_events(ev, out_s, compiled, game_index)
 
     def odds(self, mechanic: str, rules: dict[str, Any], samples: int, seed: int) -> list[OddsRow]:
         R, _, _ = compile_rules(rules)
@@ -247,77 +239,35 @@ class PiratesPeak(Game):
         out_games, _ = self.play(compiled, seed, 0, n_games)
         return float(out_games[:, cols.GC_DICE].mean())
 
-    def search_table(self, compiled: Compiled) -> np.ndarray:
-        """The static table with both seats searching: the scenario's search seat settings
-        where it has one, else the search player's defaults."""
-        sd = compiled.extra["sd"].copy()
-        rows = [i for i in range(2) if sd[r.SD_SP + i, r.SP_SEARCH] > 0]
-        if rows:
-            row = sd[r.SD_SP + rows[0]].copy()
-        else:
-            _, sp = seat_row({"strategy": "search"})
-            row = np.zeros(sd.shape[1], np.int32)
-            row[: r.N_SP] = sp.astype(np.int32)
-        for i in range(2):
-            sd[r.SD_SP + i] = row
-            sd[r.SD_CODES, i] = row[r.SP_ROLLOUT]
-        return sd
-
     def search_bench(self, compiled: Compiled, seed: int, n_decisions: int) -> dict:
-        """The search player's cost on 1 thread (see base.Game.search_bench): its decisions
-        at the first ``n_decisions`` searched points of games with search in both seats,
-        searched again (timed), against plain playouts of the very same rollouts (the option,
-        then the rollout strategy to the end) from copies prepared untimed.  Timed in the
-        calling thread's CPU time (the kernels run in it): wall clock on a shared machine
-        swung the same figures by 2x."""
-        import time
-
-        from .search_player import decide_all_nb, playouts_nb, prepare_playouts_nb, search_collect_nb
-
-        sd = self.search_table(compiled)
-        snap_w, snap_rng, snap_i, games = search_collect_nb(sd, np.uint64(seed % 2**64), int(n_decisions), 100_000)
-        budget = int(sd[r.SD_SP, r.SP_BUDGET])
-        n_rec = len(snap_i) * (budget + 8)  # halving rounds at least one rollout per option: a few above budget
-        best_search = float("inf")
-        for _ in range(3):
-            t = time.thread_time()
-            chosen, rec, rec_snap, n_roll = decide_all_nb(sd, snap_w, snap_rng, snap_i, n_rec)
-            best_search = min(best_search, time.thread_time() - t)
-        n_roll = int(n_roll)
-        batch = 64  # prepared copies that stay in cache (the search reuses one hot copy)
-        big_w = np.zeros((batch,) + snap_w.shape[1:], np.int32)
-        big_rng = np.zeros((batch, snap_rng.shape[1]), np.uint64)
-        best_play, total = float("inf"), 0.0
-        for _ in range(3):
-            dt, total = 0.0, 0.0
-            for lo in range(0, len(rec), batch):
-                hi = min(lo + batch, len(rec))
-                prepare_playouts_nb(sd, snap_w, snap_rng, rec, rec_snap, lo, hi, big_w, big_rng)
-                t = time.thread_time()
-                total += playouts_nb(sd, snap_i, rec, rec_snap, lo, hi, big_w, big_rng)
-                dt += time.thread_time() - t
-            best_play = min(best_play, dt)
-        s_roll = best_search / max(n_roll, 1)
-        s_play = best_play / max(len(rec), 1)
-        return {
-            "decisions": int(len(snap_i)),
-            "games": int(games),
-            "budget": budget,
-            "rollouts": n_roll,
-            "rollouts_per_s": n_roll / best_search,
-            "s_per_rollout": s_roll,
-            "s_per_playout": s_play,
-            "overhead": s_roll / s_play - 1.0,
-            # the plain playouts are the search's own rollouts, replayed: the same rewards
-            "reward_sum_search": float(rec[:, 2].sum()),
-            "reward_sum_playouts": float(total),
-        }
+        """The search player's cost on one thread (engine_template's bench): ``n_decisions``
+        searched questions of the table's games (more than one option), searched again
+        (rollouts/s), then as many plain playouts from the same questions (``s_per_playout``:
+        every seat the rollout strategy, which also answers the question, nothing re-dealt);
+        ``overhead`` is the search's machinery per rollout.  A table without a search seat is
+        benched with both seats searching at the search player's defaults."""
+        if not any(c == SEARCH for c in self.engine_tables(compiled)[1]):
+            compiled = _both_searching(compiled)
+        b = self.engine_bench(compiled, seed, max(int(n_decisions), 1))
+        return {**b, "searched_decisions": b["decisions"]}
 
     def report_figures(self, ctx) -> list:
         """Squid, traps (whirlpool, fog, Ghost Ship) and Peak treasure pages (see report.py)."""
         from .report import report_figures
 
         return report_figures(self, ctx)
+
+
+def _both_searching(compiled: Compiled) -> Compiled:
+    """The table with both seats playing ``search`` at its defaults (the same rules)."""
+    code, row = seat_row({"strategy": "search"})
+    sd = compiled.extra["sd"].copy()
+    for i in range(2):
+        sd[r.SD_SP + i] = 0
+        sd[r.SD_SP + i, : r.N_SP] = row.astype(np.int32)
+        sd[r.SD_CODES, i] = int(row[r.SP_ROLLOUT])
+    arrays = (*compiled.arrays[:2], np.array([code, code], np.int32), np.vstack([row, row]))
+    return Compiled(compiled.params, arrays, 2, ("search", "search"), extra={"sd": sd})
 
 
 GAME = PiratesPeak()

@@ -150,7 +150,12 @@ G_MV_DPATH = 25  # the last progress on its path,
 G_MV_TAKEN = 26  # steps taken,
 G_MV_X0 = 27  # the space the move started from,
 G_MV_XO = 28  # the other ship's space
-N_ST = 29
+# The decision protocol (protocol.py): where the game stands between the engine's calls
+G_STEP = 29  # STEP_*: 0 between turns, or a pending decision answered / a turn's start asked
+G_ANS = 30  # STEP_ANSWERED: the option taken at the pending decision (G_PEND)
+G_ROLL = 31  # non-zero: a search's rollout (its seats play the rollout's rows; protocol.ROLL_*)
+G_ASK = 32  # 1: each turn's start is a decision of one option (a rollout with a horizon)
+N_ST = 33
 
 PEND_NONE = 0
 PEND_DECLARE = 1  # sail / search / fire (options: ACT_*)
@@ -241,6 +246,10 @@ SP_TOP_K = 26  # options searched (the rollout strategy's favourite first; 0: al
 SP_REWARD = 27  # search.REWARD_*
 SP_HORIZON = 28  # turns a rollout plays (0: to the end)
 N_SP = 29
+# slots of the static table's seat rows only (sd[SD_SP + seat, SP_ASK]; the decision protocol's, set
+# by protocol.engine_tables from the table's strategy files, 0 in every strategy's own row)
+SP_ASK = 29  # 1: the seat's declarations are asked (a strategy file's seat, or any seat of a file's rollout)
+SP_ROLL_FILE = 30  # 1: the search of this seat rolls out a strategy file (its rollouts' seats: SP_ASK)
 NEVER = 1_000_000  # a gold threshold no game reaches (the rule is off)
 
 # ----------------------------------------------------------------- parameters
@@ -734,7 +743,7 @@ SD_CARD0 = 4  # sd[SD_CARD0 + c, k]      space code k of card c (c = n_journey: 
 SD_LEN = MAX_CARD_SPACES  # sd[SD_CARD0 + c, SD_LEN]  number of spaces of card c
 # sd[sd.shape[0] - N_SCRIPTED + code]: the default policy row of scripted strategy ``code``
 # (the last N_SCRIPTED rows), which every seat plays inside the search player's rollouts
-SD_WIDTH = max(N_RULES, N_SP, MAX_CARD_SPACES + 1)
+SD_WIDTH = max(N_RULES, SP_ROLL_FILE + 1, MAX_CARD_SPACES + 1)
 
 
 def static_table(R, cards, card_len, codes, sp, rollout_rows):

@@ -12,15 +12,30 @@ _TRAP_RESULT = {
 }
 
 
-def _space(state, x: int) -> str:
-    code = int(state.track[0, x])
-    card = int(state.track[1, x])
-    where = "dock" if card == 0 else f"card {card}"
-    return f"{r.SPACE_WORDS.get(code, '?')}, {where}"
+def _track(events, compiled) -> dict[int, tuple[int, int]]:
+    """Physical space -> (space code, card number) of the track the game laid: the dock, then each
+    flipped card's spaces from the first space its EV_FLIP names (the log says all the table shows)."""
+    cards, card_len = compiled.arrays[0], compiled.arrays[1]
+    track = {x: (r.OPEN, 0) for x in range(int(compiled.params.dock_spaces))}
+    for code, _s, a, b, c, _d in events:
+        if code == r.EV_FLIP:
+            for k in range(int(card_len[a])):
+                track[c + k] = (int(cards[a, k]), b)
+    return track
 
 
-def format_events(state, compiled, game_index: int = 0) -> list[str]:
+def format_events(events, out_seats, compiled, game_index: int = 0) -> list[str]:
+    """The lines of one game's log (``events``: int32[n, 6] rows; ``out_seats``: its seat rows)."""
     from ...seating import FP_ROTATE, entry_of_seat_nb
+    from .columns import C_FINAL_GOLD
+
+    events = events.tolist()
+    track = _track(events, compiled)
+
+    def _space(x: int) -> str:
+        code, card = track.get(int(x), (-1, -1))
+        where = "dock" if card == 0 else f"card {card}"
+        return f"{r.SPACE_WORDS.get(code, '?')}, {where}"
 
     rotate = bool(compiled.params.strategy_seating)
     names = [compiled.strategy_names[entry_of_seat_nb(s, game_index, 2, rotate)] for s in range(2)]
@@ -31,7 +46,7 @@ def format_events(state, compiled, game_index: int = 0) -> list[str]:
     def who(s: int) -> str:
         return f"seat {s} ({names[s]})"
 
-    for code, s, a, b, c, _d in state.events().tolist():
+    for code, s, a, b, c, _d in events:
         if code == r.EV_TURN:
             turn_prefix = f"Turn {a} - {who(s)}"
             turn_seat = s
@@ -55,8 +70,8 @@ def format_events(state, compiled, game_index: int = 0) -> list[str]:
         elif code == r.EV_ROLL:
             lines.append(f"{pre}rolls {a}, sails {b} spaces")
         elif code == r.EV_MOVE:
-            lines.append(f"{pre}moves {a} -> {b} ({_space(state, b)})" if a != b
-                         else f"{pre}does not move: stays on {b} ({_space(state, b)})")
+            lines.append(f"{pre}moves {a} -> {b} ({_space(b)})" if a != b
+                         else f"{pre}does not move: stays on {b} ({_space(b)})")
         elif code == r.EV_FLIP:
             what = (
                 "the Pirate's Peak card"
@@ -115,6 +130,6 @@ def format_events(state, compiled, game_index: int = 0) -> list[str]:
             lines.append(f"{pre}stops early on the {r.SPACE_WORDS[a]} at {b}")
         elif code == r.EV_END:
             winner = "nobody" if b < 0 else who(b)
-            g = ", ".join(f"seat {i} {int(state.ship[i, r.SH_GOLD])} gold" for i in range(2))
+            g = ", ".join(f"seat {i} {int(out_seats[i, C_FINAL_GOLD])} gold" for i in range(2))
             lines.append(f"End ({r.END_REASONS[a]}): winner {winner}; {g}")
     return lines

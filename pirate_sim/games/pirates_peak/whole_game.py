@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...rng import RNG_WORDS, dice_rolled_nb, rand_below_nb, roll_die_nb, seed_game_nb
+from ...rng import dice_rolled_nb, rand_below_nb, roll_die_nb
 from ...seating import FP_RULE, entry_of_seat_nb, first_seat_nb
 from .. import base
 from .columns import (C_BALLS, C_CREW, C_FINAL_GOLD, C_LIFE, C_TREASURE, GC_DICE, GC_OUT_CARDS, GC_RESHUFFLES,
@@ -22,9 +22,9 @@ from .columns import (C_BALLS, C_CREW, C_FINAL_GOLD, C_LIFE, C_TREASURE, GC_DICE
 from .mechanics import buy_nb, end_game_nb, log_nb
 from .rules import (END_TRUNCATED, EV_FIRST, EV_SETUP, G_END, G_FIRST, G_GHOST_X, G_N_LAID, G_OUT_CARDS, G_OVER,
                     G_PEAK_MASK, G_PEAK_X, G_RESHUFFLES, G_SEA_BANK, G_SUPPLY, G_SUPPLY_DRY, G_TURNS, G_WINNER, OPEN,
-                    ROW_CARD, ROW_CNT, ROW_DECK, ROW_EV, ROW_SHIP, ROW_ST, ROW_TRACK, RU_DOCK_SPACES, RU_FIRST_PLAYER,
+                    ROW_CARD, ROW_CNT, ROW_DECK, ROW_SHIP, ROW_ST, ROW_TRACK, RU_DOCK_SPACES, RU_FIRST_PLAYER,
                     RU_LIFE_POINTS, RU_N_JOURNEY, RU_PEAK_TAKEN_MASK, RU_START_GOLD, RU_STRATEGY_SEATING, RU_TURN_CAP,
-                    RU_WORK_WIDTH, SD_CODES, SD_RULES, SD_SP, SH_BALLS, SH_CREW, SH_DIG_X, SH_GOLD, SH_LAST_SEARCH,
+                    SD_CODES, SD_RULES, SD_SP, SH_BALLS, SH_CREW, SH_DIG_X, SH_GOLD, SH_LAST_SEARCH,
                     SH_LIFE, SH_TREASURE)
 from .sea import sail_nb
 from .strategies import policy_buy_nb
@@ -179,31 +179,9 @@ NO_LIMIT = 1 << 30  # a turn count no game reaches (play_rest_nb's last_turn: to
 def play_game_nb(sd, rng, w, deck_order, out_games, out_seats, k, game_index):
     """Play game ``game_index`` on a seeded ``rng`` and write it as row k of the outputs
     (``sd`` already holds the seats' strategies for this game: :func:`seat_strategies_nb`;
-    no seat searches: a table with a search seat plays :func:`play_search_game_nb`)."""
+    nobody is asked: protocol.next_decision_nb calls :func:`play_rest_nb` so where nobody is)."""
     cur = setup_game_nb(sd, rng, w, deck_order, game_index)
     # int64, not the constant's literal type: the search's rollouts call play_rest_nb with an
     # int64 turn limit, so they load this compiled version instead of compiling their own (20 s)
     play_rest_nb(sd, rng, w, cur, np.int64(NO_LIMIT))
     finish_nb(rng, w, out_games, out_seats, k)
-
-
-# ================================================================ a game's tables
-
-
-@njit(cache=True)
-def game_tables_nb(sd):
-    """(rng, w, sd_block, order): the arrays one game is played in (allocated once per
-    parallel block of the chunk drivers and reused for its games): the game's stream, the
-    work array without event rows, the seats' copy of ``sd`` and no fixed deck order."""
-    rng = np.zeros(RNG_WORDS, dtype=np.uint64)
-    w = np.zeros((ROW_EV, sd[SD_RULES, RU_WORK_WIDTH]), dtype=np.int32)
-    return rng, w, sd.copy(), np.zeros(0, dtype=np.int32)
-
-
-@njit(cache=True, _nrt=False)
-def start_game_nb(sd, sd_block, rng, seed, game_index, rotate):
-    """Seed game ``game_index``'s stream (``seed_game_nb``: results never depend on threads or
-    chunks) and, when the seats' strategies rotate (``rotate``), set them in ``sd_block``."""
-    seed_game_nb(rng, seed, game_index)
-    if rotate:
-        seat_strategies_nb(sd, sd_block, game_index)
