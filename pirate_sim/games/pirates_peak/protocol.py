@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 
 from ...search import derive_stream_nb, top_k_nb
-from .rules import (ACT_SAIL, EV_WIDTH, G_ANS, G_ASK, G_FIRST, G_N_DEC, G_N_EV, G_PEAK_MASK, G_PEND, G_PEND_SEAT,
+from .rules import (ACT_FIRE, ACT_SAIL, ACT_SEARCH, EV_WIDTH, G_ANS, G_ASK, G_FIRST, G_N_DEC, G_N_EV, G_PEAK_MASK, G_PEND, G_PEND_SEAT,
                     G_ROLL, G_STEP, G_TURNS, PEND_DECLARE, PEND_NONE, PEND_STOP, ROW_EV, ROW_ST, SD_RULES, SD_SP,
                     SP_ASK, SP_HORIZON, SP_ROLL_FILE, SP_SEARCH)
 from .sea import can_fire_nb, sail_call_nb, sail_resume_nb, take_treasure_nb
@@ -250,10 +250,10 @@ def options_nb(st, P, T, opts):
         n = 1
         opts[0] = ACT_SAIL
         if can_search_nb(st, s) != 0:
-            opts[n] = 1  # ACT_SEARCH
+            opts[n] = ACT_SEARCH
             n += 1
         if can_fire_nb(T[T_SD], st, s):
-            opts[n] = 2  # ACT_FIRE
+            opts[n] = ACT_FIRE
             n += 1
         return n
     if kind == PEND_STOP:
