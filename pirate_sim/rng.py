@@ -52,7 +52,7 @@ def _splitmix64_nb(x):
     return x, z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seed_game_nb(rng, seed, game_index):
     """Fill ``rng`` (length >= RNG_WORDS) with the stream of game ``game_index``."""
     x, a = _splitmix64_nb(np.uint64(seed))

@@ -59,7 +59,8 @@ class RunResult:
 # default static split a thread delayed by other work, the run's Parquet writing, held up the
 # whole call at its end; measured 309k -> 340k games/s for the bare Pirate's Peak kernel on 2
 # threads).  The games' kernels are serial blocks now, handed out as dynamically by
-# pirate_sim/blocks.py; this stays for any prange kernel (the tests' toy meta-game has one).
+# pirate_sim/blocks.py; this stays for a game plug-in's own prange kernel (neither the package
+# nor its tests' toys have one).
 PARALLEL_CHUNK = 1
 
 

@@ -67,7 +67,9 @@ def search_params(rollout_choices: tuple[str, ...], default_rollout: str, defaul
     )
 
 
-@njit(cache=True)
+# _nrt=False on every kernel here: none allocates, and with reference counting each call takes and
+# gives back a count of each array argument (atomic operations; these run once a rollout)
+@njit(cache=True, _nrt=False)
 def derive_stream_nb(out, parent, decision, rollout):
     """Fill ``out`` (>= RNG_WORDS words) with the stream of rollout ``rollout`` of decision
     ``decision``, mixed from ``parent``'s current state without advancing it.  The new
@@ -89,7 +91,7 @@ def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def top_k_nb(scores, n, k, idx):
     """Write into ``idx[:m]`` the indices of the ``m = min(k, n)`` highest ``scores[:n]``
     (``k <= 0``: all n), best first, ties by lower index; returns m."""
@@ -109,7 +111,7 @@ def top_k_nb(scores, n, k, idx):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def halving_rounds_nb(n_alive):
     """Rounds of sequential halving for ``n_alive`` options: ceil(log2 n), at least 1."""
     r = 1
@@ -120,7 +122,7 @@ def halving_rounds_nb(n_alive):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def per_round_rollouts_nb(budget, n_alive, rounds):
     """Rollouts each live option gets in one halving round (Karnin et al. 2013: the budget
     split evenly over rounds, then over the options alive), at least 1."""
@@ -128,7 +130,7 @@ def per_round_rollouts_nb(budget, n_alive, rounds):
     return r if r > 0 else 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def halve_nb(alive, n_alive, sums, counts):
     """Keep the better half (rounded up) of ``alive[:n_alive]`` by mean ``sums / counts``,
     best first, ties by the earlier position in ``alive`` (the prior's order); returns the
@@ -173,7 +175,7 @@ H_INDEX = 8  # out: its rollout index (derive_stream_nb's ``rollout``)
 H_SIZE = 9
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def halving_start_nb(h, m, budget):
     """Begin sequential halving over ``alive[:m]`` with ``budget`` rollouts (see above)."""
     h[H_ALIVE] = m
@@ -187,7 +189,7 @@ def halving_start_nb(h, m, budget):
     h[H_INDEX] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def halving_next_nb(h, alive, sums, counts):
     """The next rollout to play into ``h[H_OPT]``, ``h[H_INDEX]``; False once one option is left
     (a round ends by keeping the better half of ``alive`` by ``sums / counts``: halve_nb)."""
@@ -213,13 +215,13 @@ def halving_next_nb(h, alive, sums, counts):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def halving_best_nb(h, alive, sums, counts):
     """The option halving settled on: the best mean of those alive (alive[0] once one is left)."""
     return best_mean_nb(alive, h[H_ALIVE], sums, counts)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_mean_nb(alive, n_alive, sums, counts):
     """The option of ``alive[:n_alive]`` with the best mean (ties: earliest in ``alive``)."""
     best = alive[0]

@@ -84,7 +84,7 @@ def test_a_rollout_stops_at_its_horizon_in_rounds(horizon):
         s = int(st[R.G_DEC_SEAT])
         PR.options_nb(st, P, TT, opts)
         eng.rollout_nb(scr[0], st, rng.copy(), P, TT, prm[0], rprm[0], s, opts[0], 0, scr[3], scr[4], scr[10],
-                       np.int64(-1), urows[0], calls, scr, np.zeros(4, np.int64))
+                       np.int64(-1), urows[0], calls, scr[11:], np.zeros(4, np.int64))
         rs, r = scr[0], int(st[R.G_ROUND])
         if r + horizon < P.rounds:
             assert rs[R.G_PHASE] == R.PH_START and rs[R.G_ROUND] == r + horizon

@@ -62,6 +62,9 @@ SP_TOP_K = 1  # engine_template.SP_TOP_K: a search entry's top_k in the engine's
 STEP_ANSWERED, STEP_ASKED, STEP_GO = 1, 2, 3
 # G_ROLL: 0 the game itself; ROLL_FIRST a rollout still in the searched turn, ROLL_ON after it (turn_nb)
 ROLL_FIRST, ROLL_ON = 2, 1
+# the engine's rollouts compiled without reference counting (engine_template.rollouts_nb): nothing a
+# rollout runs allocates (the rules' kernels are _nrt=False, and so are this module's turn helpers)
+ROLLOUTS_NRT = False
 
 
 @njit(cache=True)
@@ -92,7 +95,7 @@ def _sd_nb(st, T):
     return T[T_ROLL] if st[ROW_ST, G_ROLL] != 0 else T[T_BLOCK]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def setup_nb(st, ev, rng, P, T, k):
     """Game ``k``'s seats (the entries rotate with rules.strategy_seating), then set-up."""
     sd, sdb = T[T_SD], T[T_BLOCK]
@@ -111,7 +114,10 @@ def _treasures_nb(st, opts):
     return n
 
 
-@njit(cache=True)
+# _nrt=False on the turn's helpers below, as on the rules they call: nothing here allocates, and with
+# reference counting each call takes and gives back a count of each array argument (atomic operations
+# a rollout makes several times)
+@njit(cache=True, _nrt=False)
 def _paused_nb(st, sd):
     """After a move stopped at a question of the asked seat: True where it waits for an answer; a
     treasure pick with one treasure left is taken at once (False: the move goes on)."""
@@ -132,7 +138,7 @@ def _paused_nb(st, sd):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _move_nb(st, rng, sd, cur, steps):
     """Seat ``cur`` sails ``steps`` spaces, then its arrival attempts (sea.py, turn.py); True where
     a question of the asked seat paused the move."""
@@ -144,7 +150,7 @@ def _move_nb(st, rng, sd, cur, steps):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _resume_nb(st, rng, sd):
     """The answered decision taken and the turn played on; True where it paused again.  The seat
     asked is the seat to move, but for a Peak treasure: a fight the mover won can carry the other
@@ -167,14 +173,14 @@ def _resume_nb(st, rng, sd):
     return _move_nb(st, rng, sd, mover, arrival_attempt_nb(sd, rng, st, mover))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _scripted_turn_nb(st, rng, sd, cur):
     """A scripted seat's turn whose move may stop at the other seat's question (a fight that
     carries a searching ship to the Peak asks its treasure); True where it did."""
     return _move_nb(st, rng, sd, cur, turn_steps_nb(sd, rng, st, cur))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _asked_turn_nb(st, rng, sd, cur):
     """An asked seat's turn up to its first question (True) or to its end: a declaration with
     more than one legal option waits; with one it is a sail."""
@@ -372,7 +378,7 @@ def n_events_nb(st):
     return np.int64(st[ROW_ST, G_N_EV])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def outputs_nb(st, rng, P, T, out_g, out_s):
     """whole_game.finish_nb: every column by name (columns.py)."""
     finish_nb(rng, st, out_g.reshape((1, out_g.shape[0])), out_s.reshape((1, out_s.shape[0], out_s.shape[1])), 0)
