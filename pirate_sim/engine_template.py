@@ -231,14 +231,16 @@ def rollout_nb(rs, truth, rrng, P, T, sp, rp, seat, opt, j, ropts, rscores, no_e
 
 
 # Reference counting (numba's NRT) takes and gives back a count of each array a function is handed
-# or takes out of a tuple: about 20 atomic operations a rollout here, and numba's pass that prunes
-# them leaves those inside loops.  A game whose rollouts allocate nothing (nothing inlined into the
-# playout, nothing it calls without its own ``_nrt`` flag: numba compiles those with this one) sets
-# ROLLOUTS_NRT = False in its protocol module; Pirate's Peak's rollouts/s +5% (measured)
-ROLLOUTS_NRT = getattr(G, "ROLLOUTS_NRT", True)
+# or takes out of a tuple (two atomic operations), and numba's pass that prunes them leaves those
+# inside loops: about 20 a rollout, and more a game.  A game whose games and rollouts allocate
+# nothing (nothing inlined into the engine's loops, nothing they call without an ``_nrt`` flag of
+# its own: numba compiles those with the caller's) sets ENGINE_NRT = False in its protocol module
+# and the engine compiles its game loop and rollouts without them (Pirate's Peak: rollouts/s +5%,
+# measured); the work areas are then allocated apart (block_work_nb)
+ENGINE_NRT = getattr(G, "ENGINE_NRT", True)
 
 
-@njit(cache=True, _nrt=ROLLOUTS_NRT)  # out of line: one copy of the playout for search_nb's two inlined copies
+@njit(cache=True, _nrt=ENGINE_NRT)  # out of line: one copy of the playout for search_nb's two inlined copies
 def rollouts_nb(truth, rng, P, T, sp, rp, seat, opts, key, scr, rf, rrow, calls, err):
     """:func:`search_nb`'s rollouts: sequential halving from ``scr``'s iterator until the budget is
     spent, rollout j of every option on stream (game stream, ``key``, j); False where a strategy
@@ -325,26 +327,34 @@ def play_game_nb(st, ev, rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out
     G.outputs_nb(st, rng, P, T, out_g, out_s)
 
 
+@njit(cache=True)
+def block_work_nb(P, T):
+    """One thread's work areas for :func:`play_block_nb`: a state, a stream, the scratch, the
+    thread's tables and an empty record (a run records no decisions: record_nb finds no free row)."""
+    return G.new_state_nb(P), np.zeros(RNG_WORDS, np.uint64), new_scratch_nb(P), thread_tables_nb(P, T), \
+        np.zeros((1, 1), np.int64)
+
+
 # serial: pirate_sim/blocks.py plays the blocks on threads (why: its docstring).  error_model="numpy", as
 # numba compiled the prange body this replaces: the game loop inlined here divides without a zero check
 # (the python model's check cost Pirate's Cove 9% of its games/s, measured)
-@njit(cache=True, nogil=True, error_model="numpy")
-def play_block_nb(seed, first, lo, hi, P, T, codes, prm, rprm, rotate, fi, urows, calls, out_g, out_s, counters, err):
-    """Games ``first + lo .. first + hi - 1`` on one thread, with a state, scratch and work areas
-    of their own, into rows ``lo .. hi - 1`` of the outputs; game k seeds its own stream from
-    (seed, k), so results never depend on threads or blocks.  ``counters[i]`` gets game i's
-    (rollouts, searched decisions, decisions), ``err[i]`` a strategy file's illegal answer."""
-    st = G.new_state_nb(P)
-    rng = np.zeros(RNG_WORDS, np.uint64)
-    scr = new_scratch_nb(P)
-    TT = thread_tables_nb(P, T)
-    no_rec = np.zeros((1, 1), np.int64)  # a run records no decisions (record_nb finds no free row)
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=ENGINE_NRT)
+def play_block_nb(seed, first, lo, hi, P, T, codes, prm, rprm, rotate, fi, urows, calls, out_g, out_s, counters, err,
+                  work):
+    """Games ``first + lo .. first + hi - 1`` on one thread, in its ``work`` areas
+    (:func:`block_work_nb`), into rows ``lo .. hi - 1`` of the outputs; game k seeds its own
+    stream from (seed, k), so results never depend on threads or blocks.  ``counters[i]`` gets
+    game i's (rollouts, searched decisions, decisions), ``err[i]`` a strategy file's illegal answer."""
+    st, rng, scr, TT, no_rec = work
+    cnt = scr[9]
     for i in range(lo, hi):
-        scr[9][:] = 0
+        for c in range(CNT_SIZE):
+            cnt[c] = 0
         seed_game_nb(rng, seed, first + i)
         play_game_nb(st, scr[10], rng, P, TT, codes, prm, rprm, rotate, first + i, scr, out_g[i], out_s[i], no_rec, fi,
                      urows, calls, err[i])
-        counters[i, :] = scr[9]
+        for c in range(CNT_SIZE):  # (loops: a slice copy may allocate, which ENGINE_NRT = False forbids)
+            counters[i, c] = cnt[c]
 
 
 @njit(cache=True)

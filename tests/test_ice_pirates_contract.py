@@ -203,7 +203,8 @@ def test_the_chunk_kernel_writes_every_declared_column():
     fi, urows, calls, _ = table_files(c, c.n_seats, board_of(c.params, c.arrays))
     engine().play_block_nb(np.uint64(5), np.int64(0), np.int64(0), np.int64(n), c.params,
                            *engine_tables(c), fi, urows, calls,
-                           out_g, out_s, counters, np.zeros((n, 4), np.int64))
+                           out_g, out_s, counters, np.zeros((n, 4), np.int64),
+                           engine().block_work_nb(c.params, engine_tables(c)[0]))
     unwritten_g = sorted({(["std"] * N_STD_GAME_COLUMNS + [x.name for x in GAME.game_columns])[j]
                           for j in np.flatnonzero((out_g == sentinel).any(axis=0))})
     unwritten_s = sorted({GAME.seat_columns[j].name for j in np.flatnonzero((out_s == sentinel).any(axis=(0, 1)))})

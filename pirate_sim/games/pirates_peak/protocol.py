@@ -62,9 +62,9 @@ SP_TOP_K = 1  # engine_template.SP_TOP_K: a search entry's top_k in the engine's
 STEP_ANSWERED, STEP_ASKED, STEP_GO = 1, 2, 3
 # G_ROLL: 0 the game itself; ROLL_FIRST a rollout still in the searched turn, ROLL_ON after it (turn_nb)
 ROLL_FIRST, ROLL_ON = 2, 1
-# the engine's rollouts compiled without reference counting (engine_template.rollouts_nb): nothing a
-# rollout runs allocates (the rules' kernels are _nrt=False, and so are this module's turn helpers)
-ROLLOUTS_NRT = False
+# the engine's game loop and rollouts compiled without reference counting (engine_template.ENGINE_NRT):
+# nothing they run allocates (the rules' kernels are _nrt=False, and so are this module's turn helpers)
+ENGINE_NRT = False
 
 
 @njit(cache=True)
