@@ -45,6 +45,9 @@ default below (``std_*``):
   state and copies them into ``ev`` at the game's end (default ``G.new_state_nb(P)``).
 
 A state is an array of any shape (one C-contiguous block: the bench records it flat).
+
+``G.ENGINE_NRT = False`` (every bundled game sets it) compiles the block of games and the rollouts
+without numba's reference counts: see ``ENGINE_NRT`` below.
 """
 
 import numpy as np

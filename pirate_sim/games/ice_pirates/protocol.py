@@ -74,6 +74,9 @@ T_GEO, T_REL, T_CUM_W, T_COSTS, T_DECK, T_PORT_UPG, T_STRAT, T_SP, T_RSTRAT, T_R
 # entry); W_RNG0 the stream at the start of the turn being played (inside next_decision_nb only)
 W_FS, W_RFS, W_PFS, W_CARDS, W_PERM, W_RUN_STRAT, W_RUN_SP, W_RNG0 = range(10, 18)
 
+# the engine's game loop and rollouts compiled without reference counting (engine_template.ENGINE_NRT)
+ENGINE_NRT = False
+
 
 @njit(cache=True)
 def thread_tables_nb(P, T):
@@ -104,11 +107,13 @@ def _replay_nb(st, ev, rng, P, T, strat, sp, fs, nf, fresh):
     rng0 = T[W_RNG0]
     for i in range(RNG_WORDS):
         rng0[i] = rng[i]
-    if fresh:
+    if fresh:  # (loops: a slice copy may allocate, which ENGINE_NRT = False forbids)
         if sp[st[G_ENTRY + st[G_SEAT]], SP_SEARCH] > 0:
-            st[X_START:X_START + W] = st[:W]
+            for i in range(W):
+                st[X_START + i] = st[i]
     else:
-        st[:W] = st[X_START:X_START + W]
+        for i in range(W):
+            st[i] = st[X_START + i]
     st[T_FSEAT] = st[G_SEAT]
     st[T_NF] = nf
     st[T_FPOS] = 0
@@ -226,7 +231,8 @@ def determinise_at_nb(st, truth, rng, P, T, seat, j):
     (``searcher.redeal_nb``: what ``seat`` has seen stays), its choices so far forced, every seat
     on the rollout rows (the mix's row of j for the others).  The start is copied once, into the
     rules' words (``_replay_nb`` copies it aside only where the turn may pause again)."""
-    st[:W] = truth[X_START:X_START + W]
+    for i in range(W):  # (a loop: a slice copy may allocate, which ENGINE_NRT = False forbids)
+        st[i] = truth[X_START + i]
     redeal_nb(st, truth, rng, P, T[T_GEO], T[W_CARDS])
     st[X_NF] = truth[X_NF]
     st[X_STEP] = STEP_FRESH

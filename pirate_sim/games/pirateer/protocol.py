@@ -58,6 +58,9 @@ T_ROW_CODES, T_ROW_W = 10, 11
 # searched turn's plays, put back at each rollout's start
 W_PLAYS, W_REACH, W_UNION, W_HITS, W_KEYS, W_HK, W_UNIQ, W_SCORE, W_IDX, W_PASS, W_HEAT, W_ROOT = range(12, 24)
 
+# the engine's game loop and rollouts compiled without reference counting (engine_template.ENGINE_NRT)
+ENGINE_NRT = False
+
 
 @njit(cache=True, error_model="numpy")
 def thread_tables_nb(P, T):
@@ -141,7 +144,10 @@ def search_prepare_nb(truth, rng, P, T, seat, sp, rp, opts, n, key, prng, scores
     (the first listed stands for them), a winning play taken at once, the prior's ``top_k`` best
     of the rest in ``alive[:m]``, best first (the listing order for a random prior)."""
     plays, keys, hk, uniq, score, idx = T[W_PLAYS], T[W_KEYS], T[W_HK], T[W_UNIQ], T[W_SCORE], T[W_IDX]
-    T[W_ROOT][:n] = plays[:n]  # the rollouts list their own plays into the table: determinise_nb puts these back
+    root = T[W_ROOT]  # the rollouts list their own plays into the table: determinise_nb puts these back
+    for k in range(n):
+        for c in range(root.shape[1]):
+            root[k, c] = plays[k, c]
     width = P.n_seats * P.ships_per_seat + 1
     u = 0
     for k in range(n):
@@ -190,10 +196,15 @@ def stream_key_nb(st, decision):
 
 @njit(cache=True, error_model="numpy", inline="always")
 def determinise_nb(st, truth, rng, P, T, seat):
-    st[:] = truth  # the board is open: only future dice are unknown
+    # the board is open: only future dice are unknown.  (Loops: a slice copy may allocate, which
+    # ENGINE_NRT = False forbids.)
+    for i in range(st.size):
+        st[i] = truth[i]
     n = truth[G_PLAYS]
-    if n > 0:
-        T[W_PLAYS][:n] = T[W_ROOT][:n]  # the searched turn's plays (search_prepare_nb kept them)
+    plays, root = T[W_PLAYS], T[W_ROOT]
+    for k in range(n):  # the searched turn's plays (search_prepare_nb kept them)
+        for c in range(plays.shape[1]):
+            plays[k, c] = root[k, c]
 
 
 @njit(cache=True, error_model="numpy", inline="always")

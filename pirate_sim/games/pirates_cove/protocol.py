@@ -65,6 +65,9 @@ T_TR, T_CARDS, T_NCARDS, T_TAVERN, T_LEGENDS, T_STRAT, T_SP, T_KIND = range(8)
 # last searched decision was applied (its EV_SEARCH row says how many)
 W_FS, W_WK, W_RFS, W_RWK, W_POOL, W_CNT = range(8, 14)
 
+# the engine's game loop and rollouts compiled without reference counting (engine_template.ENGINE_NRT)
+ENGINE_NRT = False
+
 
 @njit(cache=True)
 def thread_tables_nb(P, T):
@@ -246,7 +249,8 @@ def determinise_nb(st, truth, rng, P, T, seat):
     """``truth`` with what ``seat`` cannot know re-dealt (``resample_nb``), every seat on the
     seat's rollout row; at an island choice the other seats choose again (rollout strategy, a
     rollout's public model) unless a file's rollout chooses for them (``apply_nb``)."""
-    st[:] = truth
+    for i in range(st.size):  # (a loop: a slice copy may allocate, which ENGINE_NRT = False forbids)
+        st[i] = truth[i]
     resample_nb(st, rng, P, T[T_NCARDS], seat, T[W_POOL])
     n = P.n_seats
     e = truth[sb_nb(seat) + S_ENTRY] + n
