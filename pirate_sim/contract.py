@@ -176,8 +176,9 @@ def play_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple, 
     counters = np.zeros((int(n_games), 3), np.int64)
     err = np.zeros((int(n_games), 4), np.int64)
     s, k, P = np.uint64(seed % 2**64), np.int64(first_game), game.engine_params(compiled)
-    run_blocks(lambda lo, hi: eng.play_block_nb(s, k, np.int64(lo), np.int64(hi), P, *args, fi, urows, calls, out_g,
-                                                 out_s, counters, err, eng.block_work_nb(P, args[0])), int(n_games))
+    T, tables = args[0], args[1:]
+    run_blocks(lambda lo, hi: eng.play_block_nb(s, k, np.int64(lo), np.int64(hi), P, *tables, fi, urows, calls, out_g,
+                                                 out_s, counters, err, eng.block_work_nb(P, T)), int(n_games))
     raise_errors(err, first_game, users)
     return out_g, out_s, counters
 

@@ -342,10 +342,10 @@ def block_work_nb(P, T):
 # numba compiled the prange body this replaces: the game loop inlined here divides without a zero check
 # (the python model's check cost Pirate's Cove 9% of its games/s, measured)
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=ENGINE_NRT)
-def play_block_nb(seed, first, lo, hi, P, T, codes, prm, rprm, rotate, fi, urows, calls, out_g, out_s, counters, err,
+def play_block_nb(seed, first, lo, hi, P, codes, prm, rprm, rotate, fi, urows, calls, out_g, out_s, counters, err,
                   work):
     """Games ``first + lo .. first + hi - 1`` on one thread, in its ``work`` areas
-    (:func:`block_work_nb`), into rows ``lo .. hi - 1`` of the outputs; game k seeds its own
+    (:func:`block_work_nb`: the thread's tables are there), into rows ``lo .. hi - 1`` of the outputs; game k seeds its own
     stream from (seed, k), so results never depend on threads or blocks.  ``counters[i]`` gets
     game i's (rollouts, searched decisions, decisions), ``err[i]`` a strategy file's illegal answer."""
     st, rng, scr, TT, no_rec = work

@@ -159,7 +159,7 @@ def test_the_chunk_kernel_writes_every_declared_column(lineup):
     from pirate_sim.games.pirateer.user_view import board_of
 
     engine().play_block_nb(np.uint64(9), np.int64(0), np.int64(0), np.int64(n), c.params,
-                           *engine_tables(c),
+                           *engine_tables(c)[1:],
                            *no_files(c.n_seats, board_of(c.arrays))[:3], out_g, out_s, np.zeros((n, 3), np.int64),
                            np.zeros((n, 4), np.int64), engine().block_work_nb(c.params, engine_tables(c)[0]))
     assert out_g.shape[1] == 5 + len(GAME.game_columns) and out_s.shape[2] == len(GAME.seat_columns)

@@ -116,7 +116,7 @@ def test_chunk_kernel_writes_every_declared_column():
     counters = np.full((n, 3), sentinel, np.int64)
     fi, urows, calls, _ = table_files(c, c.n_seats, board_of(c))
     engine().play_block_nb(np.uint64(11), np.int64(3), np.int64(0), np.int64(n), c.params,
-                           *engine_tables(c), fi, urows, calls,
+                           *engine_tables(c)[1:], fi, urows, calls,
                            out_g, out_s, counters, np.zeros((n, 4), np.int64),
                            engine().block_work_nb(c.params, engine_tables(c)[0]))
     names_g = list(STD_GAME_COLUMNS) + [col.name for col in GAME.game_columns]

@@ -30,11 +30,11 @@ from pirate_sim.seating import seating_params
 # luck's state layout and the functions of one pick per seat in turn (the engine reads them as
 # this module's): the end, the options, the search's coin and what a seat cannot see differ
 from toy_luck import (EV_WIN, SC_PICK, ST_EVENTS, ST_NEXT, ST_PICK, ST_WINNER, apply_nb,  # noqa: F401
-                      n_events_nb, outputs_nb, turn_nb)
+                      n_events_nb, outputs_nb, setup_nb, turn_nb)
 
 BestRules = namedtuple("BestRules", ["n_seats", "n_options"])
 # luck's layout (ST_NEXT, ST_WINNER, ST_EVENTS, ST_PICK + s), then a rollout's two words
-ST_ROLL = ST_PICK + 4  # the seat whose rollout this is (-1: the game itself)
+ST_ROLL = ST_PICK + 4  # 1 + the seat whose rollout this is (0: the game itself, as luck's set-up leaves it)
 ST_COIN = ST_ROLL + 1  # that seat's coin at the rollout's end (1 heads)
 STATE_WORDS = ST_COIN + 1
 MAX_OPTIONS = 64  # options of a table at most (the quality list's length)
@@ -52,20 +52,13 @@ def new_state_nb(P):
 
 
 @njit(cache=True)
-def setup_nb(st, ev, rng, P, T, k):
-    st[:] = 0
-    st[ST_WINNER] = -1
-    st[ST_ROLL] = -1
-
-
-@njit(cache=True)
 def next_decision_nb(st, ev, rng, P, T):
     if st[ST_NEXT] < P.n_seats:
         return st[ST_NEXT]
     if st[ST_WINNER] >= 0:
         return -1
     q = T[0]
-    s = st[ST_ROLL]
+    s = st[ST_ROLL] - 1
     if s >= 0:  # a rollout's coin, before the tie's die: at the same draw for every option
         for o in range(P.n_options):
             u = rand_float_nb(rng)
@@ -113,12 +106,12 @@ def determinise_nb(st, truth, rng, P, T, seat):
     for p in range(truth[ST_NEXT]):
         if p != seat:
             st[ST_PICK + p] = rand_below_nb(rng, P.n_options)
-    st[ST_ROLL] = seat
+    st[ST_ROLL] = 1 + seat
 
 
 @njit(cache=True)
 def reward_nb(st, P, T, seat, kind):
-    if st[ST_ROLL] == seat:
+    if st[ST_ROLL] == 1 + seat:
         return float(st[ST_COIN])
     return 1.0 if st[ST_WINNER] == seat else 0.0
 

@@ -50,3 +50,19 @@ def copy_words_nb(dst, src, base, pairs):
     writer, so that a new counter is one row there and the writer keeps only its computed columns."""
     for i in range(pairs.shape[0]):
         dst[pairs[i, 0]] = src[base + pairs[i, 1]]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def copy_range_nb(dst, d0, src, s0, n):
+    """``dst[d0:d0 + n] = src[s0:s0 + n]`` as a loop: numba counts a slice copy as an allocation,
+    which the engine's loops compiled without reference counts refuse (engine_template.ENGINE_NRT)."""
+    for i in range(n):
+        dst[d0 + i] = src[s0 + i]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def copy_rows_nb(dst, src, n):
+    """``dst[:n] = src[:n]`` for 2-D tables, as a loop (:func:`copy_range_nb`)."""
+    for k in range(n):
+        for c in range(dst.shape[1]):
+            dst[k, c] = src[k, c]

@@ -43,6 +43,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pirate_sim.games.kernel_base import copy_range_nb
+
 from ...rng import RNG_WORDS
 from ...search import top_k_nb
 from .play import play_on_nb, setup_nb as setup_game_nb, write_outputs_nb
@@ -107,13 +109,11 @@ def _replay_nb(st, ev, rng, P, T, strat, sp, fs, nf, fresh):
     rng0 = T[W_RNG0]
     for i in range(RNG_WORDS):
         rng0[i] = rng[i]
-    if fresh:  # (loops: a slice copy may allocate, which ENGINE_NRT = False forbids)
+    if fresh:
         if sp[st[G_ENTRY + st[G_SEAT]], SP_SEARCH] > 0:
-            for i in range(W):
-                st[X_START + i] = st[i]
+            copy_range_nb(st, X_START, st, 0, W)
     else:
-        for i in range(W):
-            st[i] = st[X_START + i]
+        copy_range_nb(st, 0, st, X_START, W)
     st[T_FSEAT] = st[G_SEAT]
     st[T_NF] = nf
     st[T_FPOS] = 0
@@ -231,8 +231,7 @@ def determinise_at_nb(st, truth, rng, P, T, seat, j):
     (``searcher.redeal_nb``: what ``seat`` has seen stays), its choices so far forced, every seat
     on the rollout rows (the mix's row of j for the others).  The start is copied once, into the
     rules' words (``_replay_nb`` copies it aside only where the turn may pause again)."""
-    for i in range(W):  # (a loop: a slice copy may allocate, which ENGINE_NRT = False forbids)
-        st[i] = truth[X_START + i]
+    copy_range_nb(st, 0, truth, X_START, W)
     redeal_nb(st, truth, rng, P, T[T_GEO], T[W_CARDS])
     st[X_NF] = truth[X_NF]
     st[X_STEP] = STEP_FRESH

@@ -32,6 +32,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pirate_sim.games.kernel_base import copy_range_nb, copy_rows_nb
+
 from ...search import top_k_nb
 from .rules import DIE_SIDES, EV_TRUNC, G_END, G_EVENTS, G_PLAYS, G_ROLL, G_SEAT, G_TURN, MAX_PLAYS, MAX_SHIPS, \
     PLAY_WIDTH
@@ -144,10 +146,7 @@ def search_prepare_nb(truth, rng, P, T, seat, sp, rp, opts, n, key, prng, scores
     (the first listed stands for them), a winning play taken at once, the prior's ``top_k`` best
     of the rest in ``alive[:m]``, best first (the listing order for a random prior)."""
     plays, keys, hk, uniq, score, idx = T[W_PLAYS], T[W_KEYS], T[W_HK], T[W_UNIQ], T[W_SCORE], T[W_IDX]
-    root = T[W_ROOT]  # the rollouts list their own plays into the table: determinise_nb puts these back
-    for k in range(n):
-        for c in range(root.shape[1]):
-            root[k, c] = plays[k, c]
+    copy_rows_nb(T[W_ROOT], plays, n)  # the rollouts list their own plays into the table: determinise_nb puts these back
     width = P.n_seats * P.ships_per_seat + 1
     u = 0
     for k in range(n):
@@ -196,15 +195,8 @@ def stream_key_nb(st, decision):
 
 @njit(cache=True, error_model="numpy", inline="always")
 def determinise_nb(st, truth, rng, P, T, seat):
-    # the board is open: only future dice are unknown.  (Loops: a slice copy may allocate, which
-    # ENGINE_NRT = False forbids.)
-    for i in range(st.size):
-        st[i] = truth[i]
-    n = truth[G_PLAYS]
-    plays, root = T[W_PLAYS], T[W_ROOT]
-    for k in range(n):  # the searched turn's plays (search_prepare_nb kept them)
-        for c in range(plays.shape[1]):
-            plays[k, c] = root[k, c]
+    copy_range_nb(st, 0, truth, 0, st.size)  # the board is open: only future dice are unknown
+    copy_rows_nb(T[W_PLAYS], T[W_ROOT], truth[G_PLAYS])  # the searched turn's plays (search_prepare_nb kept them)
 
 
 @njit(cache=True, error_model="numpy", inline="always")

@@ -39,6 +39,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pirate_sim.games.kernel_base import copy_range_nb
+
 from ...search import derive_stream_nb, top_k_nb
 from .actions import WK_SIZE, log_nb
 from .policies import FS_READY, FS_SIZE, SP_HORIZON, SP_SEARCH, choose_island_nb
@@ -249,8 +251,7 @@ def determinise_nb(st, truth, rng, P, T, seat):
     """``truth`` with what ``seat`` cannot know re-dealt (``resample_nb``), every seat on the
     seat's rollout row; at an island choice the other seats choose again (rollout strategy, a
     rollout's public model) unless a file's rollout chooses for them (``apply_nb``)."""
-    for i in range(st.size):  # (a loop: a slice copy may allocate, which ENGINE_NRT = False forbids)
-        st[i] = truth[i]
+    copy_range_nb(st, 0, truth, 0, st.size)
     resample_nb(st, rng, P, T[T_NCARDS], seat, T[W_POOL])
     n = P.n_seats
     e = truth[sb_nb(seat) + S_ENTRY] + n
