@@ -46,8 +46,11 @@ or a restored state), ``playout_seats_nb(st, P, T, seat)`` (the bench's plain pl
 as a rollout of ``seat`` plays them), ``determinise_at_nb(st, truth, rng, P, T, seat, j)``
 (``determinise_nb`` of rollout j, where the rollouts model the other seats by j),
 ``new_file_options_nb(m)`` and ``file_options_nb(st, P, T, opts, n, out)`` (what a strategy file
-gets as its options), ``view_len_nb(P)`` (a view whose length the rules set) and
-``trace_state_nb(P, ev)`` (a traced game's state, for a game whose log lives in its state).
+gets as its options), ``view_len_nb(P)`` (a view whose length the rules set),
+``trace_state_nb(P, ev)`` (a traced game's state, for a game whose log lives in its state) and
+``play_unasked_nb(st, ev, rng, P, T)`` (the whole game where no seat is asked, for a game whose
+scripted games run in calls of its own rules: a table of scripted seats then compiles no decision
+code; no default: without it every table plays ``play_block_nb``).
 Pirateer (``games/pirateer/protocol.py``), Pirate's Cove
 (``games/pirates_cove/protocol.py``), Ice Pirates (``games/ice_pirates/protocol.py``) and Pirate's
 Peak (``games/pirates_peak/protocol.py``) use them; docs/adding-a-game.md section 5 says why each
@@ -87,7 +90,7 @@ REQUIRED = ("MAX_OPTIONS", "new_state_nb", "setup_nb", "next_decision_nb", "opti
 # hooks a game may leave out (engine_template's defaults: std_*)
 OPTIONAL = ("thread_tables_nb", "stream_key_nb", "user_stream_key_nb", "search_prepare_nb", "refresh_nb",
             "playout_seats_nb", "new_file_options_nb", "file_options_nb", "determinise_at_nb", "view_len_nb",
-            "trace_state_nb")
+            "trace_state_nb", "play_unasked_nb")
 # the board a strategy file gets in a game without public tables (the call needs one array)
 NoBoard = namedtuple("NoBoard", ["empty"])
 _engines: dict[str, Any] = {}
@@ -164,6 +167,30 @@ def table_files(compiled: Compiled, n_entries: int, board) -> tuple:
     return no_files(n_entries, board)
 
 
+NO_EV = np.zeros((0, 6), np.int32)  # a run's event log: no rows (engine_template.block_work_nb)
+
+
+def block_work(eng, P, T, ev=NO_EV, rec=None):
+    return eng.block_work_nb(P, T, ev, np.zeros((1, 1), np.int64) if rec is None else rec)
+
+
+def unasked(eng, args: tuple, files: tuple) -> bool:
+    """Does ``eng`` play this table in ``play_unasked_block_nb``?  Where the game has
+    ``play_unasked_nb`` and every entry is scripted: no search seat, no strategy file."""
+    codes, fi = args[1], files[0]
+    return bool(eng.UNASKED) and bool((np.asarray(codes) >= 0).all()) and bool((fi[:len(codes)] < 0).all())
+
+
+def _block(eng, args: tuple, files: tuple, P, seed, first, out_g, out_s, counters, err, work):
+    """Play rows ``lo .. hi`` of one block (a callable for run_blocks): the table's block kernel."""
+    s, k = np.uint64(seed % 2**64), np.int64(first)
+    if unasked(eng, args, files):
+        return lambda lo, hi: eng.play_unasked_block_nb(s, k, np.int64(lo), np.int64(hi), P, out_g, out_s, work())
+    fi, urows, calls, _ = files
+    return lambda lo, hi: eng.play_block_nb(s, k, np.int64(lo), np.int64(hi), P, *args[1:], fi, urows, calls, out_g,
+                                            out_s, counters, err, work())
+
+
 def play_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple, seed: int, first_game: int,
                 n_games: int):
     """(out_games, out_seats, counters int64[n, 3]) of games ``first_game ..`` on engine ``eng``
@@ -171,49 +198,54 @@ def play_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple, 
     (:func:`table_files`); a strategy file's illegal answer raises, nothing returned."""
     from .user_strategy import raise_errors
 
-    fi, urows, calls, users = files
     out_g, out_s = game.new_outputs(int(n_games), compiled.n_seats)
     counters = np.zeros((int(n_games), 3), np.int64)
     err = np.zeros((int(n_games), 4), np.int64)
-    s, k, P = np.uint64(seed % 2**64), np.int64(first_game), game.engine_params(compiled)
-    T, tables = args[0], args[1:]
-    run_blocks(lambda lo, hi: eng.play_block_nb(s, k, np.int64(lo), np.int64(hi), P, *tables, fi, urows, calls, out_g,
-                                                 out_s, counters, err, eng.block_work_nb(P, T)), int(n_games))
-    raise_errors(err, first_game, users)
+    P = game.engine_params(compiled)
+    run_blocks(_block(eng, args, files, P, seed, first_game, out_g, out_s, counters, err,
+                      lambda: block_work(eng, P, args[0])), int(n_games))
+    raise_errors(err, first_game, files[3])
     return out_g, out_s, counters
 
 
 def trace_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple, seed: int, game_index: int,
                  capacity: int):
     """(events int32[n, 6], out_games row, out_seats rows) of game ``game_index`` on engine
-    ``eng`` (the bulk run's code path, the event log on): :func:`play_engine`'s arguments."""
+    ``eng``: the bulk run's block kernel, one game, the event log on (:func:`play_engine`'s
+    arguments)."""
     from .user_strategy import raise_errors
 
-    fi, urows, calls, users = files
-    err = np.zeros(4, np.int64)
+    err = np.zeros((1, 4), np.int64)
     ev = np.zeros((capacity, 6), np.int32)
-    out_g, out_s = game.one_game_outputs(compiled.n_seats)
-    n = eng.play_traced_nb(np.uint64(seed % 2**64), np.int64(game_index), game.engine_params(compiled), *args, ev, fi,
-                           urows, calls, err, out_g, out_s)
-    raise_errors(err[None, :], game_index, users)
-    return ev[:n], out_g, out_s
+    out_g, out_s = game.new_outputs(1, compiled.n_seats)
+    P = game.engine_params(compiled)
+    work = block_work(eng, P, args[0], ev)
+    _block(eng, args, files, P, seed, game_index, out_g, out_s, np.zeros((1, 3), np.int64), err, lambda: work)(0, 1)
+    raise_errors(err, game_index, files[3])
+    return ev[:eng.G.n_events_nb(work[0])], out_g[0], out_s[0]
 
 
 def collect_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple, seed: int,
                    n_decisions: int) -> np.ndarray:
     """The engine's record (``engine_template.record_nb``'s layout) of the first ``n_decisions``
     decisions the table's search seats searched (more than one option) in games 0, 1, ... of
-    ``seed``, played as a run plays them (:func:`play_engine`'s arguments; one thread)."""
+    ``seed``, played as a run plays them (the run's block kernel, one thread, blocks of 1, 2, 4
+    ... games until the record is full: :func:`play_engine`'s arguments)."""
     from .user_strategy import raise_errors
 
     fi, urows, calls, users = files
-    P, (T, codes, prm, rprm, rotate) = game.engine_params(compiled), args
+    P = game.engine_params(compiled)
     rec = np.zeros((n_decisions + 1, eng.REC_RNG + RNG_WORDS + eng.G.new_state_nb(P).size), np.int64)
-    out_g, out_s = game.one_game_outputs(compiled.n_seats)
-    err = np.zeros(4, np.int64)
-    eng.collect_nb(np.uint64(seed % 2**64), np.int64(0), P, T, codes, prm, rprm, rotate, fi, urows, calls, rec,
-                   out_g, out_s, err)
-    raise_errors(err[None, :], 0, users)
+    work = block_work(eng, P, args[0], rec=rec)
+    first, size = 0, 1
+    while rec[0, 0] < n_decisions and first < eng.BENCH_MAX_GAMES:
+        out_g, out_s = game.new_outputs(size, compiled.n_seats)
+        err = np.zeros((size, 4), np.int64)
+        played = eng.play_block_nb(np.uint64(seed % 2**64), np.int64(first), np.int64(0), np.int64(size), P, *args[1:],
+                                   fi, urows, calls, out_g, out_s, np.zeros((size, 3), np.int64), err, work)
+        raise_errors(err[:played], first, users)
+        first += played
+        size = min(2 * size, 1024)  # a table that never searches: at most BENCH_MAX_GAMES in big blocks
     return rec
 
 

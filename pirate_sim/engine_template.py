@@ -17,7 +17,7 @@ by address, so this engine compiles once whatever the files), its parameters ``u
 answers from ``G.view_nb`` (what the seat can know, never the state) at every decision with more
 than one option.  An answer outside the options stops that game and is kept in ``err``.
 
-Eleven hooks are optional (``OPTIONAL`` in contract.py); a game that leaves one out gets the
+Twelve hooks are optional (``OPTIONAL`` in contract.py); a game that leaves one out gets the
 default below (``std_*``):
 
 * ``thread_tables_nb(P, T)``: the tables every protocol function gets on one thread, ``T``
@@ -43,6 +43,13 @@ default below (``std_*``):
   ``G.VIEW_LEN``);
 * ``trace_state_nb(P, ev)``: a traced game's state, for a game that logs its events inside its
   state and copies them into ``ev`` at the game's end (default ``G.new_state_nb(P)``).
+* ``play_unasked_nb(st, ev, rng, P, T)``: the whole game after its set-up where no seat is ever
+  asked, for a game whose scripted games run in calls of its own rules (no default: a table of
+  scripted seats then plays :func:`play_unasked_block_nb`, else every table :func:`play_block_nb`).
+
+One compiled block, :func:`play_block_nb`, plays a run's games, a traced game (its work areas
+carry the event log) and the bench's recording (they carry the record): a second kernel that
+inlined the game loop again was a second compile of the game's machine code (5 s a game each).
 
 A state is an array of any shape (one C-contiguous block: the bench records it flat).
 
@@ -331,11 +338,15 @@ def play_game_nb(st, ev, rng, P, T, codes, prm, rprm, rotate, k, scr, out_g, out
 
 
 @njit(cache=True)
-def block_work_nb(P, T):
+def block_work_nb(P, T, ev, rec):
     """One thread's work areas for :func:`play_block_nb`: a state, a stream, the scratch, the
-    thread's tables and an empty record (a run records no decisions: record_nb finds no free row)."""
-    return G.new_state_nb(P), np.zeros(RNG_WORDS, np.uint64), new_scratch_nb(P), thread_tables_nb(P, T), \
-        np.zeros((1, 1), np.int64)
+    thread's tables, the record and the game's event log.  A run's: a record of one row
+    (record_nb finds no free row) and a log of no rows; a traced game's: its log ``ev`` (and the
+    state ``trace_state_nb`` makes for it); the bench's: its record ``rec`` (the same types: one
+    compiled block plays all three).  The scratch keeps its own empty log: the rollouts' (a
+    rollout never logs into the game's)."""
+    st = G.new_state_nb(P) if ev.shape[0] == 0 else trace_state_nb(P, ev)
+    return st, np.zeros(RNG_WORDS, np.uint64), new_scratch_nb(P), thread_tables_nb(P, T), rec, ev
 
 
 # serial: pirate_sim/blocks.py plays the blocks on threads (why: its docstring).  error_model="numpy", as
@@ -347,37 +358,51 @@ def play_block_nb(seed, first, lo, hi, P, codes, prm, rprm, rotate, fi, urows, c
     """Games ``first + lo .. first + hi - 1`` on one thread, in its ``work`` areas
     (:func:`block_work_nb`: the thread's tables are there), into rows ``lo .. hi - 1`` of the outputs; game k seeds its own
     stream from (seed, k), so results never depend on threads or blocks.  ``counters[i]`` gets
-    game i's (rollouts, searched decisions, decisions), ``err[i]`` a strategy file's illegal answer."""
-    st, rng, scr, TT, no_rec = work
+    game i's (rollouts, searched decisions, decisions), ``err[i]`` a strategy file's illegal answer.
+    A run, a traced game and the bench's recording all play here (one compile): the number of
+    games played, fewer than ``hi - lo`` only where the bench's record filled up."""
+    st, rng, scr, TT, rec, ev = work
     cnt = scr[9]
     for i in range(lo, hi):
+        if rec.shape[0] > 1 and rec[0, 0] >= rec.shape[0] - 1:  # the bench has its decisions
+            return i - lo
         for c in range(CNT_SIZE):
             cnt[c] = 0
         seed_game_nb(rng, seed, first + i)
-        play_game_nb(st, scr[10], rng, P, TT, codes, prm, rprm, rotate, first + i, scr, out_g[i], out_s[i], no_rec, fi,
-                     urows, calls, err[i])
+        play_game_nb(st, ev, rng, P, TT, codes, prm, rprm, rotate, first + i, scr, out_g[i], out_s[i], rec, fi, urows,
+                     calls, err[i])
         for c in range(CNT_SIZE):  # (loops: a slice copy may allocate, which ENGINE_NRT = False forbids)
             counters[i, c] = cnt[c]
+    return hi - lo
 
 
-@njit(cache=True)
-def play_traced_nb(seed, k, P, T, codes, prm, rprm, rotate, ev, fi, urows, calls, err, out_g, out_s):
-    """Game ``k`` with the event log ``ev`` on (the same code path as the bulk run); the number
-    of events logged."""
-    st = trace_state_nb(P, ev)
-    rng = np.zeros(RNG_WORDS, np.uint64)
-    scr = new_scratch_nb(P)
-    seed_game_nb(rng, seed, k)
-    play_game_nb(st, ev, rng, P, thread_tables_nb(P, T), codes, prm, rprm, rotate, k, scr, out_g, out_s,
-                 np.zeros((1, 1), np.int64), fi, urows, calls, err)
-    return G.n_events_nb(st)
+# A game whose scripted games run in calls of its own rules (Pirate's Peak: one call a game) defines
+# play_unasked_nb(st, ev, rng, P, T): the whole game from its set-up where no seat is ever asked.  A
+# table of scripted seats then plays here, and its first run compiles no decision, search or strategy
+# file code (Pirate's Peak, cold: 59 s -> measured in docs/performance.md); the rules' calls it makes
+# are cached on their own, so a later table with a search seat compiles only play_block_nb's glue.
+UNASKED = hasattr(G, "play_unasked_nb")
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=ENGINE_NRT)
+def play_unasked_block_nb(seed, first, lo, hi, P, out_g, out_s, work):
+    """:func:`play_block_nb` for a table where every seat is scripted (no ``search``, no strategy
+    file), in a game with ``G.play_unasked_nb``: the same games, no decision asked (the counters
+    stay zero, as play_block_nb leaves them where nobody is asked)."""
+    st, rng, _scr, TT, _rec, ev = work
+    for i in range(lo, hi):
+        seed_game_nb(rng, seed, first + i)
+        G.setup_nb(st, ev, rng, P, TT, first + i)
+        G.play_unasked_nb(st, ev, rng, P, TT)
+        G.outputs_nb(st, rng, P, TT, out_g[i], out_s[i])
+    return hi - lo
 
 
 # -- the bench: search's cost against plain playouts from the same decisions ----------------
 # A recorded decision is one row of ``rec`` (int64): [0] count of rows used (row 0 only),
 # then per row r >= 1: seat, entry, decision index, the rng words, the state words.
 REC_SEAT, REC_ENTRY, REC_DEC, REC_RNG = 0, 1, 2, 3
-BENCH_MAX_GAMES = 1_000_000  # collect_nb gives up after this many games (a table that never searches)
+BENCH_MAX_GAMES = 1_000_000  # contract.collect_engine gives up after this many games (a table that never searches)
 
 
 @njit(cache=True)
@@ -405,23 +430,6 @@ def recorded_nb(rec, r, st, rng):
     flat = st.reshape(st.size)
     for w in range(flat.shape[0]):
         flat[w] = rec[r, REC_RNG + RNG_WORDS + w]
-
-
-@njit(cache=True)
-def collect_nb(seed, first, P, T, codes, prm, rprm, rotate, fi, urows, calls, rec, out_g, out_s, err):
-    """Play games from ``first`` on (one thread; ``out_g``, ``out_s``: one game's output rows)
-    until ``rec`` is full of searched decisions; the number of games played."""
-    st = G.new_state_nb(P)
-    rng = np.zeros(RNG_WORDS, np.uint64)
-    scr = new_scratch_nb(P)
-    TT = thread_tables_nb(P, T)
-    k = first
-    while rec[0, 0] < rec.shape[0] - 1 and k < first + BENCH_MAX_GAMES and err[ERR_FN] == 0:
-        seed_game_nb(rng, seed, k)
-        play_game_nb(st, scr[10], rng, P, TT, codes, prm, rprm, rotate, k, scr, out_g, out_s, rec, fi, urows, calls,
-                     err)
-        k += 1
-    return k - first
 
 
 @njit(cache=True)

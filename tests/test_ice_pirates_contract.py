@@ -191,7 +191,7 @@ def test_the_chunk_kernel_writes_every_declared_column():
     """Outputs filled with a sentinel instead of zeros come back without it from the engine's
     chunk kernel (called as Game.play calls it): every column of columns.py is written, by name;
     its counters count (no search seat nor file here: 0 rollouts, 0 decisions)."""
-    from pirate_sim.contract import table_files
+    from pirate_sim.contract import block_work, table_files
     from pirate_sim.games.ice_pirates.engine import engine, engine_tables
     from pirate_sim.games.ice_pirates.user_view import board_of
 
@@ -204,7 +204,7 @@ def test_the_chunk_kernel_writes_every_declared_column():
     engine().play_block_nb(np.uint64(5), np.int64(0), np.int64(0), np.int64(n), c.params,
                            *engine_tables(c)[1:], fi, urows, calls,
                            out_g, out_s, counters, np.zeros((n, 4), np.int64),
-                           engine().block_work_nb(c.params, engine_tables(c)[0]))
+                           block_work(engine(), c.params, engine_tables(c)[0]))
     unwritten_g = sorted({(["std"] * N_STD_GAME_COLUMNS + [x.name for x in GAME.game_columns])[j]
                           for j in np.flatnonzero((out_g == sentinel).any(axis=0))})
     unwritten_s = sorted({GAME.seat_columns[j].name for j in np.flatnonzero((out_s == sentinel).any(axis=(0, 1)))})

@@ -154,14 +154,14 @@ def test_the_chunk_kernel_writes_every_declared_column(lineup):
     out_g, out_s = GAME.new_outputs(n, c.n_seats)
     out_g[:] = sentinel
     out_s[:] = sentinel
-    from pirate_sim.contract import no_files
+    from pirate_sim.contract import block_work, no_files
     from pirate_sim.games.pirateer.engine import engine, engine_tables
     from pirate_sim.games.pirateer.user_view import board_of
 
     engine().play_block_nb(np.uint64(9), np.int64(0), np.int64(0), np.int64(n), c.params,
                            *engine_tables(c)[1:],
                            *no_files(c.n_seats, board_of(c.arrays))[:3], out_g, out_s, np.zeros((n, 3), np.int64),
-                           np.zeros((n, 4), np.int64), engine().block_work_nb(c.params, engine_tables(c)[0]))
+                           np.zeros((n, 4), np.int64), block_work(engine(), c.params, engine_tables(c)[0]))
     assert out_g.shape[1] == 5 + len(GAME.game_columns) and out_s.shape[2] == len(GAME.seat_columns)
     left = sorted({GAME.game_columns[j - 5].name if j >= 5 else j for j in np.nonzero(out_g == sentinel)[1].tolist()}
                   | {GAME.seat_columns[j].name for j in np.nonzero(out_s == sentinel)[2].tolist()}, key=str)

@@ -105,7 +105,7 @@ def test_chunk_kernel_writes_every_declared_column():
     """The engine's chunk kernel writes every declared game and seat column (columns.py's codes):
     output arrays filled with a sentinel come back without it, the same as Game.play's; its
     counters count (no search seat nor file here: 0 rollouts, 0 decisions)."""
-    from pirate_sim.contract import table_files
+    from pirate_sim.contract import block_work, table_files
     from pirate_sim.games.pirates_cove.engine import engine, engine_tables
     from pirate_sim.games.pirates_cove.user_view import board_of
 
@@ -118,7 +118,7 @@ def test_chunk_kernel_writes_every_declared_column():
     engine().play_block_nb(np.uint64(11), np.int64(3), np.int64(0), np.int64(n), c.params,
                            *engine_tables(c)[1:], fi, urows, calls,
                            out_g, out_s, counters, np.zeros((n, 4), np.int64),
-                           engine().block_work_nb(c.params, engine_tables(c)[0]))
+                           block_work(engine(), c.params, engine_tables(c)[0]))
     names_g = list(STD_GAME_COLUMNS) + [col.name for col in GAME.game_columns]
     assert not [names_g[j] for j in range(out_g.shape[1]) if (out_g[:, j] == sentinel).any()]
     assert not [col.name for j, col in enumerate(GAME.seat_columns) if (out_s[:, :, j] == sentinel).any()]

@@ -22,6 +22,8 @@ def test_jobs_cover_every_kernel_family_biggest_first():
     assert [(j.game, j.what) for j in jobs if j.game == "pirates_peak"] == [("pirates_peak", "engine")]
     assert [(j.game, j.what) for j in jobs if j.game == "ice_pirates"] == [("ice_pirates", "engine")]
     assert get_game("ice_pirates").takes_strategy_files and get_game("pirates_peak").takes_strategy_files
+    # the longest cold compile first (warm._ENGINE_SECONDS), so that a short one ends the pool
+    assert [j.game for j in jobs] == ["pirates_peak", "ice_pirates", "pirateer"]
 
 
 def test_after_warm_a_fresh_process_compiles_nothing():

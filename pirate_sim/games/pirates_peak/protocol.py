@@ -244,6 +244,18 @@ def next_decision_nb(st, ev, rng, P, T):
 
 
 @njit(cache=True, inline="always")
+def play_unasked_nb(st, ev, rng, P, T):
+    """A game where no seat is asked (every seat scripted: engine_template.play_unasked_block_nb):
+    :func:`next_decision_nb`'s own path for it, turn after turn by play_rest_nb, so that such a table
+    compiles none of the asked turns' code."""
+    sd = _sd_nb(st, T)
+    while more_turns_nb(sd, st, np.int64(NO_LIMIT)):
+        play_rest_nb(sd, rng, st, np.int64(st[ROW_ST, G_FIRST] ^ (st[ROW_ST, G_TURNS] & 1)), np.int64(NO_LIMIT))
+    if ev.shape[0] > 0:
+        _events_out_nb(st, ev)
+
+
+@njit(cache=True, inline="always")
 def options_nb(st, P, T, opts):
     """The pending question's options: ACT_* (sail, then search and fire where legal), 0 sail on
     / 1 stop, the treasures left; a turn's start: one."""
