@@ -46,11 +46,11 @@ def use_scripted(c: Compiled, seats: list[int]) -> None:
 
 
 def step(c: Compiled, st, ev, rng) -> None:
-    """Play one turn exactly as a bulk run does."""
+    """Play one turn exactly as a bulk run does (play.turn_nb: the run's own cached play_on_nb, one turn)."""
     geo, rel, cum_w, costs, deck, port_upg, strat, sp = c.arrays
     fs = np.zeros(KS.FS_SIZE, np.int64)
     KB.refresh_all_nb(st, geo)  # cards laid by hand: passage masks follow
-    KG.step_nb(st, ev, rng, c.params, geo, rel, cum_w, costs, strat, sp, fs)
+    KG.turn_nb(st, ev, rng, c.params, geo, rel, cum_w, costs, strat, sp, fs)
 
 
 def script(st, dirs: list, fight: int = 1, upgrade: int = 1, raid: int = -1, swash_reserve: int = 100,
@@ -160,7 +160,7 @@ def pause_for_search(c: Compiled, st, rng, fs=None, nf: int = 0):
     fs = np.zeros(KS.FS_SIZE, np.int64) if fs is None else fs
     fs[KS.FS_KEY_TURN] = -1
     ev = np.zeros((0, R.EVENT_WIDTH), np.int32)
-    KG.step_nb(truth, ev, rng.copy(), c.params, geo, rel, cum_w, costs, strat, sp, fs)
+    KG.turn_nb(truth, ev, rng.copy(), c.params, geo, rel, cum_w, costs, strat, sp, fs)
     return truth, st0, rng0
 
 

@@ -39,10 +39,9 @@ import numpy as np
 
 from .columns import N_GAME_COLS, N_SEAT_COLS
 from .mechanics import ensure_laid_nb
-from .rules import EV_WIDTH, G_N_EV, ROW_CNT, ROW_DECK, ROW_EV, ROW_SHIP, ROW_ST, ROW_TRACK, SD_SP, SP_SEARCH
+from .rules import EV_WIDTH, G_N_EV, G_TURNS, ROW_CNT, ROW_DECK, ROW_EV, ROW_SHIP, ROW_ST, ROW_TRACK, SD_SP, SP_SEARCH
 from .sea import sail_nb
-from .turn import play_turn_nb
-from .whole_game import play_game_nb, reset_nb, seat_strategies_nb, setup_game_nb
+from .whole_game import play_game_nb, play_rest_nb, reset_nb, seat_strategies_nb, setup_game_nb
 
 
 # ================================================================ Python-side helpers
@@ -116,8 +115,11 @@ def set_ship(state, seat, **fields):
 
 
 def turn(state, seat, rng):
-    """Play one turn of ``seat`` on ``rng`` (e.g. ``scripted_rng([...])``)."""
-    play_turn_nb(state.sd, rng, state.w, seat)
+    """Play one turn of ``seat`` on ``rng`` (e.g. ``scripted_rng([...])``) as the game's loop plays
+    it (``play_rest_nb`` limited to one more turn: nothing once the game is over, the game ends
+    truncated at the turn cap).  That loop's machine code is the one a run compiled and cached
+    (a test-only kernel of the turn was 13-17 s of the test suite's compile)."""
+    play_rest_nb(state.sd, rng, state.w, np.int64(seat), np.int64(state.w[ROW_ST, G_TURNS] + 1))
 
 
 def sail(state, seat, rng, steps):
