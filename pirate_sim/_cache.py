@@ -13,7 +13,9 @@ the digest of the sources it can depend on, the module and every package module 
 its top level, transitively (ast-read).  So an edit to the CLI, a report, the meta-game or
 another game compiles nothing, an edit to a game recompiles that game only, and a second copy
 of the same sources (a fresh clone, CI) loads what the first compiled: the folder is named by
-content, not by the file's path and modification time as in numba's own cache.  Everything
+content, not by the file's path and modification time as in numba's own cache.  A bundled
+game's engine (the module ``contract.engine`` renders, named by the SHA of everything it is made
+of) is kept by that name the same way.  Everything
 else numba caches (the tests' toys, the modules generated for strategy files) stays under the
 whole-package digest above.
 
