@@ -171,6 +171,8 @@ NO_EV = np.zeros((0, 6), np.int32)  # a run's event log: no rows (engine_templat
 
 
 def block_work(eng, P, T, ev=NO_EV, rec=None):
+    """One thread's work areas (engine_template.block_work_nb): a run's (no event log, a record
+    of one row) unless a trace's log ``ev`` or the bench's record ``rec`` is given."""
     return eng.block_work_nb(P, T, ev, np.zeros((1, 1), np.int64) if rec is None else rec)
 
 
@@ -233,7 +235,6 @@ def collect_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tupl
     ... games until the record is full: :func:`play_engine`'s arguments)."""
     from .user_strategy import raise_errors
 
-    fi, urows, calls, users = files
     P = game.engine_params(compiled)
     rec = np.zeros((n_decisions + 1, eng.REC_RNG + RNG_WORDS + eng.G.new_state_nb(P).size), np.int64)
     work = block_work(eng, P, args[0], rec=rec)
@@ -241,9 +242,9 @@ def collect_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tupl
     while rec[0, 0] < n_decisions and first < eng.BENCH_MAX_GAMES:
         out_g, out_s = game.new_outputs(size, compiled.n_seats)
         err = np.zeros((size, 4), np.int64)
-        played = eng.play_block_nb(np.uint64(seed % 2**64), np.int64(first), np.int64(0), np.int64(size), P, *args[1:],
-                                   fi, urows, calls, out_g, out_s, np.zeros((size, 3), np.int64), err, work)
-        raise_errors(err[:played], first, users)
+        played = _block(eng, args, files, P, seed, first, out_g, out_s, np.zeros((size, 3), np.int64), err,
+                        lambda: work)(0, size)
+        raise_errors(err[:played], first, files[3])
         first += played
         size = min(2 * size, 1024)  # a table that never searches: at most BENCH_MAX_GAMES in big blocks
     return rec

@@ -209,6 +209,12 @@ def _events_out_nb(st, ev):
             ev[i, c] = st[ROW_EV + i, c]
 
 
+@njit(cache=True, inline="always")
+def _to_move_nb(st):
+    """The seat whose turn starts next: seats alternate from G_FIRST."""
+    return np.int64(st[ROW_ST, G_FIRST] ^ (st[ROW_ST, G_TURNS] & 1))
+
+
 @njit(cache=True, inline="always")  # once per decision
 def next_decision_nb(st, ev, rng, P, T):
     """Play on to the next question of an asked seat (its seat) or to the end (-1)."""
@@ -221,7 +227,7 @@ def next_decision_nb(st, ev, rng, P, T):
         if st[ROW_ST, G_ROLL] == ROLL_FIRST:  # the searched turn is over (turn_nb)
             st[ROW_ST, G_ROLL] = ROLL_ON
     while more_turns_nb(sd, st, np.int64(NO_LIMIT)):
-        cur = np.int64(st[ROW_ST, G_FIRST] ^ (st[ROW_ST, G_TURNS] & 1))
+        cur = _to_move_nb(st)
         if st[ROW_ST, G_ASK] != 0:
             if st[ROW_ST, G_STEP] != STEP_GO:
                 st[ROW_ST, G_STEP] = STEP_ASKED
@@ -250,7 +256,7 @@ def play_unasked_nb(st, ev, rng, P, T):
     compiles none of the asked turns' code."""
     sd = _sd_nb(st, T)
     while more_turns_nb(sd, st, np.int64(NO_LIMIT)):
-        play_rest_nb(sd, rng, st, np.int64(st[ROW_ST, G_FIRST] ^ (st[ROW_ST, G_TURNS] & 1)), np.int64(NO_LIMIT))
+        play_rest_nb(sd, rng, st, _to_move_nb(st), np.int64(NO_LIMIT))
     if ev.shape[0] > 0:
         _events_out_nb(st, ev)
 
