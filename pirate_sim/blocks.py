@@ -21,6 +21,8 @@ import itertools
 import threading
 from collections.abc import Callable
 
+from .interrupts import safe_ctrl_c
+
 # Blocks per thread in a call: enough to even out threads that other work delays (a call's
 # blocks are handed out as threads come free), few enough that a block's fixed cost (about
 # 12 us: the call from Python and the block's scratch, measured on Ice Pirates and Pirate's
@@ -47,7 +49,11 @@ def run_blocks(play: Callable[[int, int], object], n: int, threads: int | None =
     thread has stopped; no block starts after it."""
     if n <= 0:
         return
-    threads = max(1, min(threads or threads_in_use(), n))
+    with safe_ctrl_c():  # a kernel's work areas come back boxed by numba's callbacks: no Ctrl-C there
+        _run_blocks(play, n, max(1, min(threads or threads_in_use(), n)))
+
+
+def _run_blocks(play: Callable[[int, int], object], n: int, threads: int) -> None:
     if threads == 1:
         play(0, n)
         return

@@ -25,6 +25,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..errors import UserError
+from ..interrupts import safe_handler
 from ..plotting import GLYPH_WARNING
 from ..validate import THREADS, click_type
 
@@ -54,11 +55,14 @@ class Interrupted(KeyboardInterrupt):
 _received: list[int] = []  # the stop signals this command got
 
 
-def _on_signal(signum, frame):
+def _stop(signum, frame):
     _received.append(signum)
     results = sys.modules.get("pirate_sim.results")  # not imported yet: nothing is being written
     if results is None or not results.defer_stop(Interrupted(signum)):  # a part being committed
         raise Interrupted(signum)  # is finished and undone first (results.stops_held)
+
+
+_on_signal = safe_handler(_stop)  # never raised inside numba's own callbacks (pirate_sim.interrupts)
 
 
 def interrupted_code() -> int:
