@@ -46,6 +46,9 @@ SCRIPT = textwrap.dedent('''
         flag[1] = 1
 
     mode = sys.argv[1]
+    # Python's own Ctrl-C, as at a terminal or in a notebook (a test worker starts this process
+    # with SIGINT ignored, and Python keeps an inherited SIG_IGN)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     SIGNUM = signal.SIGTERM if mode == "cli-term" else signal.SIGINT
     if mode.startswith("cli"):
         from pirate_sim.cli.common import stop_signals
