@@ -253,3 +253,26 @@ def test_unpaid_gold_says_the_box_ran_dry(mirror_run):
     vals = np.sort(games.loc[games["supply_dry_turn"] > 0, "supply_dry_turn"].to_numpy())
     d = PR.supply_dry_data(ctx.parts("games"))
     assert d["median_turn"] == vals[(len(vals) - 1) // 2]  # the lower middle value of an even count
+
+
+def test_the_score_chart_of_games_nobody_won_draws_no_winners_and_no_nan(tmp_path):
+    """A real run where every game is cut at the lowest turn cap, 10 (nobody wins): the winners' curve
+    is named "none in these games", not drawn as a histogram of nothing ("mean nan" and numpy's
+    divide warning)."""
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    s = scenario.load("scenarios/pirates_peak/default.toml", ["run.games=200", "rules.turn_cap=10"])
+    runner.run(s, tmp_path / "run")
+    ctx = report.report_context(tmp_path / "run", quick=True)
+    assert not ctx.seats(["won"])["won"].to_numpy(bool).any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the NaN density was a RuntimeWarning
+        fig = report._scores(ctx)
+    try:
+        labels = [t.get_text() for t in fig.axes[1].get_legend().get_texts()]
+        assert labels[0] == "winners: none in these games" and labels[1].startswith("others, mean ")
+        assert not any("nan" in x for x in labels), labels
+    finally:
+        plt.close(fig)

@@ -544,8 +544,11 @@ def _scores(ctx: ReportContext):
     a1.legend(fontsize=7)
     for won, c in ((True, COLOURS[2]), (False, COLOURS[1])):
         h = d["won"][won]
-        h.hist(a2, d["bins"], histtype="step", lw=1.5, color=c, density=True,
-               label=f"{'winners' if won else 'others'}, mean {h.mean():.2f}")
+        who = "winners" if won else "others"
+        if not h.n:  # no game had a winner (every game cut at the turn cap): no bars, no "mean nan"
+            a2.plot([], [], lw=1.5, color=c, label=f"{who}: none in these games")
+            continue
+        h.hist(a2, d["bins"], histtype="step", lw=1.5, color=c, density=True, label=f"{who}, mean {h.mean():.2f}")
     m = ctx.est.get("winning_margin")
     a2.set(title="Winners vs others" + (f"\n(winning margin {margin_text(m)})" if m else ""),
            xlabel=xlabel, ylabel="share of seat-games")
