@@ -51,7 +51,6 @@ def safe_handler(handler: Callable) -> Callable:
             return None
         return handler(signum, frame)
 
-    on_signal.__wrapped__ = handler
     return on_signal
 
 
