@@ -14,7 +14,7 @@ only, the rest being its base strategy's, as the game's strategy-file contract s
 with one option is never asked (the declaration is then a sail; a lone treasure is taken).  Every
 other turn is played inline, a whole game in one call where nobody is asked.  The move of an
 asked seat pauses at a question with its progress in the state (G_PEND, G_MV_*;
-``sea.sail_resume_nb``), the answer is G_ANS, and the next call goes on from there.
+``sea.sail_call_nb``), the answer is G_ANS, and the next call goes on from there.
 
 **Tables** ``T``: (sd,) from :func:`pirate_sim.games.pirates_peak.game.PiratesPeak.engine_tables`
 (the static table, SP_ASK and SP_ROLL_FILE set from the table's strategy files);
@@ -43,9 +43,9 @@ from ...search import derive_stream_nb, top_k_nb
 from .rules import (ACT_FIRE, ACT_SAIL, ACT_SEARCH, EV_WIDTH, G_ANS, G_ASK, G_FIRST, G_N_DEC, G_N_EV, G_PEAK_MASK, G_PEND, G_PEND_SEAT,
                     G_ROLL, G_STEP, G_TURNS, PEND_DECLARE, PEND_NONE, PEND_STOP, ROW_EV, ROW_ST, SD_RULES, SD_SP,
                     SP_ASK, SP_HORIZON, SP_ROLL_FILE, SP_SEARCH)
-from .sea import can_fire_nb, sail_call_nb, sail_resume_nb, take_treasure_nb
+from .sea import can_fire_nb, sail_call_nb, take_treasure_nb
 from .search_player import PRIOR_STREAM, prior_nb, resample_nb, reward_nb as score_nb, rollout_table_nb
-from .turn import arrival_attempt_nb, can_search_nb, turn_act_nb, turn_begin_nb, turn_steps_nb
+from .turn import arrival_attempt_nb, can_search_nb, scripted_declare_nb, turn_act_nb, turn_begin_nb
 from .user_view import V_TRACK, fill_view_nb
 from .whole_game import NO_LIMIT, finish_nb, more_turns_nb, play_rest_nb, seat_strategies_nb, setup_game_nb
 
@@ -143,7 +143,7 @@ def _move_nb(st, rng, sd, cur, steps):
     """Seat ``cur`` sails ``steps`` spaces, then its arrival attempts (sea.py, turn.py); True where
     a question of the asked seat paused the move."""
     while steps > 0:
-        sail_call_nb(sd, rng, st, cur, steps)
+        sail_call_nb(sd, rng, st, cur, steps, -1)
         if st[ROW_ST, G_PEND] != PEND_NONE and _paused_nb(st, sd):
             return True
         steps = arrival_attempt_nb(sd, rng, st, cur)
@@ -164,7 +164,7 @@ def _resume_nb(st, rng, sd):
         st[ROW_ST, G_PEND] = PEND_NONE
         return _move_nb(st, rng, sd, mover, turn_act_nb(sd, rng, st, mover, ans))
     if kind == PEND_STOP:
-        sail_resume_nb(sd, rng, st, mover, ans)  # the asking step again, the answer forced
+        sail_call_nb(sd, rng, st, mover, 0, ans)  # the asking step again, the answer forced
         if st[ROW_ST, G_PEND] != PEND_NONE and _paused_nb(st, sd):
             return True
     else:
@@ -174,25 +174,25 @@ def _resume_nb(st, rng, sd):
 
 
 @njit(cache=True, _nrt=False)
-def _scripted_turn_nb(st, rng, sd, cur):
-    """A scripted seat's turn whose move may stop at the other seat's question (a fight that
-    carries a searching ship to the Peak asks its treasure); True where it did."""
-    return _move_nb(st, rng, sd, cur, turn_steps_nb(sd, rng, st, cur))
-
-
-@njit(cache=True, _nrt=False)
-def _asked_turn_nb(st, rng, sd, cur):
-    """An asked seat's turn up to its first question (True) or to its end: a declaration with
-    more than one legal option waits; with one it is a sail."""
+def _turn_nb(st, rng, sd, cur, asked):
+    """Seat ``cur``'s turn on the asked path; True where it paused at a question.  ``asked``:
+    the seat is asked, and its declaration with more than one legal option waits (with one it
+    is a sail); else its strategy declares, and only the other seat's question can pause the
+    move (a fight that carries a searching ship to the Peak asks its treasure).  (One call for
+    both kinds of seat: one copy of the turn's machine code beside the bulk loop's.)"""
     steps = turn_begin_nb(sd, rng, st, cur)
     if steps < 0:
-        n = 1 + can_search_nb(st, cur) + (1 if can_fire_nb(sd, st, cur) else 0)
-        if n > 1:
-            st[ROW_ST, G_PEND] = PEND_DECLARE
-            st[ROW_ST, G_PEND_SEAT] = cur
-            st[ROW_ST, G_STEP] = 0
-            return True
-        steps = turn_act_nb(sd, rng, st, cur, ACT_SAIL)
+        if asked:
+            n = 1 + can_search_nb(st, cur) + (1 if can_fire_nb(sd, st, cur) else 0)
+            if n > 1:
+                st[ROW_ST, G_PEND] = PEND_DECLARE
+                st[ROW_ST, G_PEND_SEAT] = cur
+                st[ROW_ST, G_STEP] = 0
+                return True
+            act = ACT_SAIL
+        else:
+            act = scripted_declare_nb(sd, rng, st, cur)
+        steps = turn_act_nb(sd, rng, st, cur, act)
     return _move_nb(st, rng, sd, cur, steps)
 
 
@@ -233,11 +233,9 @@ def next_decision_nb(st, ev, rng, P, T):
                 st[ROW_ST, G_STEP] = STEP_ASKED
                 return cur
             st[ROW_ST, G_STEP] = 0
-        if _asked_nb(sd, cur):
-            if _asked_turn_nb(st, rng, sd, cur):  # (the seat asked may be the other: a treasure)
-                return np.int64(st[ROW_ST, G_PEND_SEAT])
-        elif sd[SD_SP + 1 - cur, SP_SEARCH] != 0:  # the other seat searches: its treasure may be asked
-            if _scripted_turn_nb(st, rng, sd, cur):
+        asked = _asked_nb(sd, cur)
+        if asked or sd[SD_SP + 1 - cur, SP_SEARCH] != 0:  # or the other seat searches: its treasure may be asked
+            if _turn_nb(st, rng, sd, cur, asked):  # (the seat asked may be the other: a treasure)
                 return np.int64(st[ROW_ST, G_PEND_SEAT])
         else:  # scripted turns: to the end where nobody is asked, else this one turn
             last = NO_LIMIT

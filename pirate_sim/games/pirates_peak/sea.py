@@ -369,13 +369,14 @@ def stop_at_nb(w, s, x0, d):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def sail_nb(sd, rng, w, s, steps):
-    """Move seat s forward ``steps`` spaces, resolving every encounter on the way (a
-    searching seat's move pauses at a stop-early question: :func:`sail_loop_nb`)."""
+def sail_start_nb(sd, w, s, steps):
+    """The start of seat s's move of ``steps`` spaces, before its first step: (go, d0, x0, xo),
+    its progress, its space and the other ship's; ``go`` False where the move ends at once
+    (no steps, or a dock the exact roll overshoots: counted and logged here)."""
     d0 = w[ROW_SHIP + s, SH_POS]
     x0 = phys_nb(w, d0)
     if steps <= 0:
-        return
+        return False, d0, x0, x0
     dock_d = dock_progress_nb(w)
     p = w[ROW_ST, G_PEAK_X]
     # docking needs the exact roll; bypassed islands do not count as spaces.  Only a
@@ -395,26 +396,38 @@ def sail_nb(sd, rng, w, s, steps):
         if dd == dock_d and steps > dist:
             w[ROW_CNT + s, C_OVERSHOOTS] += 1
             log_nb(w, EV_OVERSHOOT, s, steps, dist, 0, 0)
-            return
+            return False, d0, x0, x0
     # the other ship does not move during this move: only its space can block
-    xo = phys_nb(w, w[ROW_SHIP + 1 - s, SH_POS])
-    sail_loop_nb(sd, rng, w, s, steps, d0, d0, 0, x0, xo, -1)
+    return True, d0, x0, phys_nb(w, w[ROW_SHIP + 1 - s, SH_POS])
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def sail_nb(sd, rng, w, s, steps):
+    """Move seat s forward ``steps`` spaces, resolving every encounter on the way (a
+    searching seat's move pauses at a stop-early question: :func:`sail_loop_nb`)."""
+    go, d0, x0, xo = sail_start_nb(sd, w, s, steps)
+    if go:
+        sail_loop_nb(sd, rng, w, s, steps, d0, d0, 0, x0, xo, -1)
 
 
 @njit(cache=True, _nrt=False)
-def sail_call_nb(sd, rng, w, s, steps):
-    """:func:`sail_nb` as a call: the search player's paths (the bulk turn loop inlines it)."""
-    sail_nb(sd, rng, w, s, steps)
-
-
-@njit(cache=True, _nrt=False)
-def sail_resume_nb(sd, rng, w, s, answer):
-    """Resume seat s's move paused at a stop-early question with ``answer`` (1 stop, 0 sail
-    on): the asking step is played again from its start (everything before the question in
-    a step reads the state only, so it replays exactly) with the answer forced."""
-    w[ROW_ST, G_PEND] = PEND_NONE
-    sail_loop_nb(sd, rng, w, s, w[ROW_ST, G_MV_STEPS], w[ROW_ST, G_MV_D], w[ROW_ST, G_MV_DPATH],
-                 w[ROW_ST, G_MV_TAKEN], w[ROW_ST, G_MV_X0], w[ROW_ST, G_MV_XO], answer)
+def sail_call_nb(sd, rng, w, s, steps, answer):
+    """The asked turns' move, as a call (the bulk turn loop inlines :func:`sail_nb`): with
+    ``answer`` < 0, :func:`sail_nb`; else the resume of seat s's move paused at a stop-early
+    question with that answer (1 stop, 0 sail on; ``steps`` unused): the asking step is
+    played again from its start (everything before the question in a step reads the state
+    only, so it replays exactly) with the answer forced.  (One call for both: one copy of
+    the sailing loop's machine code, not two.)"""
+    if answer < 0:
+        go, d, x0, xo = sail_start_nb(sd, w, s, steps)
+        if not go:
+            return
+        d_path, taken = d, 0
+    else:
+        w[ROW_ST, G_PEND] = PEND_NONE
+        steps, d, d_path, taken = w[ROW_ST, G_MV_STEPS], w[ROW_ST, G_MV_D], w[ROW_ST, G_MV_DPATH], w[ROW_ST, G_MV_TAKEN]
+        x0, xo = w[ROW_ST, G_MV_X0], w[ROW_ST, G_MV_XO]
+    sail_loop_nb(sd, rng, w, s, steps, d, d_path, taken, x0, xo, answer)
 
 
 @njit(cache=True, inline="always", _nrt=False)
