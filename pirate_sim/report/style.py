@@ -22,31 +22,61 @@ def footnote(fig, text: str) -> None:
 def fit_lines(fig, text: str, width: float, **props) -> list[str]:
     """``text`` wrapped at word breaks into lines no wider than ``width`` (a figure fraction) in
     the font ``props`` give, as rendered: counting characters of a proportional font misjudges it."""
-    from matplotlib.text import Text
-
     from .checks import PNG_DPI
 
     # measured at the PNG's resolution, where hinting widens small type the most (the PDF's is exact)
     dpi = fig.dpi
     fig.set_dpi(PNG_DPI)
+    try:
+        return break_lines(text, text_width(fig, **props), width * fig.bbox.width)
+    finally:
+        fig.set_dpi(dpi)
+
+
+def text_width(fig, **props):
+    """A function of a string: its width in pixels on ``fig`` at the figure's current dpi, in the
+    font ``props`` give."""
+    from matplotlib.text import Text
+
     renderer = fig.canvas.get_renderer()
-    limit = width * fig.bbox.width
     probe = Text(0, 0, "", figure=fig, **props)
 
     def wide(s: str) -> float:
         probe.set_text(s)
         return probe.get_window_extent(renderer).width
 
+    return wide
+
+
+def break_lines(text: str, wide, limit: float) -> list[str]:
+    """``text`` broken at its spaces into lines whose ``wide`` is at most ``limit`` (a word wider
+    than that keeps a line of its own); a run of spaces at a line's start is dropped."""
     out = []
     for para in text.split("\n"):
-        line = ""
-        for word in para.split(" "):
-            trial = f"{line} {word}" if line else word
-            if line and wide(trial) > limit:
-                out.append(line)
-                line = word
+        words = para.split(" ")
+        i, n = 0, len(words)
+        while True:
+            while i < n and not words[i]:
+                i += 1
+            if i == n:
+                out.append("")
+                break
+            # the most words from words[i] that fit, at least one: a line only widens as words
+            # join it, so a bisection finds the break a word-by-word scan finds, in a few
+            # measurements (a scan measured the line at every word)
+            if wide(" ".join(words[i:])) <= limit:
+                j = n
             else:
-                line = trial
-        out.append(line)
-    fig.set_dpi(dpi)
+                lo, hi = i + 1, n - 1  # words[i:lo] is kept; words[i:hi + 1] and longer are too wide
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    if wide(" ".join(words[i:mid])) <= limit:
+                        lo = mid
+                    else:
+                        hi = mid - 1
+                j = lo
+            out.append(" ".join(words[i:j]))
+            if j == n:
+                break
+            i = j
     return out
