@@ -37,17 +37,24 @@ $(TSTAMP): $(STAMP)
 	$(call INSTALL,'.[test]')
 	touch $(TSTAMP)
 
+# Python keeps the package's and the tests' bytecode (__pycache__, git-ignored) even where the
+# environment turns it off (PYTHONDONTWRITEBYTECODE=1, common in containers; Python reads an empty
+# value as unset): otherwise every test worker and every command a test starts compiles the
+# package's sources again, and pytest rewrites the asserts of every test module again in each
+# worker (a collection: 11 s of CPU instead of 5 s; docs/performance.md).
+KEEP_BYTECODE = PYTHONDONTWRITEBYTECODE=
+
 demo: $(STAMP)
-	$(BIN)/pirate-sim run scenarios/pirates_peak/default.toml -o $(DEMO) --force
-	$(BIN)/pirate-sim report $(DEMO) -o $(DEMO)/report --force
+	$(KEEP_BYTECODE) $(BIN)/pirate-sim run scenarios/pirates_peak/default.toml -o $(DEMO) --force
+	$(KEEP_BYTECODE) $(BIN)/pirate-sim report $(DEMO) -o $(DEMO)/report --force
 	@echo "summary: $(DEMO)/summary.txt   report: $(DEMO)/report/report.pdf"
 
 # PIRATE_SIM_TEST_WARM: compile every kernel in $(JOBS) processes first (tests/conftest.py)
 test: lint
-	PIRATE_SIM_TEST_WARM=$(JOBS) $(BIN)/python -m pytest --no-header -n $(JOBS) -m "slow or not slow" --durations=25
+	$(KEEP_BYTECODE) PIRATE_SIM_TEST_WARM=$(JOBS) $(BIN)/python -m pytest --no-header -n $(JOBS) -m "slow or not slow" --durations=25
 
 test-fast: $(TSTAMP)
-	PIRATE_SIM_TEST_WARM=$(JOBS) $(BIN)/python -m pytest --no-header -n $(JOBS)
+	$(KEEP_BYTECODE) PIRATE_SIM_TEST_WARM=$(JOBS) $(BIN)/python -m pytest --no-header -n $(JOBS)
 
 bench: $(STAMP)
 	$(BIN)/pirate-sim bench

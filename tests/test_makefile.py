@@ -83,3 +83,24 @@ def test_a_first_demo_installs_no_test_tools_and_the_tests_do():
         r = recipe(target)
         assert f"{uv} --offline -e '.[test]' 2>/dev/null || .venv/bin/python -m {uv} -e '.[test]') ||" in r, target
         assert "|| .venv/bin/python -m pip install --quiet -e '.[test]'" in r, target
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+@pytest.mark.parametrize("target", ["test", "test-fast", "demo"])
+def test_the_targets_keep_pythons_bytecode_where_the_environment_turns_it_off(target):
+    """Under PYTHONDONTWRITEBYTECODE=1 (containers), each Python process the target starts would
+    compile the package again and pytest would rewrite every test module in each worker: the
+    recipe's own environment prefix, run by a real shell and Python, writes bytecode again."""
+    import os
+    import sys
+
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    res = subprocess.run(["make", "-n", "-C", str(ROOT), target], capture_output=True, text=True, env=env)
+    assert res.returncode == 0, res.stderr
+    lines = [line for line in res.stdout.splitlines() if "pytest" in line or "pirate-sim" in line]
+    assert lines, res.stdout
+    for line in lines:
+        prefix = line.split(" .venv/bin/")[0]  # the variables the recipe sets before its command
+        probe = subprocess.run(["sh", "-c", f"{prefix} {sys.executable} -c 'import sys; print(sys.dont_write_bytecode)'"],
+                               capture_output=True, text=True, env=env)
+        assert probe.stdout.strip() == "False", (line, probe.stdout, probe.stderr)
