@@ -40,7 +40,7 @@ import numpy as np
 from .columns import N_GAME_COLS, N_SEAT_COLS
 from .mechanics import ensure_laid_nb
 from .rules import EV_WIDTH, G_N_EV, G_TURNS, ROW_CNT, ROW_DECK, ROW_EV, ROW_SHIP, ROW_ST, ROW_TRACK, SD_SP, SP_SEARCH
-from .sea import sail_nb
+from .sea import sail_call_nb
 from .whole_game import play_game_nb, play_rest_nb, reset_nb, seat_strategies_nb, setup_game_nb
 
 
@@ -123,8 +123,10 @@ def turn(state, seat, rng):
 
 
 def sail(state, seat, rng, steps):
-    """Move ``seat`` ``steps`` spaces with every encounter (the kernel's sail_nb)."""
-    sail_nb(state.sd, rng, state.w, seat, steps)
+    """Move ``seat`` ``steps`` spaces with every encounter: the kernel's ``sail_nb``, as the asked
+    turns call it (``sea.sail_call_nb``, compiled and cached with the engine; calling the inlined
+    sail_nb from Python compiled a copy of its own, 7 s of the test suite's compile)."""
+    sail_call_nb(state.sd, rng, state.w, np.int64(seat), np.int64(steps), np.int64(-1))
 
 
 def play_one(compiled, rng, deck_order=None, ev_capacity=0, game_index=0):
