@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from pirate_sim import scenario as scen
+from pirate_sim import search as search_mod
 from pirate_sim.games.pirates_cove import GAME
 from pirate_sim.games.pirates_cove import protocol as PR
 from pirate_sim.games.pirates_cove import rules as R
@@ -78,13 +79,18 @@ def test_a_rollout_stops_at_its_horizon_in_rounds(horizon):
     TT = PR.thread_tables_nb(P, T)
     states, rngs = searched_decisions(c, 40)
     scr = eng.new_scratch_nb(P)
-    opts = np.zeros(PR.MAX_OPTIONS, np.int64)
+    opts, alive, sums, counts, h = scr[2], scr[5], scr[6], scr[7], scr[8]
     ends = set()
     for st, rng in zip(states, rngs):
         s = int(st[R.G_DEC_SEAT])
-        PR.options_nb(st, P, TT, opts)
-        eng.rollout_nb(scr[0], st, rng.copy(), P, TT, prm[0], rprm[0], s, opts[0], 0, scr[3], scr[4], scr[10],
-                       np.int64(-1), urows[0], calls, scr[11:], np.zeros(4, np.int64))
+        assert PR.options_nb(st, P, TT, opts) >= 2
+        # the search's own rollouts (the block's compiled rollouts_nb): options 0 and 1 one each,
+        # option 1's last, so the scratch's rollout state is where that rollout stopped
+        alive[:2], sums[:], counts[:] = (0, 1), 0.0, 0.0
+        search_mod.halving_start_nb(h, 2, 2)
+        assert eng.rollouts_nb(st, rng, P, TT, prm[0], rprm[0], s, opts, np.int64(0), scr, np.int64(-1), urows[0],
+                               calls, np.zeros(4, np.int64))
+        assert counts[:2].tolist() == [1.0, 1.0]
         rs, r = scr[0], int(st[R.G_ROUND])
         if r + horizon < P.rounds:
             assert rs[R.G_PHASE] == R.PH_START and rs[R.G_ROUND] == r + horizon
