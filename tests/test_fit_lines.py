@@ -48,15 +48,9 @@ TEXT = st.lists(st.one_of(WORD, st.just("\n"), st.just("")), max_size=60).map(" 
 @settings(max_examples=150, deadline=None)
 @given(text=TEXT, width=st.sampled_from([0.02, 0.1, 0.3, 0.96]), size=st.sampled_from([7.5, 8.5, 11.0]))
 def test_the_same_lines_as_the_word_by_word_scan(fig, text, width, size):
-    calls = []
-
-    def wide(s):
-        calls.append(s)
-        return measure(s)
-
     measure = text_width(fig, fontsize=size, style="italic")
     limit = width * fig.bbox.width
-    assert break_lines(text, wide, limit) == scan_lines(text, measure, limit)
+    assert break_lines(text, measure, limit) == scan_lines(text, measure, limit)
 
 
 def test_a_footnote_wraps_at_the_pages_width(fig):
