@@ -68,7 +68,9 @@ from __future__ import annotations
 import hashlib
 import importlib
 import inspect
+import os
 from collections import namedtuple
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -183,6 +185,46 @@ def unasked(eng, args: tuple, files: tuple) -> bool:
     return bool(eng.UNASKED) and bool((np.asarray(codes) >= 0).all()) and bool((fi[:len(codes)] < 0).all())
 
 
+def _on_disk(disp) -> bool:
+    """Does numba's cache hold machine code of ``disp`` (any signature) for this package version?"""
+    try:
+        return os.path.exists(disp._cache._cache_file._index_path)
+    except AttributeError:  # another numba's cache layout: start no helper on a guess
+        return True
+
+
+def compile_ahead(eng, game: Game, args: tuple, files: tuple):
+    """Before a table that asks a seat (a ``search`` seat, a strategy file) compiles its block
+    kernel for the first time: where the game plays its scripted games in a kernel of their own
+    (``play_unasked_nb``) that this block calls too (the search's rollouts), and neither block
+    is compiled or cached yet, a second process compiles the scripted table meanwhile
+    (pirate_sim/ahead.py); the block then loads that half from numba's cache.  Returns the
+    helper (its ``end`` stops it once the block has run) or None.  Results never depend on it."""
+    if not getattr(eng, "UNASKED", False) or unasked(eng, args, files):
+        return None
+    blocks = (eng.play_block_nb, eng.play_unasked_block_nb)
+    if any(d.signatures for d in blocks) or any(_on_disk(d) for d in blocks):
+        return None
+    from . import ahead, compiling
+
+    helper = ahead.start(game.name)
+    if helper is not None:
+        compiling._say(f"compiling {game.title}'s scripted game in a second process at the same time "
+                       "(the search's rollouts play it; once, then cached)")
+    return helper
+
+
+@contextmanager
+def _compiled_ahead(eng, game: Game, args: tuple, files: tuple):
+    """:func:`compile_ahead` around the first play of a block; its process ends with it."""
+    helper = compile_ahead(eng, game, args, files)
+    try:
+        yield
+    finally:
+        if helper is not None:
+            helper.end()
+
+
 def _block(eng, args: tuple, files: tuple, P, seed, first, out_g, out_s, counters, err, work):
     """Play rows ``lo .. hi`` of one block (a callable for run_blocks): the table's block kernel."""
     s, k = np.uint64(seed % 2**64), np.int64(first)
@@ -204,8 +246,9 @@ def play_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple, 
     counters = np.zeros((int(n_games), 3), np.int64)
     err = np.zeros((int(n_games), 4), np.int64)
     P = game.engine_params(compiled)
-    run_blocks(_block(eng, args, files, P, seed, first_game, out_g, out_s, counters, err,
-                      lambda: block_work(eng, P, args[0])), int(n_games))
+    with _compiled_ahead(eng, game, args, files):
+        run_blocks(_block(eng, args, files, P, seed, first_game, out_g, out_s, counters, err,
+                          lambda: block_work(eng, P, args[0])), int(n_games))
     raise_errors(err, first_game, files[3])
     return out_g, out_s, counters
 
@@ -222,7 +265,8 @@ def trace_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple,
     out_g, out_s = game.new_outputs(1, compiled.n_seats)
     P = game.engine_params(compiled)
     work = block_work(eng, P, args[0], ev)
-    _block(eng, args, files, P, seed, game_index, out_g, out_s, np.zeros((1, 3), np.int64), err, lambda: work)(0, 1)
+    with _compiled_ahead(eng, game, args, files):
+        _block(eng, args, files, P, seed, game_index, out_g, out_s, np.zeros((1, 3), np.int64), err, lambda: work)(0, 1)
     raise_errors(err, game_index, files[3])
     return ev[:eng.G.n_events_nb(work[0])], out_g[0], out_s[0]
 

@@ -81,6 +81,9 @@ def _seats_with(g, first: dict, second: dict | None = None) -> list[dict]:
 def run_job(job: Job) -> Warmed:
     """Play the job's small games in this process (its kernels compile or load); an error is
     returned in ``Warmed.error``, not raised, so that the other jobs still run."""
+    from . import ahead
+
+    ahead.ENABLED = False  # this pool keeps the cores busy: no helper process of its own
     t = time.perf_counter()
     try:
         _play_job(job)
@@ -161,11 +164,23 @@ def _main() -> None:  # pragma: no cover - python -m pirate_sim.warm, for the Ma
                                  "the games named (default: all) into numba's cache, one process per core.")
     ap.add_argument("games", nargs="*", metavar="GAME", help="a game: " + ", ".join(available_games()))
     ap.add_argument("--jobs", type=int, default=None, help="processes (default: the cores)")
+    ap.add_argument("--what", choices=sorted(_ORDER), default=None,
+                    help="only this job of each game named, in this process (pirate_sim/ahead.py's helper)")
     a = ap.parse_args()
     for g in a.games:
         if g not in available_games():
             ap.error(f"unknown game {g!r}; the games are {', '.join(available_games())}")
     t = time.perf_counter()
+    if a.what:
+        from . import ahead
+
+        ahead.record_claims()  # where this process is a compile-ahead helper (ahead.start)
+        failed = False
+        for g in a.games or available_games():
+            w = run_job(Job(g, a.what))
+            failed |= bool(w.error)
+            print(f"warm: {w.game} {w.what}: {w.seconds:.1f} s" + (f" FAILED {w.error}" if w.error else ""), flush=True)
+        raise SystemExit(1 if failed else 0)
     for w in warm(a.games or None, a.jobs):
         print(f"warm: {w.game} {w.what}: {w.seconds:.1f} s" + (f" FAILED {w.error}" if w.error else ""), flush=True)
     print(f"warm: every kernel compiled or loaded in {time.perf_counter() - t:.0f} s", flush=True)

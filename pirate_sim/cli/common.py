@@ -136,6 +136,9 @@ class CommandGroup(click.Group):
                     # would hold the interpreter's exit: the clean stop is done, leave now
                     sys.stdout.flush()
                     sys.stderr.flush()
+                    ahead = sys.modules.get("pirate_sim.ahead")
+                    if ahead is not None:  # a compile-ahead helper would outlive the command
+                        ahead.end_all()
                     os._exit(exc.code if isinstance(exc.code, int) else interrupted_code())
                 raise
         sys.exit(rv if isinstance(rv, int) else 0)
