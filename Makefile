@@ -20,11 +20,13 @@ help:
 # the package and what it runs on; the test tools (pytest, ruff, hypothesis...) come on top
 # for the targets that need them, so a first `make demo` does not wait for them (15 s of 45).
 # INSTALL: uv (pip-installed into the venv, 1.4 s) installs the same versions as pip, in
-# 13 s instead of 31 s on 2 cores (measured: docs/performance.md), byte-compiling them as pip
-# does; where uv cannot be installed or fails, pip does the install.  uv tries its own cache first
-# (--offline: what an earlier install on this machine fetched; 15 s instead of 22 s, and no wait on a
-# slow index, which once took 2 min); where that cannot resolve (a first install), it goes online.
-UV      = $(BIN)/python -m uv pip install --quiet --compile-bytecode --python $(BIN)/python
+# 13 s instead of 31 s on 2 cores (measured: docs/performance.md); where uv cannot be installed or
+# fails, pip does the install.  uv tries its own cache first (--offline: what an earlier install on
+# this machine fetched; no wait on a slow index, which once took 2 min); where that cannot resolve
+# (a first install), it goes online.  uv does not byte-compile the 870 MB it installs (that was 13 of
+# its 14 s, 31 s of CPU): Python compiles each module a recipe imports once, on its first import,
+# and keeps it (KEEP_BYTECODE below), so the first `make demo` starts 11 s sooner.
+UV      = $(BIN)/python -m uv pip install --quiet --python $(BIN)/python
 INSTALL = $(BIN)/python -m pip install --quiet uv && ($(UV) --offline -e $(1) 2>/dev/null || $(UV) -e $(1)) \
           || $(BIN)/python -m pip install --quiet -e $(1)
 
