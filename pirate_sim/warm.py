@@ -78,12 +78,17 @@ def _seats_with(g, first: dict, second: dict | None = None) -> list[dict]:
     return [first, *([second] if second else []), *rest]
 
 
+def _pool_worker() -> None:
+    """A pool worker starts no compile-ahead helper (pirate_sim/ahead.py): the pool already keeps
+    every core busy."""
+    from . import ahead
+
+    ahead.ENABLED = False
+
+
 def run_job(job: Job) -> Warmed:
     """Play the job's small games in this process (its kernels compile or load); an error is
     returned in ``Warmed.error``, not raised, so that the other jobs still run."""
-    from . import ahead
-
-    ahead.ENABLED = False  # this pool keeps the cores busy: no helper process of its own
     t = time.perf_counter()
     try:
         _play_job(job)
@@ -146,7 +151,7 @@ def warm(games: list[str] | None = None, jobs: int | None = None, on_done=None) 
         return done
     # spawn: a fresh interpreter per worker (numba's threading layer and a forked parent do not mix)
     ctx = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
+    with cf.ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_pool_worker) as pool:
         futures = [pool.submit(run_job, j) for j in todo]
         for f in cf.as_completed(futures):
             done.append(f.result())
@@ -174,6 +179,7 @@ def _main() -> None:  # pragma: no cover - python -m pirate_sim.warm, for the Ma
     if a.what:
         from . import ahead
 
+        ahead.ENABLED = False  # a helper starts no helper of its own
         ahead.record_claims()  # where this process is a compile-ahead helper (ahead.start)
         failed = False
         for g in a.games or available_games():

@@ -144,3 +144,21 @@ def test_a_command_that_leaves_at_once_ends_its_helpers_first(tmp_path):
     assert h in ahead._live
     ahead.end_all()
     assert proc.poll() is not None and h not in ahead._live and not claims.exists()
+
+
+def _enabled_here() -> bool:
+    return ahead.ENABLED
+
+
+def test_warms_pool_workers_start_no_helper_and_the_caller_still_may():
+    """warm's pool keeps every core busy (a helper would be a third process); its initializer
+    turns helpers off in the workers only, never in the process that called warm."""
+    import concurrent.futures as cf
+    import multiprocessing
+
+    from pirate_sim import warm
+
+    ctx = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=warm._pool_worker) as pool:
+        assert pool.submit(_enabled_here).result() is False
+    assert ahead.ENABLED is True
