@@ -28,6 +28,9 @@ from pathlib import Path
 CLAIMS_ENV = "PIRATE_SIM_AHEAD_CLAIMS"  # the helper's claims file (set by start, read by the helper)
 ENABLED = True  # False in warm's own workers: they already keep every core busy
 _POLL = 0.05  # seconds between two reads of the claims file while a kernel waits
+# the longest a kernel waits for the helper's copy: the helper's part took 20-40 s on 2 cores
+# (docs/performance.md), so a helper still busy after this is stuck, and this process compiles
+_MAX_WAIT = 600.0
 _live: set["Helper"] = set()  # helpers not ended yet (end_all: a command that must leave at once)
 
 
@@ -67,12 +70,14 @@ class Helper:
 
     def wait_for(self, key: str) -> bool:
         """If the helper has started ``key`` and not saved it: wait until it has (True) or the
-        helper is gone (False); False at once for a kernel the helper has not started."""
+        helper is gone or stuck (False, after ``_MAX_WAIT`` s); False at once for a kernel the
+        helper has not started."""
         lines = self._lines()
         if f"start {key}" not in lines:
             return False
+        deadline = time.monotonic() + _MAX_WAIT
         while f"saved {key}" not in lines:
-            if self.proc.poll() is not None:
+            if self.proc.poll() is not None or time.monotonic() > deadline:
                 return f"saved {key}" in self._lines()
             time.sleep(_POLL)
             lines = self._lines()

@@ -162,3 +162,20 @@ def test_warms_pool_workers_start_no_helper_and_the_caller_still_may():
     with cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=warm._pool_worker) as pool:
         assert pool.submit(_enabled_here).result() is False
     assert ahead.ENABLED is True
+
+
+def test_a_stuck_helper_is_not_waited_for_past_the_limit(tmp_path, monkeypatch):
+    """A helper that claimed a kernel and hangs (alive, never saving) ends the wait after
+    ``_MAX_WAIT`` seconds: this process then compiles the kernel itself."""
+    monkeypatch.setattr(ahead, "_MAX_WAIT", 0.5)
+    claims = tmp_path / "claims.txt"
+    claims.write_text("start /the/kernel.nbi\n", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    h = ahead.Helper(proc, claims)
+    t = time.monotonic()
+    try:
+        assert h.wait_for("/the/kernel.nbi") is False
+        waited = time.monotonic() - t
+    finally:
+        h.end()
+    assert 0.5 <= waited < 10
