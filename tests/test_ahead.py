@@ -109,17 +109,28 @@ def test_a_kernel_the_helper_compiles_is_loaded_here_not_compiled_again(tmp_path
     assert not h.claims.exists() and caching.Cache.load_overload is original
 
 
-def test_a_kernel_the_helper_never_started_does_not_wait(tmp_path):
+def _idle_helper(tmp_path, claims_text):
+    """A helper process that claims what ``claims_text`` says and then only sleeps."""
     claims = tmp_path / "claims.txt"
-    claims.write_text("start /somewhere/else.nbi\n", encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
-    h = ahead.Helper(proc, claims)
+    claims.write_text(claims_text, encoding="utf-8")
+    return ahead.Helper(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"]), claims)
+
+
+@pytest.mark.parametrize("claimed, limit, least, most", [
+    ("/somewhere/else.nbi", 600.0, 0.0, 1.0),  # a kernel the helper never started: no wait at all
+    ("/the/kernel.nbi", 0.5, 0.5, 10.0),  # claimed, never saved, the helper alive (stuck): the limit
+], ids=["never started", "stuck helper"])
+def test_no_wait_for_a_kernel_the_helper_never_started_nor_past_the_limit(tmp_path, monkeypatch, claimed, limit,
+                                                                         least, most):
+    monkeypatch.setattr(ahead, "_MAX_WAIT", limit)
+    h = _idle_helper(tmp_path, f"start {claimed}\n")
     t = time.monotonic()
     try:
-        assert h.wait_for("/not/claimed.nbi") is False
+        assert h.wait_for("/the/kernel.nbi") is False
+        waited = time.monotonic() - t
     finally:
         h.end()
-    assert time.monotonic() - t < 10 and proc.poll() is not None  # stopped, not waited out
+    assert least <= waited < most and h.proc.poll() is not None  # and the helper stopped, not waited out
 
 
 @pytest.mark.parametrize("game, seat, starts", [
@@ -137,13 +148,10 @@ def test_only_a_table_that_asks_a_seat_in_a_game_with_a_scripted_kernel_starts_a
 def test_a_command_that_leaves_at_once_ends_its_helpers_first(tmp_path):
     """cli/common.py leaves with os._exit while a kernel thread still compiles (a ``finally``
     there never runs): end_all is what stops the helper then."""
-    claims = tmp_path / "claims.txt"
-    claims.write_text("", encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
-    h = ahead.Helper(proc, claims)
+    h = _idle_helper(tmp_path, "")
     assert h in ahead._live
     ahead.end_all()
-    assert proc.poll() is not None and h not in ahead._live and not claims.exists()
+    assert h.proc.poll() is not None and h not in ahead._live and not h.claims.exists()
 
 
 def _enabled_here() -> bool:
@@ -162,20 +170,3 @@ def test_warms_pool_workers_start_no_helper_and_the_caller_still_may():
     with cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=warm._pool_worker) as pool:
         assert pool.submit(_enabled_here).result() is False
     assert ahead.ENABLED is True
-
-
-def test_a_stuck_helper_is_not_waited_for_past_the_limit(tmp_path, monkeypatch):
-    """A helper that claimed a kernel and hangs (alive, never saving) ends the wait after
-    ``_MAX_WAIT`` seconds: this process then compiles the kernel itself."""
-    monkeypatch.setattr(ahead, "_MAX_WAIT", 0.5)
-    claims = tmp_path / "claims.txt"
-    claims.write_text("start /the/kernel.nbi\n", encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
-    h = ahead.Helper(proc, claims)
-    t = time.monotonic()
-    try:
-        assert h.wait_for("/the/kernel.nbi") is False
-        waited = time.monotonic() - t
-    finally:
-        h.end()
-    assert 0.5 <= waited < 10
