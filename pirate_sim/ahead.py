@@ -21,7 +21,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -32,6 +31,7 @@ _POLL = 0.05  # seconds between two reads of the claims file while a kernel wait
 # (docs/performance.md), so a helper still busy after this is stuck, and this process compiles
 _MAX_WAIT = 600.0
 _live: set["Helper"] = set()  # helpers not ended yet (end_all: a command that must leave at once)
+_numba_load = None  # numba's own Cache.load_overload while helpers live and ours stands in for it
 
 
 def _key(cache) -> str | None:
@@ -40,26 +40,34 @@ def _key(cache) -> str | None:
     return getattr(f, "_index_path", None)
 
 
+def on_disk(dispatcher) -> bool:
+    """Does numba's cache hold machine code of ``dispatcher`` (any signature) for this package
+    version?  True where the cache's layout is not numba's as read here (start no helper on a guess)."""
+    key = _key(getattr(dispatcher, "_cache", None))
+    return key is None or os.path.exists(key)
+
+
+def _load_overload(cache, sig, target_context):
+    """numba's load, and where it misses a kernel a live helper is compiling: wait, load again."""
+    got = _numba_load(cache, sig, target_context)
+    key = _key(cache)
+    if got is None and key is not None and any(h.wait_for(key) for h in list(_live)):
+        got = _numba_load(cache, sig, target_context)
+    return got
+
+
 class Helper:
-    """The helper process of :func:`start`; :meth:`end` stops it and restores numba's loader."""
+    """The helper process of :func:`start`; :meth:`end` stops it (numba's loader is ours while
+    any helper lives, numba's own again after the last)."""
 
     def __init__(self, proc: subprocess.Popen, claims: Path):
+        global _numba_load
         from numba.core import caching
 
         self.proc, self.claims = proc, claims
-        self._cls = caching.Cache
-        self._load = caching.Cache.load_overload
-        self._lock = threading.Lock()
-        helper = self
-
-        def load_overload(cache, sig, target_context):
-            got = helper._load(cache, sig, target_context)
-            key = _key(cache)
-            if got is None and key is not None and helper.wait_for(key):
-                got = helper._load(cache, sig, target_context)
-            return got
-
-        caching.Cache.load_overload = load_overload
+        if not _live:
+            _numba_load = caching.Cache.load_overload
+            caching.Cache.load_overload = _load_overload
         _live.add(self)
 
     def _lines(self) -> list[str]:
@@ -84,11 +92,18 @@ class Helper:
         return True
 
     def end(self) -> None:
-        """Restore numba's loader, stop the helper if it still runs (this process's compile is
-        over) and wait for it, so that no process outlives the command.  numba writes each cache
-        file whole (a temporary file, then a rename), so a stopped helper leaves no broken one."""
-        _live.discard(self)
-        self._cls.load_overload = self._load
+        """Give numba its loader back after the last helper; stop the helper if it still runs (this
+        process's compile is over) and wait for it, so that no process outlives the command.  numba
+        writes each cache file whole (a temporary file, then a rename), so a stopped helper leaves
+        no broken one."""
+        global _numba_load
+        if self in _live:
+            _live.discard(self)
+            if not _live:
+                from numba.core import caching
+
+                caching.Cache.load_overload = _numba_load
+                _numba_load = None
         if self.proc.poll() is None:
             self.proc.terminate()
         try:

@@ -68,7 +68,6 @@ from __future__ import annotations
 import hashlib
 import importlib
 import inspect
-import os
 from collections import namedtuple
 from contextlib import contextmanager
 from pathlib import Path
@@ -185,14 +184,6 @@ def unasked(eng, args: tuple, files: tuple) -> bool:
     return bool(eng.UNASKED) and bool((np.asarray(codes) >= 0).all()) and bool((fi[:len(codes)] < 0).all())
 
 
-def _on_disk(disp) -> bool:
-    """Does numba's cache hold machine code of ``disp`` (any signature) for this package version?"""
-    try:
-        return os.path.exists(disp._cache._cache_file._index_path)
-    except AttributeError:  # another numba's cache layout: start no helper on a guess
-        return True
-
-
 def compile_ahead(eng, game: Game, args: tuple, files: tuple):
     """Before a table that asks a seat (a ``search`` seat, a strategy file) compiles its block
     kernel for the first time: where the game plays its scripted games in a kernel of their own
@@ -202,10 +193,11 @@ def compile_ahead(eng, game: Game, args: tuple, files: tuple):
     helper (its ``end`` stops it once the block has run) or None.  Results never depend on it."""
     if not getattr(eng, "UNASKED", False) or unasked(eng, args, files):
         return None
-    blocks = (eng.play_block_nb, eng.play_unasked_block_nb)
-    if any(d.signatures for d in blocks) or any(_on_disk(d) for d in blocks):
-        return None
     from . import ahead, compiling
+
+    blocks = (eng.play_block_nb, eng.play_unasked_block_nb)
+    if any(d.signatures for d in blocks) or any(ahead.on_disk(d) for d in blocks):
+        return None
 
     helper = ahead.start(game.name)
     if helper is not None:

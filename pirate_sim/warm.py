@@ -160,6 +160,10 @@ def warm(games: list[str] | None = None, jobs: int | None = None, on_done=None) 
     return done
 
 
+def _print_warmed(w: Warmed) -> None:
+    print(f"warm: {w.game} {w.what}: {w.seconds:.1f} s" + (f" FAILED {w.error}" if w.error else ""), flush=True)
+
+
 def _main() -> None:  # pragma: no cover - python -m pirate_sim.warm, for the Makefile
     import argparse
 
@@ -185,10 +189,10 @@ def _main() -> None:  # pragma: no cover - python -m pirate_sim.warm, for the Ma
         for g in a.games or available_games():
             w = run_job(Job(g, a.what))
             failed |= bool(w.error)
-            print(f"warm: {w.game} {w.what}: {w.seconds:.1f} s" + (f" FAILED {w.error}" if w.error else ""), flush=True)
+            _print_warmed(w)
         raise SystemExit(1 if failed else 0)
     for w in warm(a.games or None, a.jobs):
-        print(f"warm: {w.game} {w.what}: {w.seconds:.1f} s" + (f" FAILED {w.error}" if w.error else ""), flush=True)
+        _print_warmed(w)
     print(f"warm: every kernel compiled or loaded in {time.perf_counter() - t:.0f} s", flush=True)
 
 
