@@ -10,7 +10,10 @@ what it took last time on this machine, and when it is done.
 
 Lines go to standard error (``sys.stderr`` looked up at each write, so a rich progress bar
 that redirects it prints them above the bar, and a notebook shows them).  Set
-``PIRATE_SIM_COMPILE_NOTES=0`` to silence them.  The times of the last compile of each kernel
+``PIRATE_SIM_COMPILE_NOTES=0`` to silence them.  ``PIRATE_SIM_COMPILE_LOG=FILE`` appends one
+tab-separated line per finished top-level compile (end time, process id, seconds, functions,
+kernel), whether or not the notes are shown: a whole test suite's compiles, over every process
+it starts, in one file (docs/performance.md reads one).  The times of the last compile of each kernel
 are kept in ``compile-times.json`` in the user cache directory, so the next cold compile
 (after an upgrade or a cache wipe) gives an estimate measured on this machine.
 
@@ -131,6 +134,17 @@ def _save_time(key: str, seconds: float, functions: int) -> None:
         pass
 
 
+def _log(key: str, seconds: float, functions: int) -> None:
+    path = os.environ.get("PIRATE_SIM_COMPILE_LOG")
+    if not path:
+        return
+    try:  # one short append per compile: lines from concurrent processes stay whole
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(f"{time.time():.1f}\t{os.getpid()}\t{seconds:.2f}\t{functions}\t{key}\n")
+    except OSError:  # a log that cannot be written never stops a compile
+        pass
+
+
 class _Compile:
     """One top-level compile in progress."""
 
@@ -223,6 +237,7 @@ class CompileNotes(event.Listener):
                 _say(f"compiling {c.what} stopped after {seconds:.1f} s")
             return
         _save_time(c.key, seconds, c.functions)
+        _log(c.key, seconds, c.functions)
         with c.lock:  # the announcement, if one is being written, comes first
             if not c.announced:
                 return

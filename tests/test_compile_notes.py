@@ -66,8 +66,13 @@ def test_a_cold_compile_is_announced_and_a_cache_load_is_not(tmp_path):
     again = _run(tmp_path)
     assert "last compile on this machine took" in again.stderr
 
-    quiet = _run(tmp_path, PIRATE_SIM_COMPILE_NOTES="0")
+    log = tmp_path / "compiles.tsv"
+    shutil.rmtree(tmp_path / "numba")
+    quiet = _run(tmp_path, PIRATE_SIM_COMPILE_NOTES="0", PIRATE_SIM_COMPILE_LOG=str(log))
     assert "compil" not in quiet.stderr
+    (line,) = log.read_text().splitlines()  # the log keeps what the notes do not say: one top-level compile
+    _end, pid, seconds, functions, key = line.split("\t")
+    assert int(pid) > 0 and float(seconds) > 0 and functions == "2" and key.startswith("pirate_sim_probe.kernel_nb")
 
 
 def test_every_game_module_installs_the_notes():
