@@ -161,9 +161,11 @@ def has_search_bench(game) -> bool:
     return "search" in [st.name for st in game.strategies] and type(game).search_bench is not Game.search_bench
 
 
-def bench_game(s: Scenario, n_games: int | None, nojit_games: int, log=None) -> dict:
+def bench_game(s: Scenario, n_games: int | None, nojit_games: int, log=None,
+               search_decisions: int = SEARCH_DECISIONS) -> dict:
     """All the figures for one scenario, as a dict (``n_games`` None: about TIMING_S of
-    the kernel on one thread)."""
+    the kernel on one thread; ``search_decisions``: the searched decisions the search
+    player's cost is measured over)."""
     say = log or (lambda *_: None)
     compiled = s.compile()
     say(f"[dim]{s.game.name}: first call (compile or cache load)...[/]")
@@ -197,7 +199,8 @@ def bench_game(s: Scenario, n_games: int | None, nojit_games: int, log=None) -> 
     search = {}
     if has_search_bench(s.game) and not s.user:  # a search seat beside a strategy file: not in every game
         ss, where = search_scenario(s)
-        search = {**search_figures(ss.game, ss.compile() if ss is not s else compiled, s.seed), "search_seat": where}
+        search = {**search_figures(ss.game, ss.compile() if ss is not s else compiled, s.seed, search_decisions),
+                  "search_seat": where}
     set_threads(None)
     return {
         "game": s.game.name,

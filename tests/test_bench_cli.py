@@ -70,10 +70,11 @@ def _bench_json(game, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
     with out.open("w") as fh:
         res = subprocess.run([sys.executable, "-c", "from pirate_sim.cli import main; main()", "bench", game, "-n", "1000", "--nojit-games",
-                              "10", "--json"], stdout=fh, stderr=subprocess.PIPE, text=True, env=env)
+                              "10", "--search-decisions", "20", "--json"], stdout=fh, stderr=subprocess.PIPE, text=True, env=env)
     assert res.returncode == 0, res.stderr[-2000:]
     (b,) = json.loads(out.read_text())
     assert b["game"] == game and b["games_per_s_1"] > 0 and b["games_per_s_nojit"] > 0
+    assert b["search_decisions"] == 20  # --search-decisions reaches the search bench (every game here has one)
     return b
 
 

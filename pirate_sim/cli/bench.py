@@ -18,11 +18,14 @@ from .common import console, esc, fail, load_scenario
                    "costs, lock, manifest and summary, weigh more in a shorter one).")
 @click.option("--nojit-games", type=click.IntRange(min=10), default=300, show_default=True,
               help="Games played with the JIT disabled (slow).")
+@click.option("--search-decisions", type=click.IntRange(min=10), default=None,
+              help="Searched decisions the search player's cost is measured over (default: 200; "
+                   "fewer give a quicker, noisier figure).")
 @click.option("--scenario", "scenario_path", type=click.Path(dir_okay=False),
               help="Scenario to benchmark (default: the game's default scenario); it must be a scenario "
                    "of GAME, and without GAME its own game is benchmarked.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
+def bench_cmd(game, n_games, nojit_games, search_decisions, scenario_path, as_json):
     """Measure games/s (1 thread, all threads, JIT disabled), `run` end to end, dice per game, raw dice rate.
 
     \b
@@ -30,7 +33,7 @@ def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
       pirate-sim bench pirates_peak --games 500000
     """
     from .. import scenario as scen
-    from ..bench import REPEATS, bench_game
+    from ..bench import REPEATS, SEARCH_DECISIONS, bench_game
     from ..games import available_games, get_game
 
     if game is not None and game not in available_games():
@@ -43,7 +46,8 @@ def bench_cmd(game, n_games, nojit_games, scenario_path, as_json):
     out = []
     for name in names:
         s = scenario if scenario is not None else scen.default_scenario(get_game(name))
-        out.append(bench_game(s, n_games, nojit_games, log=None if as_json else console.print))
+        out.append(bench_game(s, n_games, nojit_games, log=None if as_json else console.print,
+                              search_decisions=search_decisions or SEARCH_DECISIONS))
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return
