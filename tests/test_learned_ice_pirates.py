@@ -1,6 +1,7 @@
 """Ice Pirates' learned player (pirate_sim/players/ice_pirates.py, docs/learned.md): its weights
 are named after its features, it plays whole games against the expert, and its choice
-depends only on the seat's view (the face-down Bay cards re-dealt change nothing).
+depends only on the seat's view (the face-down Bay cards re-dealt change nothing), whose plan
+words agree with a slow reference.
 
 The strategy-file kernel's first compile in a process is shared with the other strategy-file
 tests (tests/test_user_ice_pirates.py); after it this runs in seconds.
@@ -19,18 +20,31 @@ from pirate_sim.games.ice_pirates import testing as T
 from pirate_sim.games.ice_pirates import user_view as UV
 from pirate_sim.rng import new_rng
 
+import ice_plan_reference
+
 # the expert's own choices: its heading (dir_expert), its fight rule, its raid worth
 EXPERT_LIKE = {"dir_expert": 1.0, "fight_expert": 1.0, "fight_bias": -0.5, "raid_bias": -0.01, "raid_worth": 1.0}
 
 
-def _mid_game(c, turns: int = 12):
+def _mid_game(c, turns: int = 12, game: int = 3):
     """(st, st0): a game after ``turns`` turns of built-in play (tests/test_user_ice_pirates.py)."""
-    st, ev, rng = T.new_state(c, seed=5, game_index=3, events=0)
+    st, ev, rng = T.new_state(c, seed=5, game_index=game, events=0)
     fs = np.zeros(KS.FS_SIZE, np.int64)
     fs[KS.FS_KEY_TURN] = -1
     for _ in range(turns):
         KG.turn_nb(st, ev, rng, c.params, *c.arrays[:4], *c.arrays[6:], fs)
     return st, st.copy()
+
+
+def _view(c, st, st0):
+    """The seat's view of ``st`` as the engine fills it: the table words, then the plan words
+    (its planner run with the seat's entry row, in a work space of its own)."""
+    view = np.zeros(UV.VIEW_LEN, np.int32)
+    UV.fill_view_nb(st, st0, c.params, view)
+    geo, rel, _, costs, _, _, strat, sp = c.arrays
+    fs = np.zeros(KS.FS_SIZE, np.int64)
+    UV.fill_plan_nb(st, st0, c.params, geo, rel, costs, strat, sp, fs, view)
+    return view
 
 
 def test_learned_ice_pirates_weights_games_and_hidden_cards():
@@ -66,44 +80,32 @@ def test_learned_ice_pirates_weights_games_and_hidden_cards():
         for x in (st, hidden):
             x[R.T_PEND] = kind
             x[R.T_PSTOP] = 1
-            view = np.zeros(UV.VIEW_LEN, np.int32)
-            UV.fill_view_nb(x, st0, c.params, view)
-            views.append(view)
+            views.append(_view(c, x, st0))
         assert np.array_equal(views[0], views[1])
         for params in [vals, *wrng.normal(size=(4, len(names)))]:
             picks = {u.py_func(v.copy(), options.copy(), params, new_rng(3, 4), board) for v in views}
             assert len(picks) == 1 and 0 <= picks.pop() < len(options)
 
 
-def test_goal_fields_stop_early_yet_exact_where_read():
-    """The player's Dijkstra stops once the cells its features read (the ship's and one move
-    away) are settled: there every goal field equals the full field's, on views from real
-    games (mid-game, every seat, headings and fighting the waves)."""
-    g = learned.player("ice_pirates").py_func.__globals__
+def test_the_plan_words_are_the_slow_references():
+    """The view's plan words (V_PLAN..: the kernel's planner, which the player reads instead of
+    computing fields of its own) against the player's former plain-Python Dijkstra
+    (tests/ice_plan_reference.py: its own goals, costs and queue), on views from real games
+    (mid-game, every seat to move, headings and fighting the waves)."""
     c = scen.from_dict({"game": "ice_pirates", "seats": [{"strategy": "expert"}] * 4}).compile()
     board = UV.board_of(c.params, c.arrays)
-    n, cells = g["N_GOALS"], g["N_CELLS"]
-    compared = early = 0
-    for turns in (3, 9, 15, 24, 33):
-        st, st0 = _mid_game(c, turns)
-        if st[R.G_END] >= 0:
-            continue
-        pos = int(st[T.seat_base(int(st[R.G_SEAT])) + R.S_POS])
-        if pos < 0:
-            continue
-        near = [pos, *[int(b) for b in board.nb[pos] if b >= 0]]
-        for kind in (R.PEND_DIR, R.PEND_FIGHT):
-            st[R.T_PEND] = kind
-            view = np.zeros(UV.VIEW_LEN, np.int32)
-            UV.fill_view_nb(st, st0, c.params, view)
-            out = []
-            for want in (sum(1 << x for x in near), (1 << cells) - 1):
-                dist = np.empty((n, cells), np.int64)
-                args = (np.zeros(cells, np.int64), np.zeros(2 * cells, np.int64), np.zeros(6, np.int64))
-                out.append((g["fields"](view, board, dist, *args, want, np.zeros(32, np.int64)), dist))
-            assert out[0][0] == out[1][0]
-            assert np.array_equal(out[0][1][:, near], out[1][1][:, near])
-            assert (out[0][1] >= out[1][1]).all()  # elsewhere an unsettled cell may only be further
-            compared += 1
-            early += int(not np.array_equal(out[0][1], out[1][1]))
-    assert compared >= 6 and early > 0, (compared, early)  # and it did stop early
+    compared = finite = 0
+    for game in range(4):
+        for turns in (3, 9, 15, 24, 33):
+            st, st0 = _mid_game(c, turns, game)
+            if st[R.G_END] >= 0 or st[T.seat_base(int(st[R.G_SEAT])) + R.S_POS] < 0:
+                continue
+            for kind in (R.PEND_DIR, R.PEND_FIGHT):
+                st[R.T_PEND] = kind
+                view = _view(c, st, st0)
+                here, around, chase = ice_plan_reference.plan_words(view, board)
+                assert (view[UV.V_PLAN], list(view[UV.V_PLAN + 1:UV.V_PLAN + 7])) == (here, around), (game, turns)
+                assert (view[UV.V_PLAN_TARGET] >= 0) == chase
+                compared += 1
+                finite += sum(x >= 0 for x in around)
+    assert compared >= 20 and finite >= 3 * compared, (compared, finite)

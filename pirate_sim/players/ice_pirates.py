@@ -8,36 +8,27 @@ the seat's other choices (abandoning ship, the Telescope, Port upgrades, swashbu
 its ``base`` strategy's.  ``pirate-sim learn`` fits the weights; a weights file (``.npz``)
 fills ``params`` in ``PARAMS`` order.
 
-Distances are the built-in planner's (policies.plan_nb): a reverse Dijkstra over the 37
-cells around known icebergs (one-sided ones not for an Ice Breaker), for the current wind,
-in quarter moves (with the wind 4, tack 8 or 4 with a Jib, row 10 or 16 at one chip or
-fewer, +1 into a face-down card, +6 into a known storm or +2 with an Ice Breaker).  A
-"closeness" is -distance / 16 from "next", the cell the option leaves the ship on (a
-heading's neighbour; stopping: where it stands), and 0 when the goal does not apply now
-or cannot be reached.  "Me" is the deciding seat.  The "plan" is the expert's goal
-(``plan``: home with the treasure; Bell Island with no chip; the treasure's holder; the
-Ports whose free copy I lack; the ship holding most (2+) colours I lack; else the Lost
-Islands I need, or Kelly's Island, and the face-down cards a move further).
+Distances are the plan words of the view (V_PLAN: the base strategy's planner, the built-in
+expert's, run by the kernel over the known icebergs only), in quarter moves from the ship's
+cell and from each neighbour to the plan's goal (home with the treasure; Bell Island with no
+chip; the treasure's holder; the Ports whose free copy I lack; the ship holding most (2+)
+colours I lack; else the Lost Islands I need, or Kelly's Island, and the face-down cards a
+move further).  The file keeps no field of its own: a call reads the view and the options
+(docs/learned.md, "Cost, every game").  "Me" is the deciding seat; "next" the cell an option
+leaves the ship on (a heading's neighbour; stopping: where it stands).
 
 Headings (KIND_DIR): value = ``w_dir . phi`` over the options (headings, then stopping),
 the best played, ties to the first; a heading that wins the game (Harbour Grace or open
 water with the treasure) is always taken.  Feature 0 is the expert's own pick (its rule
-re-played on the view, ``expert_pick``); the others, in units of a quarter (``SMALL``), let
-the weights overrule it:
+re-played on the plan words, ``expert_pick``); the others, in units of a quarter (``SMALL``),
+let the weights overrule it:
 
-     0  the expert's pick (1/0)               7  closeness to the treasure's holder
-     1  plan: -(the move's cost + the plan's   8  closeness to a Shipwreck's Extra Crew
-        distance from next) / 16 (stopping:    9  closeness to Bell Island x chips I lack
-        the distance from here)                   / crew per ship (chips on Bell Island)
-     2  stop                                  10  row
-     3  closeness to a Lost Island I need      11  enters a known storm
-        (Kelly's Island with all three maps)  12  raid chance: the best ship on next
-     4  closeness to a face-down card             (treasure 1, + colours I lack / 3)
-     5  closeness to a Port whose free copy   13  exposure: (treasure 1, + my colours / 3)
-        I lack                                    x rivals within two cells of next / 2
-     6  closeness to the ship holding most    14  random, uniform in [0, 1) per option
-        colours I lack x their count / 3
-     (3-6 only while nobody holds the treasure)
+     0  the expert's pick (1/0)                4  enters a known storm
+     1  plan: -(the move's cost + the plan's    5  raid chance: the best ship on next
+        distance from next) / 16 (stopping:        (treasure 1, + colours I lack / 3)
+        the distance from here; 0 no goal)     6  exposure: (treasure 1, + my colours / 3)
+     2  stop                                       x rivals within two cells of next / 2
+     3  row                                    7  random, uniform in [0, 1) per option
 
 Fighting the waves (KIND_FIGHT): value(fight) = ``w_fight . psi``, staying 0, ties to the
 first option (fight):
@@ -55,58 +46,43 @@ Raids (KIND_RAID): value(no raid) = 0, value(raid on o) = ``w_raid . chi``, ties
         nobody holds the treasure)
 """
 
-import numpy as np
-
-from pirate_sim.games.ice_pirates.state import ctz_nb, popcount_nb
-from pirate_sim.games.ice_pirates.user_view import (F_CREW, F_MAPS, F_POS, F_UPG, KIND_DIR, KIND_FIGHT, R_BELL_CELL,
-                                                    R_CREW_PER_SHIP, R_ESC_MASK, R_HG_CELL, SEAT_FIELDS, V_BELL_POOL,
-                                                    V_CARD, V_COLOUR, V_COPIES, V_ICE, V_KIND, V_MAPS_LEFT,
-                                                    V_N_SEATS, V_SEAT, V_SEATS, V_TREASURE, V_WIND, V_WRECK)
+from pirate_sim.games.ice_pirates.state import popcount_nb
+from pirate_sim.games.ice_pirates.user_view import (F_CREW, F_MAPS, F_POS, F_UPG, KIND_DIR, KIND_FIGHT, R_ESC_MASK,
+                                                    R_HG_CELL, SEAT_FIELDS, V_CARD, V_ICE, V_KIND,
+                                                    V_N_SEATS, V_PLAN, V_PLAN_TARGET, V_SEAT, V_SEATS, V_TREASURE,
+                                                    V_WIND)
 from pirate_sim.rng import rand_float_nb
 
 # the trainer's settings for this game (pirate_sim.learned.training_defaults): a 4-seat Ice
-# Pirates game costs about 7x a Pirate's Peak one; these reached 0.282 [0.273, 0.291] against
-# three experts (fair 0.25) in 199 s on 2 cores beside other work, level from generation 7
+# Pirates game costs about 7x a Pirate's Peak one (docs/learned.md has the run these gave)
+# where training starts (pirate_sim.learned.start_weights): the expert's own choices (its heading,
+# its fight rule, its raid worth); from all zeros every option ties, the first is played and the
+# first generations never win a game
+START = {"dir_expert": 1.0, "fight_expert": 1.0, "fight_bias": -0.5, "raid_bias": -0.01, "raid_worth": 1.0}
 TRAINING = {"generations": 20, "population": 16, "elite": 4, "games": 1000, "held_out": 4000, "final_games": 20000}
 KINDS = ("dir", "fight", "raid")  # the decision kinds with weights
 FEATURES = (  # per decision kind (KINDS), in PARAMS order
-    ("expert", "plan", "stop", "maps", "unknown", "port", "rich", "holder", "wreck", "bell", "row", "storm",
-     "raid_chance", "exposure", "random"),
+    ("expert", "plan", "stop", "row", "storm", "raid_chance", "exposure", "random"),
     ("expert", "bias", "crew", "onward_gain"),
     ("bias", "worth", "crew_lead", "cannon_lead", "maps_held"),
 )
-N_DIR = 15
+N_DIR = 8
 N_FIGHT = 4
 N_RAID = 5
 PARAMS = {"learned": {
-    "dir_expert": 0.0, "dir_plan": 0.0, "dir_stop": 0.0, "dir_maps": 0.0, "dir_unknown": 0.0, "dir_port": 0.0, "dir_rich": 0.0,
-    "dir_holder": 0.0, "dir_wreck": 0.0, "dir_bell": 0.0, "dir_row": 0.0, "dir_storm": 0.0, "dir_raid_chance": 0.0,
+    "dir_expert": 0.0, "dir_plan": 0.0, "dir_stop": 0.0, "dir_row": 0.0, "dir_storm": 0.0, "dir_raid_chance": 0.0,
     "dir_exposure": 0.0, "dir_random": 0.0,
     "fight_expert": 0.0, "fight_bias": 0.0, "fight_crew": 0.0, "fight_onward_gain": 0.0,
     "raid_bias": 0.0, "raid_worth": 0.0, "raid_crew_lead": 0.0, "raid_cannon_lead": 0.0, "raid_maps_held": 0.0,
 }}
 
 N_CELLS = 37
-N_GOALS = 9  # distance fields: home, holder, maps, unknown, port, rich, wreck, bell, plan
-G_HOME = 0
-G_HOLDER = 1
-G_MAPS = 2
-G_UNKNOWN = 3
-G_PORT = 4
-G_RICH = 5
-G_WRECK = 6
-G_BELL = 7
-G_PLAN = 8
-FAR = 1048576  # distance of a cell no goal is reachable from
+FAR = 1048576  # a distance no goal is reachable from (the view says -1)
 SCALE = 16.0  # quarter moves per unit of a closeness (four moves)
 SMALL = 0.25  # the unit of the features beside the expert's pick
 ALL_MAPS = 7
 FACE_DOWN = -1
 STORM = 1  # rules.STORM
-LOST_ISLAND = 2  # rules.LOST_ISLAND
-KELLY = 3  # rules.KELLY
-WRECK = 4  # rules.WRECK
-PORT = 6  # rules.PORT
 TACK = 1  # rules.TACK
 INTO = 2  # rules.INTO
 CANNON = 0  # rules.CANNON (bit of F_UPG)
@@ -159,210 +135,10 @@ def enter_cost(view, c, ib):
     return 0
 
 
-def dijkstra(board, dist, k, leave, into, cost, want, bucket):
-    """Fill ``dist[k]`` (at most 16 at goal cells, FAR elsewhere) with the quarter moves to the nearest
-    goal: a reverse Dijkstra with a ring of 32 buckets of cells (bitmasks; a step costs at
-    most 22).  ``leave[c]``: bit d, a ship may leave ``c`` in direction d; ``into[c]`` the
-    cost of entering ``c``; ``cost[d]`` of a move in direction d.  It stops once every cell
-    of the bitmask ``want`` is settled: only those cells' distances are exact (a cell is
-    settled at its final distance, every step costs at least 4, so stopping changes none
-    of them); ``bucket``: int64[32] scratch."""
-    bucket[:] = 0
-    occ = 0
-    for c in range(N_CELLS):
-        x = dist[k, c]
-        if x < FAR:  # goals: 0, and the open-water edge at its escape move's cost (at most 16)
-            bucket[x & 31] |= np.int64(1) << c
-            occ |= 1 << (x & 31)
-    settled = np.int64(0)
-    cur = 0
-    while occ != 0 and (want & ~settled) != 0:
-        r = cur & 31
-        while ((occ >> r) & 1) == 0:
-            cur += 1
-            r = cur & 31
-        m = bucket[r] & ~settled
-        bucket[r] = 0
-        occ &= ~(1 << r)
-        settled |= m
-        while m != 0:
-            u = ctz_nb(m)
-            m &= m - 1
-            base = cur + into[u]
-            for d in range(6):  # the neighbour c of u that moves into u in direction e = (d + 3) % 6
-                c = board.nb[u, d]
-                if c < 0 or ((settled >> c) & 1) == 1:
-                    continue
-                e = (d + 3) % 6
-                if ((leave[c] >> e) & 1) == 0:
-                    continue
-                x = base + cost[e]
-                if x < dist[k, c]:
-                    dist[k, c] = x
-                    bucket[x & 31] |= np.int64(1) << c
-                    occ |= 1 << (x & 31)
-
-
-def blocked_sides(view, c, ib):
-    """The sides of cell ``c`` a known iceberg blocks (bit d: towards direction d; an Ice
-    Breaker passes a card with one iceberg side)."""
-    m = view[V_ICE + c]
-    if ib and m != 0 and (m & (m - 1)) == 0:
-        return 0
-    return m
-
-
-def fields(view, board, dist, leave, into, cost, want, bucket):
-    """The goal distance fields (``dist[k, c]``; FAR everywhere when goal ``k`` does not apply),
-    exact at the cells of the bitmask ``want`` (the only ones the features read); True if the
-    plan chases a ship."""
-    seat = view[V_SEAT]
-    me = V_SEATS + SEAT_FIELDS * seat
-    upg = view[me + F_UPG]
-    crew = view[me + F_CREW]
-    maps = view[me + F_MAPS]
-    jib = ((upg >> JIB) & 1) == 1
-    ib = ((upg >> ICE_BREAKER) & 1) == 1
-    wind = view[V_WIND]
-    holder = view[V_TREASURE]
-    n_seats = view[V_N_SEATS]
-    for k in range(N_GOALS):
-        for c in range(N_CELLS):
-            dist[k, c] = FAR
-    if holder == seat:
-        dist[G_HOME, board.rules[R_HG_CELL]] = 0
-        esc = board.rules[R_ESC_MASK]
-        for c in range(N_CELLS):
-            if board.escape[c] == 1:
-                for d in range(6):
-                    if ((esc >> d) & 1) == 1 and board.nb[c, d] < 0 and not side_blocked(view, board, c, d, ib):
-                        x = move_cost(board, wind, d, jib, crew)
-                        if x < dist[G_HOME, c]:
-                            dist[G_HOME, c] = x
-    elif holder >= 0:
-        hp = view[V_SEATS + SEAT_FIELDS * holder + F_POS]
-        if hp >= 0:
-            dist[G_HOLDER, hp] = 0
-    else:
-        kelly_known = False
-        for c in range(N_CELLS):
-            card = view[V_CARD + c]
-            if card == FACE_DOWN:
-                dist[G_UNKNOWN, c] = 0
-            elif card == KELLY:
-                kelly_known = True
-                if maps == ALL_MAPS:
-                    dist[G_MAPS, c] = 0
-            elif card == LOST_ISLAND and maps != ALL_MAPS:
-                col = view[V_COLOUR + c]
-                if col >= 0 and ((maps >> col) & 1) == 0 and view[V_MAPS_LEFT + col] > 0:
-                    dist[G_MAPS, c] = 0
-            elif card == PORT:
-                left = view[V_COPIES + c]
-                u = board.port_upg[c]
-                n_copies = board.costs.shape[0]
-                if left > 0 and u >= 0 and ((upg >> u) & 1) == 0 and n_copies - left >= 0 and \
-                        board.costs[n_copies - left] == 0:
-                    dist[G_PORT, c] = 0
-        best = 0
-        for o in range(n_seats):
-            op = view[V_SEATS + SEAT_FIELDS * o + F_POS]
-            if o == seat or op < 0:
-                continue
-            lack = popcount_nb(view[V_SEATS + SEAT_FIELDS * o + F_MAPS] & ~maps & ALL_MAPS)
-            if lack > best:
-                best = lack
-                for c in range(N_CELLS):
-                    dist[G_RICH, c] = FAR
-                dist[G_RICH, op] = 0
-            elif lack == best and lack > 0:
-                dist[G_RICH, op] = 0
-        if kelly_known and maps == ALL_MAPS:
-            for c in range(N_CELLS):
-                dist[G_UNKNOWN, c] = FAR  # nothing left to find
-    for c in range(N_CELLS):
-        if view[V_WRECK + c] == -1:
-            dist[G_WRECK, c] = 0
-    if view[V_BELL_POOL] > 0 and crew < board.rules[R_CREW_PER_SHIP]:
-        dist[G_BELL, board.rules[R_BELL_CELL]] = 0
-    chase = plan(view, board, dist, seat, crew, maps)
-    for c in range(N_CELLS):  # side_blocked for every side, each cell's icebergs read once
-        into[c] = enter_cost(view, c, ib)
-        leave[c] = blocked_sides(view, c, ib)
-    for c in range(N_CELLS):
-        m = leave[c]
-        for d in range(6):
-            b = board.nb[c, d]
-            if b >= 0:
-                m |= ((leave[b] >> ((d + 3) % 6)) & 1) << d
-        into[N_CELLS + c] = m
-    for c in range(N_CELLS):
-        leave[c] = ~into[N_CELLS + c] & 63
-    for d in range(6):
-        cost[d] = move_cost(board, wind, d, jib, crew)
-    for k in range(N_GOALS):
-        dijkstra(board, dist, k, leave, into, cost, want, bucket)
-    return chase
-
-
-def plan(view, board, dist, seat, crew, maps):
-    """The built-in expert's goal (policies.plan_nb with the expert's settings) as the
-    starting row of ``dist[G_PLAN]``: home with the treasure; Bell Island with no chip
-    left (and chips there); the treasure's holder; the Ports whose free copy it lacks; the
-    first ship holding the most (at least two) colours it lacks; else the Lost Islands it
-    needs (Kelly's Island with all maps) and, a move further, every face-down card.
-    True if the goal is a ship to raid (the expert then never stops short of it)."""
-    holder = view[V_TREASURE]
-    if holder == seat:
-        for c in range(N_CELLS):
-            dist[G_PLAN, c] = dist[G_HOME, c]
-        return False
-    if crew < 1 and view[V_BELL_POOL] > 0:
-        dist[G_PLAN, board.rules[R_BELL_CELL]] = 0
-        return False
-    if holder >= 0:
-        hp = view[V_SEATS + SEAT_FIELDS * holder + F_POS]
-        if hp >= 0:
-            dist[G_PLAN, hp] = 0
-            return True
-    if plan_goals(dist, G_PORT):
-        return False
-    best = 1
-    target = -1
-    for o in range(view[V_N_SEATS]):
-        op = view[V_SEATS + SEAT_FIELDS * o + F_POS]
-        if o == seat or op < 0:
-            continue
-        lack = popcount_nb(view[V_SEATS + SEAT_FIELDS * o + F_MAPS] & ~maps & ALL_MAPS)
-        if lack > best:
-            best = lack
-            target = op
-    if target >= 0:
-        dist[G_PLAN, target] = 0
-        return True
-    islands = plan_goals(dist, G_MAPS)
-    if maps != ALL_MAPS or holder >= 0 or not islands:
-        for c in range(N_CELLS):
-            if view[V_CARD + c] == FACE_DOWN and dist[G_PLAN, c] > 4:
-                dist[G_PLAN, c] = 4
-    return False
-
-
-def plan_goals(dist, k):
-    """Goal ``k``'s cells (distance 0) become the plan's; True if there are any."""
-    found = False
-    for c in range(N_CELLS):
-        if dist[k, c] == 0:
-            dist[G_PLAN, c] = 0
-            found = True
-    return found
-
-
-def closeness(dist, k, c):
-    x = dist[k, c]
-    if x >= FAR:
-        return 0.0
-    return -x / SCALE
+def plan_at(view, k):
+    """The plan's distance from the ship's cell (k = 0) or its neighbour in direction k - 1 (FAR: none)."""
+    x = view[V_PLAN + k]
+    return FAR if x < 0 else x
 
 
 def lacked(view, o, maps):
@@ -370,7 +146,7 @@ def lacked(view, o, maps):
     return popcount_nb(view[V_SEATS + SEAT_FIELDS * o + F_MAPS] & ~maps & ALL_MAPS)
 
 
-def expert_pick(view, board, options, dist, cost, into, chase):
+def expert_pick(view, board, options, jib, ib):
     """The option the expert's heading rule (policies.choose_dir_nb) takes, ties to the
     first: the move of the least cost + plan distance (rowing at one chip or fewer only when
     nothing else is legal); stopping, when allowed, on the goal or when that move gets no
@@ -394,88 +170,65 @@ def expert_pick(view, board, options, dist, cost, into, chase):
             if row < 0:
                 row = i
             continue
-        x = cost[d] + into[a] + dist[G_PLAN, a]
+        x = move_cost(board, view[V_WIND], d, jib, crew) + enter_cost(view, a, ib) + plan_at(view, 1 + d)
         if x < best:
             best = x
             pick = i
     if stop >= 0:
-        here = dist[G_PLAN, pos]
+        here = plan_at(view, 0)
         if here <= 0 or pick < 0:
             return stop
-        if dist[G_PLAN, board.nb[pos, options[pick]]] >= here and not chase:
+        if plan_at(view, 1 + options[pick]) >= here and view[V_PLAN_TARGET] < 0:
             return stop
     if pick < 0:
         return row if row >= 0 else 0
     return pick
 
 
-def dir_features(view, board, dist, cost, into, d, nxt, phi, rng, rich, worth):
-    """Fill ``phi`` (float64[N_DIR]) for the option heading ``d`` to cell ``nxt`` (``d`` -1:
-    stopping, ``nxt`` the ship's cell); phi[0] (the expert's pick) is the caller's.  ``rich``
-    and ``worth`` are the same for every option (:func:`seat_terms`)."""
+def dir_value(view, board, params, jib, ib, d, nxt, rng, worth, pick):
+    """``w_dir . phi`` of the option heading ``d`` to cell ``nxt`` (``d`` -1: stopping, ``nxt``
+    the ship's cell); ``pick`` 1.0 where it is the expert's (feature 0).  The features are
+    summed as they are computed: a call allocates nothing.  ``worth`` is the same for every
+    option (:func:`seat_worth`)."""
     seat = view[V_SEAT]
     me = V_SEATS + SEAT_FIELDS * seat
-    crew = view[me + F_CREW]
     maps = view[me + F_MAPS]
     holder = view[V_TREASURE]
     n_seats = view[V_N_SEATS]
-    for j in range(N_DIR):
-        phi[j] = 0.0
-    x = dist[G_PLAN, nxt]
+    v = params[0] * pick
+    x = plan_at(view, 0 if d < 0 else 1 + d)
     if x < FAR:
         if d >= 0:
-            x += cost[d] + into[nxt]
-        phi[1] = -SMALL * x / SCALE
-    phi[3] = SMALL * closeness(dist, G_MAPS, nxt)
-    phi[4] = SMALL * closeness(dist, G_UNKNOWN, nxt)
-    phi[5] = SMALL * closeness(dist, G_PORT, nxt)
-    phi[6] = SMALL * closeness(dist, G_RICH, nxt) * rich
-    phi[7] = SMALL * closeness(dist, G_HOLDER, nxt)
-    phi[8] = SMALL * closeness(dist, G_WRECK, nxt)
-    per = board.rules[R_CREW_PER_SHIP]
-    if per > 0:
-        phi[9] = SMALL * closeness(dist, G_BELL, nxt) * max(0, per - crew) / per
+            x += move_cost(board, view[V_WIND], d, jib, view[me + F_CREW]) + enter_cost(view, nxt, ib)
+        v += params[1] * (-SMALL * x / SCALE)
     if d >= 0:
         if board.rel[view[V_WIND], d] == INTO:
-            phi[10] = SMALL
+            v += params[3] * SMALL
         if view[V_CARD + nxt] == STORM:
-            phi[11] = SMALL
+            v += params[4] * SMALL
         best = 0.0
         for o in range(n_seats):
             if o != seat and view[V_SEATS + SEAT_FIELDS * o + F_POS] == nxt:
-                v = (lacked(view, o, maps) / 3.0 if holder < 0 else 0.0) + (1.0 if holder == o else 0.0)
-                best = max(best, v)
-        phi[12] = SMALL * best
+                r = (lacked(view, o, maps) / 3.0 if holder < 0 else 0.0) + (1.0 if holder == o else 0.0)
+                best = max(best, r)
+        v += params[5] * SMALL * best
     else:
-        phi[2] = SMALL
+        v += params[2] * SMALL
     if worth > 0.0:
         near = 0
         for o in range(n_seats):
             op = view[V_SEATS + SEAT_FIELDS * o + F_POS]
             if o != seat and op >= 0 and hex_distance(op, nxt) <= 2:
                 near += 1
-        phi[13] = SMALL * worth * near / 2.0
-    phi[14] = SMALL * rand_float_nb(rng)
+        v += params[6] * SMALL * worth * near / 2.0
+    return v + params[7] * SMALL * rand_float_nb(rng)
 
 
-def seat_terms(view):
-    """(rich, worth): the most colours I lack that a ship on the map holds / 3 (feature 6's
-    factor), and what I carry: the treasure 1, + my colours / 3 (feature 13's)."""
+def seat_worth(view):
+    """What I carry: the treasure 1, + my colours / 3 (feature 6's factor)."""
     seat = view[V_SEAT]
     maps = view[V_SEATS + SEAT_FIELDS * seat + F_MAPS]
-    best = 0
-    for o in range(view[V_N_SEATS]):
-        if o != seat and view[V_SEATS + SEAT_FIELDS * o + F_POS] >= 0:
-            best = max(best, lacked(view, o, maps))
-    worth = popcount_nb(maps & ALL_MAPS) / 3.0 + (1.0 if view[V_TREASURE] == seat else 0.0)
-    return best / 3.0, worth
-
-
-def dir_value(params, phi):
-    v = 0.0
-    for j in range(N_DIR):
-        v += params[j] * phi[j]
-    return v
+    return popcount_nb(maps & ALL_MAPS) / 3.0 + (1.0 if view[V_TREASURE] == seat else 0.0)
 
 
 def wins(view, board, nxt):
@@ -516,21 +269,14 @@ def learned(view, options, params, rng, board):
     seat = view[V_SEAT]
     me = V_SEATS + SEAT_FIELDS * seat
     pos = view[me + F_POS]
+    crew = view[me + F_CREW]
+    upg = view[me + F_UPG]
+    ib = ((upg >> ICE_BREAKER) & 1) == 1
+    jib = ((upg >> JIB) & 1) == 1
     n = options.shape[0]
-    dist = np.empty((N_GOALS, N_CELLS), np.int64)
-    leave = np.zeros(N_CELLS, np.int64)
-    into = np.zeros(2 * N_CELLS, np.int64)  # entering costs, then each cell's blocked sides (fields' scratch)
-    cost = np.zeros(6, np.int64)
-    bucket = np.zeros(32, np.int64)
-    want = np.int64(1) << pos  # the features read the fields here and one move away
-    for d in range(6):
-        if board.nb[pos, d] >= 0:
-            want |= np.int64(1) << board.nb[pos, d]
-    chase = fields(view, board, dist, leave, into, cost, want, bucket)
-    rich, worth = seat_terms(view)
-    phi = np.zeros(N_DIR)
+    worth = seat_worth(view)
     if kind == KIND_DIR:
-        pick = expert_pick(view, board, options, dist, cost, into, chase)
+        pick = expert_pick(view, board, options, jib, ib)
         best = 0
         best_v = -1e300
         for i in range(n):
@@ -538,18 +284,13 @@ def learned(view, options, params, rng, board):
             nxt = pos if d < 0 else board.nb[pos, d]
             if d >= 0 and wins(view, board, nxt):
                 return i
-            dir_features(view, board, dist, cost, into, d, nxt, phi, rng, rich, worth)
-            phi[0] = 1.0 if i == pick else 0.0
-            v = dir_value(params, phi)
+            v = dir_value(view, board, params, jib, ib, d, nxt, rng, worth, 1.0 if i == pick else 0.0)
             if v > best_v:
                 best_v = v
                 best = i
         return best
     # fighting the waves on storm ``pos``: options 1 fight, 0 stay
-    dir_features(view, board, dist, cost, into, -1, pos, phi, rng, rich, worth)
-    here = dir_value(params, phi)
-    crew = view[me + F_CREW]
-    ib = ((view[me + F_UPG] >> ICE_BREAKER) & 1) == 1
+    here = dir_value(view, board, params, jib, ib, -1, pos, rng, worth, 0.0)
     gain = -1e300
     closer = False
     for d in range(6):  # the moves out (never rowing: it is no first move)
@@ -561,13 +302,12 @@ def learned(view, options, params, rng, board):
                 gain = 1e9
                 closer = True
             continue
-        if wins(view, board, a) or dist[G_PLAN, a] < dist[G_PLAN, pos]:
+        if wins(view, board, a) or plan_at(view, 1 + d) < plan_at(view, 0):
             closer = True
         if wins(view, board, a):
             gain = 1e9
             continue
-        dir_features(view, board, dist, cost, into, d, a, phi, rng, rich, worth)
-        gain = max(gain, dir_value(params, phi) - here)
+        gain = max(gain, dir_value(view, board, params, jib, ib, d, a, rng, worth, 0.0) - here)
     if gain < -1e299:
         gain = 0.0
     f = N_DIR

@@ -53,7 +53,7 @@ from .rules import (G_END, G_ENTRY, G_EVENTS, G_SEAT, G_TURN, MAX_FORCED, N_BAY,
 from .searcher import MAX_OPTIONS as _MAX_OPTIONS, options_nb as choice_options_nb, prior_nb, redeal_nb, \
     reward_nb as score_nb
 from .state import FS_KEY_TURN, FS_SIZE, OPP_MIX, OPP_POOL, SP_HORIZON, SP_OPPONENTS, SP_SEARCH
-from .user_view import VIEW_LEN as _VIEW_LEN, fill_view_nb
+from .user_view import VIEW_LEN as _VIEW_LEN, fill_plan_nb, fill_view_nb
 
 MAX_OPTIONS = _MAX_OPTIONS
 VIEW_LEN = _VIEW_LEN
@@ -73,8 +73,9 @@ SP_TOP_K = 1  # engine_template.SP_TOP_K: a search entry's top_k in the engine's
 T_GEO, T_REL, T_CUM_W, T_COSTS, T_DECK, T_PORT_UPG, T_STRAT, T_SP, T_RSTRAT, T_RSP = range(10)
 # W_FS the game's planner work space, W_RFS a rollout's, W_PFS the prior's; W_CARDS the re-deal's
 # cards, W_PERM set-up's deck order; W_RUN_STRAT, W_RUN_SP the rows a rollout's seats play (by
-# entry); W_RNG0 the stream at the start of the turn being played (inside next_decision_nb only)
-W_FS, W_RFS, W_PFS, W_CARDS, W_PERM, W_RUN_STRAT, W_RUN_SP, W_RNG0 = range(10, 18)
+# entry); W_RNG0 the stream at the start of the turn being played (inside next_decision_nb only);
+# W_VFS the planner work space of a strategy file's view (its plan words, user_view.fill_plan_nb)
+W_FS, W_RFS, W_PFS, W_CARDS, W_PERM, W_RUN_STRAT, W_RUN_SP, W_RNG0, W_VFS = range(10, 19)
 
 # the engine's game loop and rollouts compiled without reference counting (engine_template.ENGINE_NRT)
 ENGINE_NRT = False
@@ -86,7 +87,8 @@ def thread_tables_nb(P, T):
     n = P.n_seats
     return T + (np.zeros(FS_SIZE, np.int64), np.zeros(FS_SIZE, np.int64), np.zeros(FS_SIZE, np.int64),
                 np.zeros(N_BAY, np.int64), np.zeros(N_BAY, np.int64), np.zeros(n, np.int32),
-                np.zeros((n, T[T_SP].shape[1]), np.float64), np.zeros(RNG_WORDS, np.uint64))
+                np.zeros((n, T[T_SP].shape[1]), np.float64), np.zeros(RNG_WORDS, np.uint64),
+                np.zeros(FS_SIZE, np.int64))
 
 
 @njit(cache=True)
@@ -292,4 +294,9 @@ def outputs_nb(st, rng, P, T, out_g, out_s):
 
 @njit(cache=True)
 def view_nb(st, P, T, seat, view):
-    fill_view_nb(st, st[X_START:X_START + W], P, view)  # user_view.py documents the layout
+    st0 = st[X_START:X_START + W]
+    fill_view_nb(st, st0, P, view)  # user_view.py documents the layout
+    if st[X_ROLL] != 0:  # a rollout's seats play its rows (_rollout_rows_nb)
+        fill_plan_nb(st, st0, P, T[T_GEO], T[T_REL], T[T_COSTS], T[W_RUN_STRAT], T[W_RUN_SP], T[W_VFS], view)
+    else:
+        fill_plan_nb(st, st0, P, T[T_GEO], T[T_REL], T[T_COSTS], T[T_STRAT], T[T_SP], T[W_VFS], view)

@@ -36,6 +36,13 @@ fresh int32 vector at every choice (the function never gets the state itself):
     V_WRECK + c     a face-up Shipwreck: -1 its Extra Crew still there, else the seat that took it;
                     -2 else
     V_COPIES + c    a Port: upgrade copies left (its upgrade: board.port_upg[c]); 0 else
+    V_PLAN          the seat's plan, where its ship stands (KIND_DIR and KIND_FIGHT; -1 at a raid):
+                    quarter moves from its cell to the goal of its ``base`` strategy's planner
+                    (policies.plan_nb, the built-in expert's with base = "expert": home with the
+                    treasure, Bell Island, the holder, Ports, a rich ship, Lost Islands, the
+                    unknown), over the known icebergs only; -1 where no goal is reachable
+    V_PLAN + 1 + d  the same from the neighbour in direction d (-1 off the map)
+    V_PLAN_TARGET   the seat the plan chases (-1 none)
 
 Options (int32[n]) are the search player's: KIND_DIR the legal headings 0..5 (N, NE, SE, S,
 SW, NW) then -1 to stop when allowed; KIND_FIGHT 1 fight, 0 stay in the storm; KIND_RAID -1
@@ -55,10 +62,12 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from .policies import plan_nb, search_nb
 from .rules import (C_CARD, C_COLOUR, C_COPIES, C_MASK, C_REVEALED, C_WRECK, G_BELL_POOL, G_FIRST, G_MAPS_LEFT,
                     G_SEAT, G_SUPPLY, G_TREASURE, G_TURN, G_WIND, MAX_SEATS, N_CELLS, N_COLOURS, PEND_DIR,
                     PEND_FIGHT, PEND_RAID, PORT, S_ABANDONED, S_CREW, S_EXTRA, S_MAPS, S_MOVES, S_POS, S_UPG,
                     SEAT_WORDS, SEATS_BASE, T_NF, T_PEND, T_PSTOP, WRECK)
+from .state import BB_AROUND, FS_DIST, INF
 
 KIND_DIR, KIND_FIGHT, KIND_RAID = PEND_DIR, PEND_FIGHT, PEND_RAID  # V_KIND: the choice being made
 
@@ -85,7 +94,9 @@ V_ICE = V_CARD + N_CELLS
 V_COLOUR = V_ICE + N_CELLS
 V_WRECK = V_COLOUR + N_CELLS
 V_COPIES = V_WRECK + N_CELLS
-VIEW_LEN = V_COPIES + N_CELLS
+V_PLAN = V_COPIES + N_CELLS  # [7] the plan's distances: the ship's cell, then its neighbours by direction
+V_PLAN_TARGET = V_PLAN + 7
+VIEW_LEN = V_PLAN_TARGET + 1
 FACE_DOWN = -1  # V_CARD of a face-down Bay card
 NO_WRECK = -2  # V_WRECK of a cell that is no face-up Shipwreck
 # The private stream's rollout index (derive_stream_nb of the turn's start stream at the
@@ -174,3 +185,27 @@ def fill_view_nb(st, st0, P, view):
         view[V_COLOUR + c] = st[C_COLOUR + c] if up else -1
         view[V_WRECK + c] = st[C_WRECK + c] if (up and card == WRECK) else NO_WRECK
         view[V_COPIES + c] = st[C_COPIES + c] if card == PORT else 0  # Ports lie face up from the start
+
+
+@njit(cache=True, _nrt=False)
+def fill_plan_nb(st, st0, P, geo, rel, costs, strat, sp, fs, view):
+    """The plan words of ``view`` (V_PLAN..): the planner of the seat's entry row (``strat``,
+    ``sp``: the rows its turn is played with), run in the work space ``fs`` as far as the
+    ship's cell and its neighbours.  The planner reads known icebergs and face-up cards only
+    (tests/test_user_ice_pirates.py re-deals the face-down cards under it)."""
+    for k in range(8):
+        view[V_PLAN + k] = -1
+    s = st[G_SEAT]
+    pos = st[SEATS_BASE + s * SEAT_WORDS + S_POS]
+    if st[T_PEND] == PEND_RAID or pos < 0:
+        return
+    target = plan_nb(st, P, geo, rel, costs, strat, sp, s, st0[G_TREASURE] == s, fs)
+    search_nb(fs, BB_AROUND[pos])
+    x = fs[FS_DIST + pos]
+    view[V_PLAN] = x if x < INF else -1
+    for d in range(6):
+        w = geo[pos, d]
+        if w >= 0:
+            x = fs[FS_DIST + w]
+            view[V_PLAN + 1 + d] = x if x < INF else -1
+    view[V_PLAN_TARGET] = target
