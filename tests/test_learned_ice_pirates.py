@@ -108,4 +108,6 @@ def test_the_plan_words_are_the_slow_references():
                 assert (view[UV.V_PLAN_TARGET] >= 0) == chase
                 compared += 1
                 finite += sum(x >= 0 for x in around)
+            st[R.T_PEND] = R.PEND_RAID  # a raid reads no plan: its words say so
+            assert (_view(c, st, st0)[UV.V_PLAN:UV.VIEW_LEN] == -1).all()
     assert compared >= 20 and finite >= 3 * compared, (compared, finite)
