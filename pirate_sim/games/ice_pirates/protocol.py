@@ -296,7 +296,7 @@ def outputs_nb(st, rng, P, T, out_g, out_s):
 def view_nb(st, P, T, seat, view):
     st0 = st[X_START:X_START + W]
     fill_view_nb(st, st0, P, view)  # user_view.py documents the layout
-    if st[X_ROLL] != 0:  # a rollout's seats play its rows (_rollout_rows_nb)
-        fill_plan_nb(st, st0, P, T[T_GEO], T[T_REL], T[T_COSTS], T[W_RUN_STRAT], T[W_RUN_SP], T[W_VFS], view)
-    else:
-        fill_plan_nb(st, st0, P, T[T_GEO], T[T_REL], T[T_COSTS], T[T_STRAT], T[T_SP], T[W_VFS], view)
+    roll = st[X_ROLL] != 0  # a rollout's seats play its rows, as in next_decision_nb
+    strat = T[W_RUN_STRAT] if roll else T[T_STRAT]
+    sp = T[W_RUN_SP] if roll else T[T_SP]
+    fill_plan_nb(st, st0, P, T[T_GEO], T[T_REL], T[T_COSTS], strat, sp, T[W_VFS], view)
