@@ -89,8 +89,8 @@ def test_learned_ice_pirates_weights_games_and_hidden_cards():
 
 def test_the_plan_words_are_the_slow_references():
     """The view's plan words (V_PLAN..: the kernel's planner, which the player reads instead of
-    computing fields of its own) against the player's former plain-Python Dijkstra
-    (tests/ice_plan_reference.py: its own goals, costs and queue), on views from real games
+    computing fields of its own) against a slow reference
+    (tests/ice_plan_reference.py: the expert's goal read off the view, a plain heapq Dijkstra), on views from real games
     (mid-game, every seat to move, headings and fighting the waves)."""
     c = scen.from_dict({"game": "ice_pirates", "seats": [{"strategy": "expert"}] * 4}).compile()
     board = UV.board_of(c.params, c.arrays)
