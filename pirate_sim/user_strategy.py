@@ -300,12 +300,43 @@ def _is_jitted(v) -> bool:
 
 def _jit_module(mod: types.ModuleType) -> None:
     """Compile every plain function defined in the module (so that helpers it calls are
-    compiled too), with bounds checking; functions it decorated itself stay as they are."""
+    compiled too), with bounds checking; functions it decorated itself stay as they are.
+
+    Each is compiled inline="always" (numba inlines it where it is called: into its callers, and
+    the function a seat names into its wrapper's ``_call``), except a function that can call
+    itself: an out-of-line call costs a call's worth of its arrays each time (``board`` alone is
+    nine), which made helper calls the larger part of a decision's cost (docs/strategies.md,
+    "Speed").  A file with a ``try`` anywhere is compiled as it was, nothing inlined: an
+    exception raised in inlined code inside a ``try`` can escape its ``except`` (numba 0.68;
+    tests/test_user_strategies.py)."""
     from numba import njit
 
-    for n, v in list(vars(mod).items()):
-        if isinstance(v, types.FunctionType) and v.__module__ == mod.__name__:
-            setattr(mod, n, njit(cache=True, boundscheck=True)(v))
+    plain = {n: v for n, v in vars(mod).items() if isinstance(v, types.FunctionType) and v.__module__ == mod.__name__}
+    tree = ast.parse(Path(mod.__file__).read_text())
+    out_of_line = set(plain) if any(isinstance(x, ast.Try) for x in ast.walk(tree)) \
+        else recursive_functions(tree, set(plain))
+    for n, v in plain.items():
+        setattr(mod, n, njit(cache=True, boundscheck=True, inline="never" if n in out_of_line else "always")(v))
+
+
+def recursive_functions(tree: ast.Module, names: set[str]) -> set[str]:
+    """The module-level functions among ``names`` that can call themselves, directly or through
+    others of ``names`` (calls by name; numba cannot inline such a function into itself)."""
+    calls = {node.name: {c.func.id for c in ast.walk(node)
+                         if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in names}
+             for node in tree.body if isinstance(node, ast.FunctionDef) and node.name in names}
+    out = set()
+    for n, first in calls.items():
+        seen, todo = set(), list(first)
+        while todo:
+            m = todo.pop()
+            if m == n:
+                out.add(n)
+                break
+            if m not in seen:
+                seen.add(m)
+                todo.extend(calls.get(m, ()))
+    return out
 
 
 def _params_of(u: UserStrategy, table: Any) -> dict[str, float]:

@@ -316,6 +316,84 @@ def test_numba_decorators_constants_and_docstrings_are_allowed(tmp_path):
     assert s.seats[0] == {"strategy": "own.py:f", "k": 2.0}
 
 
+RECURSIVE = '''
+def depth(n):
+    if n <= 0:
+        return 0
+    return 1 + depth(n - 1)
+
+
+def ping(n):
+    if n <= 0:
+        return 0
+    return pong(n - 1)
+
+
+def pong(n):
+    if n <= 0:
+        return 0
+    return ping(n - 1)
+
+
+def first(plays):
+    return 0 * plays.shape[0]
+
+
+def f(view, plays, params):
+    """The first play, through a plain helper and three that call themselves."""
+    return first(plays) + depth(2) - 2 + 0 * ping(3)
+'''
+
+
+def test_helpers_are_inlined_except_where_a_function_can_call_itself(tmp_path):
+    """The loader compiles a file's functions inline="always" (an out-of-line call costs its arrays
+    each time), except those that can call themselves, directly or through another; the file
+    compiles for the game and plays."""
+    import sys
+
+    (tmp_path / "rec.py").write_text(RECURSIVE)
+    (tmp_path / "s.toml").write_text('game = "pirates_peak"\n[[seats]]\nstrategy = "rec.py:f"\n'
+                                     '[[seats]]\nstrategy = "expert"\n')
+    s = scen.load(tmp_path / "s.toml")
+    mod = sys.modules[s.user["rec.py:f"].module_name]
+    inline = {n: getattr(mod, n).targetoptions["inline"] for n in ("depth", "ping", "pong", "first", "f")}
+    assert inline == {"depth": "never", "ping": "never", "pong": "never", "first": "always", "f": "always"}
+    c = s.compile()
+    out_g, _ = s.game.play(c, 5, 0, 4)
+    assert len(out_g) == 4 and (out_g[:, 1] > 0).all()  # whole games: turns played
+
+
+TRYING = '''
+def risky(view, k):
+    if k > 0:
+        return view[view.shape[0] + k]
+    return 0
+
+
+def f(view, plays, params):
+    """Reads past its view inside a try, and catches it: the first play."""
+    try:
+        return risky(view, plays.shape[0])
+    except Exception:
+        return 0
+'''
+
+
+def test_a_file_with_a_try_is_compiled_out_of_line_and_catches_its_own_errors(tmp_path):
+    """Inlined into a try, an exception can escape its except (numba): a file with a try is compiled
+    with nothing inlined, so its except catches what its helper raises and the games play."""
+    import sys
+
+    (tmp_path / "trying.py").write_text(TRYING)
+    (tmp_path / "s.toml").write_text('game = "pirates_peak"\n[[seats]]\nstrategy = "trying.py:f"\n'
+                                     '[[seats]]\nstrategy = "expert"\n')
+    s = scen.load(tmp_path / "s.toml")
+    mod = sys.modules[s.user["trying.py:f"].module_name]
+    assert {getattr(mod, n).targetoptions["inline"] for n in ("risky", "f")} == {"never"}
+    out_g, _ = s.game.play(s.compile(), 5, 0, 4)
+    assert len(out_g) == 4 and (out_g[:, 1] > 0).all()
+
+
 def _python_blocks(md: Path) -> list[str]:
     import re
 

@@ -46,8 +46,6 @@ Raids (KIND_RAID): value(no raid) = 0, value(raid on o) = ``w_raid . chi``, ties
         nobody holds the treasure)
 """
 
-from numba import njit
-
 from pirate_sim.games.ice_pirates.state import popcount_nb
 from pirate_sim.games.ice_pirates.user_view import (F_CREW, F_MAPS, F_POS, F_UPG, KIND_DIR, KIND_FIGHT, R_ESC_MASK,
                                                     R_HG_CELL, SEAT_FIELDS, V_CARD, V_ICE, V_KIND,
@@ -99,12 +97,6 @@ CELL_R = (0, 1, 2, 3, -1, 0, 1, 2, 3, -2, -1, 0, 1, 2, 3, -3, -2, -1, 0, 1, 2, 3
           -3, -2, -1, 0, 1, 2, -3, -2, -1, 0, 1, -3, -2, -1, 0)
 
 
-# Every helper is inlined into ``learned`` (numba's inline="always"; the loader would compile a
-# plain def as a function of its own, with bounds checks as here): a helper called out of line
-# costs a call with ``board``'s nine arrays each time, and this player makes some 20 such calls a
-# decision.  Measured (``pirate-sim bench``, every seat this player): 3,990 -> 2,700 ns a turn, the
-# same games (docs/strategy_file_hashes.py, learned_ice).
-@njit(cache=True, boundscheck=True, inline="always")
 def hex_distance(a, b):
     """Steps between cells ``a`` and ``b`` on the open map (icebergs ignored)."""
     dq = CELL_Q[a] - CELL_Q[b]
@@ -112,7 +104,6 @@ def hex_distance(a, b):
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def side_blocked(view, board, a, d, ib):
     """Does a known iceberg block the side between cell ``a`` and its neighbour in direction
     ``d``?  (An Ice Breaker passes a card with one iceberg side.)"""
@@ -127,7 +118,6 @@ def side_blocked(view, board, a, d, ib):
     return ((mb >> e) & 1) == 1 and not (ib and mb != 0 and (mb & (mb - 1)) == 0)
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def move_cost(board, wind, d, jib, crew):
     """Quarter moves of a move in direction ``d`` (the planner's costs)."""
     rl = board.rel[wind, d]
@@ -138,7 +128,6 @@ def move_cost(board, wind, d, jib, crew):
     return 4
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def enter_cost(view, c, ib):
     card = view[V_CARD + c]
     if card == FACE_DOWN:
@@ -148,20 +137,17 @@ def enter_cost(view, c, ib):
     return 0
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def plan_at(view, k):
     """The plan's distance from the ship's cell (k = 0) or its neighbour in direction k - 1 (FAR: none)."""
     x = view[V_PLAN + k]
     return FAR if x < 0 else x
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def lacked(view, o, maps):
     """Map colours seat ``o`` holds that ``maps`` lacks."""
     return popcount_nb(view[V_SEATS + SEAT_FIELDS * o + F_MAPS] & ~maps & ALL_MAPS)
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def expert_pick(view, board, options, jib, ib):
     """The option the expert's heading rule (policies.choose_dir_nb) takes, ties to the
     first: the move of the least cost + plan distance (rowing at one chip or fewer only when
@@ -201,7 +187,6 @@ def expert_pick(view, board, options, jib, ib):
     return pick
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def dir_value(view, board, params, jib, ib, d, nxt, rng, worth, pick):
     """``w_dir . phi`` of the option heading ``d`` to cell ``nxt`` (``d`` -1: stopping, ``nxt``
     the ship's cell); ``pick`` 1.0 where it is the expert's (feature 0).  The features are
@@ -241,7 +226,6 @@ def dir_value(view, board, params, jib, ib, d, nxt, rng, worth, pick):
     return v + params[7] * SMALL * rand_float_nb(rng)
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def seat_worth(view):
     """What I carry: the treasure 1, + my colours / 3 (feature 6's factor)."""
     seat = view[V_SEAT]
@@ -249,13 +233,11 @@ def seat_worth(view):
     return popcount_nb(maps & ALL_MAPS) / 3.0 + (1.0 if view[V_TREASURE] == seat else 0.0)
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def wins(view, board, nxt):
     """Does moving onto ``nxt`` (-1: off the map) win the game?"""
     return view[V_TREASURE] == view[V_SEAT] and (nxt < 0 or nxt == board.rules[R_HG_CELL])
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def raid(view, options, params):
     """Whom to raid: -1 (value 0, listed first) or the seat of the best value."""
     seat = view[V_SEAT]

@@ -40,8 +40,6 @@ as the built-in cautious and expert players reckon it):
 
 import numpy as np
 
-from numba import njit
-
 from pirate_sim.games.pirateer.user_view import (SEAT_FIELDS, V_N_NODES, V_N_SEATS, V_SEAT, V_SEATS, V_SHIPS,
                                                  V_SHIPS_PER_SEAT, V_TREASURE)
 
@@ -75,9 +73,6 @@ EXPERT_SCALE = 80.0
 WIN_VALUE = 1e9
 
 
-# Every helper is inlined into ``learned`` (as in pirate_sim/players/ice_pirates.py: an out-of-line
-# call passes its arrays each time); every seat this player, 1 thread: 13,280 -> 10,674 ns a turn, the same games.
-@njit(cache=True, boundscheck=True, inline="always")
 def walk(board, node, d, die):
     """Square a legal one-die move of ``die`` squares in direction ``d`` from ``node`` reaches."""
     for _ in range(die):
@@ -85,12 +80,10 @@ def walk(board, node, d, die):
     return node
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def steps(x):
     return x if x < FAR else FAR
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def popcount(x):
     c = 0
     while x != 0:
@@ -99,13 +92,11 @@ def popcount(x):
     return c
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def roll_bit(a, b):
     """The bit of the ordered roll (a, b) in a 36-bit set of rolls."""
     return np.int64(1) << np.int64((a - 1) * 6 + (b - 1))
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def with_die(v):
     """Every roll showing ``v`` on either die."""
     m = np.int64(0)
@@ -114,7 +105,6 @@ def with_die(v):
     return m
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def threat(view, board, occ, mask):
     """``mask[o, node]``: the rolls with which opposing ship ``o`` could land on ``node`` next
     turn (one die, or both dice in either order; blocking as the board stands now)."""
@@ -164,7 +154,6 @@ def threat(view, board, occ, mask):
         occ[p] = o
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def exposure(view, mask, pos, node, only):
     """Expected captures of a ship on ``node``: each opposing seat's share of its 36 rolls
     that reach it with a ship still afloat after the play (``pos``), summed over the seats
@@ -183,7 +172,6 @@ def exposure(view, mask, pos, node, only):
     return r
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def make_move(board, occ, pos, phi, ship, d, die, take, treasure):
     """One half of a play made on ``occ`` / ``pos``, counted into ``phi`` (a capture, the
     treasure captured, the treasure taken): (from, to, the ship captured or -1, who holds the
@@ -206,7 +194,6 @@ def make_move(board, occ, pos, phi, ship, d, die, take, treasure):
     return p, n, v, treasure
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def undo_move(occ, pos, ship, p, n, v):
     """:func:`make_move` undone."""
     pos[ship] = p
@@ -216,7 +203,6 @@ def undo_move(occ, pos, ship, p, n, v):
     occ[p] = ship
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def features(view, board, play, occ, mask, pos, phi):
     """Fill ``phi`` (float64[N_FEATURES]) for ``play`` (layout in the docstring); ``occ``
     (ship on each square, -1) and ``pos`` (a copy of the ships' squares) are left as they

@@ -36,8 +36,6 @@ value is about 1; "me" is the deciding seat, "the card" the island's face-up Tre
 
 import numpy as np
 
-from numba import njit
-
 from pirate_sim.games.pirates_cove.rules import BONES, CANNONS, CREW, HULL, SILVER, TAVERN, TREASURE_ISLAND
 from pirate_sim.games.pirates_cove.user_view import (BK_BARGE, BK_CRIPPLED, BK_FAME, BK_ISLAND, BK_SEC,
                                                      BLACK_FIELDS, CARD_CHESTS, CARD_FAME, CARD_GOLD, CARD_TAVERN,
@@ -75,9 +73,6 @@ CARD_WORTH = 0.8
 LEVEL_WORTH = 0.6
 
 
-# Every helper is inlined into ``learned`` (as in pirate_sim/players/ice_pirates.py: an out-of-line
-# call passes its arrays each time); every seat this player, 1 thread: 2,833 -> 2,267 ns a turn, the same games.
-@njit(cache=True, boundscheck=True, inline="always")
 def power(view, row):
     """Dice (the lower of Crew and Cannons) x the weakest section of the ship whose four
     sections (hull, sails, cannons, crew) start at ``row``."""
@@ -90,7 +85,6 @@ def power(view, row):
     return float(dice * tough)
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def seat_power(view, o):
     """A seat's power, its Parrots counted (Silver's dice, Bones' cannons)."""
     b = V_SEATS + SEAT_FIELDS * o
@@ -106,7 +100,6 @@ def seat_power(view, o):
     return p
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def room(view, board, o):
     b = V_SEATS + SEAT_FIELDS * o
     if view[b + SV_PARROT + 0] > 0:  # Flint
@@ -115,7 +108,6 @@ def room(view, board, o):
     return r if r > 0 else 0
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def level_cost(board, k, lvl):
     """Gold to raise section ``k`` from ``lvl``; -1 at the top of its track."""
     if lvl < 1 or lvl >= board.tracks[k, 1]:
@@ -123,7 +115,6 @@ def level_cost(board, k, lvl):
     return board.tracks[k, 2 + lvl]
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def greedy_value(view, board, o, island, last):
     """Another seat's value of ending the round alone on ``island`` (the built-in players'
     public model of one another: a greedy treasure hunter that shuns fighting black ships)."""
@@ -148,7 +139,6 @@ def greedy_value(view, board, o, island, last):
     return v
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def black_there(view, island, barge):
     """Index of the uncrippled black ship on ``island`` (a barge if ``barge``), -1 if none."""
     for k in range(view[V_N_BLACK]):
@@ -158,7 +148,6 @@ def black_there(view, island, barge):
     return -1
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def crowd(view, board, s, last, expect, edge):
     """expect[i - 1]: others expected on island i; edge[i - 1]: the same, each weighted by
     my edge over it (2 x my power / (mine + its) - 1)."""
@@ -186,7 +175,6 @@ def crowd(view, board, s, last, expect, edge):
             edge[i] += e * vals[i] / tot
 
 
-@njit(cache=True, boundscheck=True, inline="always")
 def features(view, board, island, expect, edge, phi):
     """Fill ``phi`` (float64[N_FEATURES]) for sailing to ``island`` (layout in the docstring);
     ``expect`` and ``edge`` from :func:`crowd`."""

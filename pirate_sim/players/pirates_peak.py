@@ -22,8 +22,6 @@ so a typical value is about 1; "me" is the deciding seat):
 
 import numpy as np
 
-from numba import njit
-
 from pirate_sim.games.pirates_peak.rules import (ACT_FIRE, ACT_SEARCH, N_SHIP, SH_BALLS, SH_CREW, SH_DIGS, SH_DOCKED,
                                                  SH_GOLD, SH_LIFE, SH_POS, SH_TRAP, SH_TREASURE)
 from pirate_sim.games.pirates_peak.user_view import V_PEAK_X, V_SEA_BANK, V_SEAT, V_SHIP, V_TURNS
@@ -45,9 +43,6 @@ PARAMS = {"learned": {
 }}
 
 
-# Every helper is inlined into ``learned`` (as in pirate_sim/players/ice_pirates.py: an out-of-line
-# call passes its arrays each time); every seat this player, 1 thread: 146 -> 144 ns a turn, the same games.
-@njit(cache=True, boundscheck=True, inline="always")
 def features(view, phi):
     """Fill ``phi`` (float64[N_FEATURES]) from the seat's view (layout in the docstring)."""
     s = view[V_SEAT]
