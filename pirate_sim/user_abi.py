@@ -110,10 +110,11 @@ def c_signature(arg_types) -> str:
     return f"types.int64({', '.join(parts)})"
 
 
-def wrapper_source(user_module: str, func: str, n_args: int, arg_types: tuple, board_type) -> str:
+def wrapper_source(user_module: str, func: str, n_args: int, arg_types: tuple, board_type, cache: bool = True) -> str:
     """Python source of the cfunc wrapper calling ``user_module.func`` with its first ``n_args``
     of (view, options, params, rng, board).  ``arg_types``: numba types of the first four;
-    ``board_type``: the NamedTuple type of the board (its class imported by name)."""
+    ``board_type``: the NamedTuple type of the board (its class imported by name); ``cache``
+    False where the module cannot be cached (a recursive function: user_strategy._jit_module)."""
     members = list(board_type.types)
     cls = board_type.instance_class
     everything = list(arg_types) + members
@@ -143,12 +144,12 @@ def wrapper_source(user_module: str, func: str, n_args: int, arg_types: tuple, b
         "",
         "# the user function (compiled inline=\"always\" by user_strategy._jit_module) is inlined into",
         "# _call, out of line: inlined into the try below, an exception would escape it (numba 0.68)",
-        "@njit(cache=True, boundscheck=True)",
+        f"@njit(cache={cache}, boundscheck=True)",
         f"def _call({', '.join(['view', 'options', 'params', 'rng', 'board'][:n_args])}):",
         f"    return _user({call_args})",
         "",
         "",
-        f"@cfunc({c_signature(everything)}, cache=True)",
+        f"@cfunc({c_signature(everything)}, cache={cache})",
         f"def wrapper({', '.join(params)}):",
         *lines,
         "    try:",

@@ -298,6 +298,9 @@ def _is_jitted(v) -> bool:
     return hasattr(v, "py_func") and hasattr(v, "compile")
 
 
+CACHEABLE = "_pirate_sim_cacheable"  # a jitted user module's flag: False where numba may not cache it
+
+
 def _jit_module(mod: types.ModuleType) -> None:
     """Compile every plain function defined in the module (so that helpers it calls are
     compiled too), with bounds checking; functions it decorated itself stay as they are.
@@ -308,15 +311,22 @@ def _jit_module(mod: types.ModuleType) -> None:
     nine), which made helper calls the larger part of a decision's cost (docs/strategies.md,
     "Speed").  A file with a ``try`` anywhere is compiled as it was, nothing inlined: an
     exception raised in inlined code inside a ``try`` can escape its ``except`` (numba 0.68;
-    tests/test_user_strategies.py)."""
+    tests/test_user_strategies.py).
+
+    A module with a recursive function is compiled in every process, not cached (its wrapper
+    too: :data:`CACHEABLE`): numba's cached code of a recursive function refers to itself by a
+    symbol that a later process cannot resolve (``LLVM ERROR: Symbol not found``: the process
+    aborts)."""
     from numba import njit
 
     plain = {n: v for n, v in vars(mod).items() if isinstance(v, types.FunctionType) and v.__module__ == mod.__name__}
     tree = ast.parse(Path(mod.__file__).read_text())
-    out_of_line = set(plain) if any(isinstance(x, ast.Try) for x in ast.walk(tree)) \
-        else recursive_functions(tree, set(plain))
+    loops = recursive_functions(tree, set(plain))
+    out_of_line = set(plain) if any(isinstance(x, ast.Try) for x in ast.walk(tree)) else loops
+    cache = not loops
+    setattr(mod, CACHEABLE, cache)
     for n, v in plain.items():
-        setattr(mod, n, njit(cache=True, boundscheck=True, inline="never" if n in out_of_line else "always")(v))
+        setattr(mod, n, njit(cache=cache, boundscheck=True, inline="never" if n in out_of_line else "always")(v))
 
 
 def recursive_functions(tree: ast.Module, names: set[str]) -> set[str]:
@@ -396,7 +406,8 @@ def compile_calls(game: str, users: list[UserStrategy], arg_types: tuple, board)
         if u.module_name not in sys.modules:  # a fresh process imports the user copy first (jitted)
             _import_file(u.module_name, d / f"{u.module_name}.py")
             _jit_module(sys.modules[u.module_name])
-        text = wrapper_source(u.module_name, u.func_name, u.n_args, tuple(arg_types), board_type)
+        text = wrapper_source(u.module_name, u.func_name, u.n_args, tuple(arg_types), board_type,
+                              getattr(sys.modules[u.module_name], CACHEABLE, True))
         key = sha256_text("\n".join([_cache.source_digest(), game, u.sha256, text]))[:20]
         name = f"pirate_sim_call_{key}"
         path = d / f"{name}.py"

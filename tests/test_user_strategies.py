@@ -348,19 +348,26 @@ def f(view, plays, params):
 def test_helpers_are_inlined_except_where_a_function_can_call_itself(tmp_path):
     """The loader compiles a file's functions inline="always" (an out-of-line call costs its arrays
     each time), except those that can call themselves, directly or through another; the file
-    compiles for the game and plays."""
-    import sys
+    compiles for the game and plays, in this process and in the next: a module with recursion
+    is not cached (numba's cached recursion aborted the next process: LLVM "Symbol not found")."""
+    import uuid
 
-    (tmp_path / "rec.py").write_text(RECURSIVE)
+    # a file no earlier run compiled (its copy and cache are keyed by its SHA-256)
+    (tmp_path / "rec.py").write_text(RECURSIVE + f"\n# run {uuid.uuid4().hex}\n")
     (tmp_path / "s.toml").write_text('game = "pirates_peak"\n[[seats]]\nstrategy = "rec.py:f"\n'
                                      '[[seats]]\nstrategy = "expert"\n')
     s = scen.load(tmp_path / "s.toml")
     mod = sys.modules[s.user["rec.py:f"].module_name]
     inline = {n: getattr(mod, n).targetoptions["inline"] for n in ("depth", "ping", "pong", "first", "f")}
     assert inline == {"depth": "never", "ping": "never", "pong": "never", "first": "always", "f": "always"}
+    assert getattr(mod, U.CACHEABLE) is False
     c = s.compile()
     out_g, _ = s.game.play(c, 5, 0, 4)
     assert len(out_g) == 4 and (out_g[:, 1] > 0).all()  # whole games: turns played
+    again = subprocess.run([sys.executable, "-c", "import sys; from pirate_sim import scenario as scen; "
+                            "s = scen.load(sys.argv[1]); print(len(s.game.play(s.compile(), 5, 0, 4)[0]))",
+                            str(tmp_path / "s.toml")], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and again.stdout.split()[-1] == "4", again.stderr[-2000:]
 
 
 TRYING = '''
@@ -390,6 +397,7 @@ def test_a_file_with_a_try_is_compiled_out_of_line_and_catches_its_own_errors(tm
     s = scen.load(tmp_path / "s.toml")
     mod = sys.modules[s.user["trying.py:f"].module_name]
     assert {getattr(mod, n).targetoptions["inline"] for n in ("risky", "f")} == {"never"}
+    assert getattr(mod, U.CACHEABLE) is True
     out_g, _ = s.game.play(s.compile(), 5, 0, 4)
     assert len(out_g) == 4 and (out_g[:, 1] > 0).all()
 
