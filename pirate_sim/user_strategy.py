@@ -263,7 +263,8 @@ def load(spec: str, base_dir: Path | None = None, source: str | None = None,
                             hit.py_func, hit.dispatcher, hit.checked)
     u = UserStrategy(spec, func, source, sha, shown, {}, 0)
     try:
-        why = source_problem(ast.parse(source))
+        tree = ast.parse(source)
+        why = source_problem(tree)
     except SyntaxError as exc:
         raise u.fail(f"syntax error at line {exc.lineno}: {exc.msg}") from None
     if why:
@@ -275,7 +276,7 @@ def load(spec: str, base_dir: Path | None = None, source: str | None = None,
         mod = _import_file(name, copy)
     except Exception as exc:  # noqa: BLE001 - the user's module raised while importing
         raise u.fail(f"importing the file raised {type(exc).__name__}: {_first_line(exc)}") from None
-    _jit_module(mod)
+    _jit_module(mod, tree)
     obj = getattr(mod, func, None)
     if obj is None:
         names = [n for n, v in vars(mod).items() if _is_jitted(v) and v.py_func.__module__ == name]
@@ -301,9 +302,10 @@ def _is_jitted(v) -> bool:
 CACHEABLE = "_pirate_sim_cacheable"  # a jitted user module's flag: False where numba may not cache it
 
 
-def _jit_module(mod: types.ModuleType) -> None:
+def _jit_module(mod: types.ModuleType, tree: ast.Module) -> None:
     """Compile every plain function defined in the module (so that helpers it calls are
     compiled too), with bounds checking; functions it decorated itself stay as they are.
+    ``tree``: the module's syntax tree.
 
     Each is compiled inline="always" (numba inlines it where it is called: into its callers, and
     the function a seat names into its wrapper's ``_call``), except a function that can call
@@ -320,7 +322,6 @@ def _jit_module(mod: types.ModuleType) -> None:
     from numba import njit
 
     plain = {n: v for n, v in vars(mod).items() if isinstance(v, types.FunctionType) and v.__module__ == mod.__name__}
-    tree = ast.parse(Path(mod.__file__).read_text())
     loops = recursive_functions(tree, set(plain))
     out_of_line = set(plain) if any(isinstance(x, ast.Try) for x in ast.walk(tree)) else loops
     cache = not loops
@@ -404,8 +405,9 @@ def compile_calls(game: str, users: list[UserStrategy], arg_types: tuple, board)
     for i, u in enumerate(users):
         check_compiles(u, game, tuple(arg_types) + (board_type,))
         if u.module_name not in sys.modules:  # a fresh process imports the user copy first (jitted)
-            _import_file(u.module_name, d / f"{u.module_name}.py")
-            _jit_module(sys.modules[u.module_name])
+            copy = d / f"{u.module_name}.py"
+            _import_file(u.module_name, copy)
+            _jit_module(sys.modules[u.module_name], ast.parse(copy.read_text()))
         text = wrapper_source(u.module_name, u.func_name, u.n_args, tuple(arg_types), board_type,
                               getattr(sys.modules[u.module_name], CACHEABLE, True))
         key = sha256_text("\n".join([_cache.source_digest(), game, u.sha256, text]))[:20]

@@ -136,14 +136,20 @@ def _replay_nb(st, ev, rng, P, T, strat, sp, fs, nf, fresh):
     return False
 
 
+@njit(cache=True, inline="always")
+def play_rows_nb(st, T):
+    """(strat, sp): the rows the state's seats play, a rollout's (W_RUN_*) or the table's."""
+    if st[X_ROLL] != 0:
+        return T[W_RUN_STRAT], T[W_RUN_SP]
+    return T[T_STRAT], T[T_SP]
+
+
 @njit(cache=True, inline="always")  # once per decision
 def next_decision_nb(st, ev, rng, P, T):
     """Play on to the next decision: the seat whose choice waits, -1 once the game is over.  An
     answered choice replays its turn first; a seat that is not asked plays its turns inline."""
-    roll = st[X_ROLL] != 0
-    strat = T[W_RUN_STRAT] if roll else T[T_STRAT]
-    sp = T[W_RUN_SP] if roll else T[T_SP]
-    fs = T[W_RFS] if roll else T[W_FS]
+    strat, sp = play_rows_nb(st, T)
+    fs = T[W_RFS] if st[X_ROLL] != 0 else T[W_FS]
     x = st[X_STEP]
     if x == STEP_PAUSED:  # (asked again before an answer: the same choice)
         return st[G_SEAT]
@@ -296,7 +302,5 @@ def outputs_nb(st, rng, P, T, out_g, out_s):
 def view_nb(st, P, T, seat, view):
     st0 = st[X_START:X_START + W]
     fill_view_nb(st, st0, P, view)  # user_view.py documents the layout
-    roll = st[X_ROLL] != 0  # a rollout's seats play its rows, as in next_decision_nb
-    strat = T[W_RUN_STRAT] if roll else T[T_STRAT]
-    sp = T[W_RUN_SP] if roll else T[T_SP]
+    strat, sp = play_rows_nb(st, T)  # the rows its turn is played with
     fill_plan_nb(st, st0, P, T[T_GEO], T[T_REL], T[T_COSTS], strat, sp, T[W_VFS], view)
