@@ -94,6 +94,24 @@ def as_readonly(typingctx, arr):
     return ro(arr), codegen
 
 
+# What :func:`must_be_index` says of a function that returns something else; the loader reads the
+# type back out of numba's error (pirate_sim.user_strategy.compile_calls)
+NOT_AN_INDEX = "returns {}, expected the index (an integer) of the option it takes"
+
+
+@intrinsic
+def must_be_index(typingctx, x):
+    """``x`` unchanged where it is an integer, else a typing error naming its type: the wrapper's
+    cast to int64 would otherwise accept a float (or a bool) silently."""
+    if not isinstance(x, types.Integer):
+        raise TypingError(NOT_AN_INDEX.format(x))
+
+    def codegen(context, builder, signature, args):
+        return args[0]
+
+    return x(x), codegen
+
+
 @njit(cache=True)
 def call_user_nb(calls, f, view, options, params, rng):
     """Dispatch index ``f``'s answer (int64; :data:`RAISED` if it raised) for these arrays."""
@@ -138,15 +156,16 @@ def wrapper_source(user_module: str, func: str, n_args: int, arg_types: tuple, b
         "",
         f"from {cls.__module__} import {cls.__qualname__} as _Board",
         f"from {user_module} import {func} as _user",
-        "from pirate_sim.user_abi import as_readonly",
+        "from pirate_sim.user_abi import as_readonly, must_be_index",
         "from pirate_sim.user_strategy import RAISED",
         "",
         "",
         "# the user function is inlined into _call where user_strategy._jit_module compiled it so;",
-        "# _call is out of line: inlined into the try below, an exception would escape it (numba 0.68)",
+        "# _call is out of line: inlined into the try below, an exception would escape it (numba 0.68);",
+        "# its typing is the loader's check of the function (a typing error or a result that is no index)",
         f"@njit(cache={cache}, boundscheck=True)",
         f"def _call({call_args}):",
-        f"    return _user({call_args})",
+        f"    return must_be_index(_user({call_args}))",
         "",
         "",
         f"@cfunc({c_signature(everything)}, cache={cache})",

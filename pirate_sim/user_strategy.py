@@ -35,7 +35,7 @@ import os
 import re
 import sys
 import types
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +92,6 @@ class UserStrategy:
     module_name: str = ""
     py_func: Any = None
     dispatcher: Any = None
-    checked: set = field(default_factory=set)  # games whose signature compiled
 
     @property
     def identity(self) -> str:
@@ -260,7 +259,7 @@ def load(spec: str, base_dir: Path | None = None, source: str | None = None,
     hit = _LOADED.get(key)
     if hit is not None:
         return UserStrategy(spec, func, source, sha, shown or hit.path, hit.params, hit.n_args, hit.module_name,
-                            hit.py_func, hit.dispatcher, hit.checked)
+                            hit.py_func, hit.dispatcher)
     u = UserStrategy(spec, func, source, sha, shown, {}, 0)
     try:
         tree = ast.parse(source)
@@ -368,23 +367,16 @@ def _params_of(u: UserStrategy, table: Any) -> dict[str, float]:
     return out
 
 
-def check_compiles(u: UserStrategy, game: str, arg_types: tuple) -> None:
-    """Compile the function for the game's argument types now (a one-line error, before any
-    kernel is generated); ``arg_types`` are numba types, the first ``u.n_args`` used.  The
-    return type must be an integer."""
-    if game in u.checked:
-        return
-    from numba.core import types as nt
+def _compile_error(u: UserStrategy, exc: BaseException) -> UserStrategyError:
+    """The one-line error of a function numba could not compile for the game's arguments: the
+    type it returns where that is not an index (``user_abi.must_be_index``), else numba's first
+    informative line."""
+    from .user_abi import NOT_AN_INDEX
 
-    try:
-        cres = u.dispatcher.compile(tuple(arg_types[:u.n_args]))
-    except Exception as exc:  # noqa: BLE001 - numba's typing/lowering errors
-        raise u.fail(f"numba cannot compile it: {_first_line(exc)}") from None
-    ret = cres.signature.return_type if hasattr(cres, "signature") else u.dispatcher.overloads[
-        tuple(arg_types[:u.n_args])].signature.return_type
-    if not isinstance(ret, nt.Integer):
-        raise u.fail(f"returns {ret}, expected the index (an integer) of the option it takes")
-    u.checked.add(game)
+    m = re.search(re.escape(NOT_AN_INDEX).replace(r"\{\}", r"(.+?)"), str(exc))
+    if m:
+        return u.fail(NOT_AN_INDEX.format(m.group(1)))
+    return u.fail(f"numba cannot compile it: {_first_line(exc)}")
 
 
 # ------------------------------------------------------------------ the C-callable wrappers
@@ -403,7 +395,6 @@ def compile_calls(game: str, users: list[UserStrategy], arg_types: tuple, board)
         sys.path.insert(0, str(d))  # a wrapper imports its user module by name
     addrs = np.zeros(max(len(users), 1), np.int64)
     for i, u in enumerate(users):
-        check_compiles(u, game, tuple(arg_types) + (board_type,))
         if u.module_name not in sys.modules:  # a fresh process imports the user copy first (jitted)
             copy = d / f"{u.module_name}.py"
             _import_file(u.module_name, copy)
@@ -414,10 +405,10 @@ def compile_calls(game: str, users: list[UserStrategy], arg_types: tuple, board)
         name = f"pirate_sim_call_{key}"
         path = d / f"{name}.py"
         _write_if_changed(path, text)
-        try:
+        try:  # compiling the wrapper types the function for these arguments: its errors are the file's
             mod = _import_file(name, path)
-        except Exception as exc:  # noqa: BLE001 - numba lowering the wrapper (the user function typed already)
-            raise u.fail(f"numba cannot compile it: {_first_line(exc)}") from None
+        except Exception as exc:  # noqa: BLE001 - numba's typing and lowering errors
+            raise _compile_error(u, exc) from None
         addrs[i] = mod.wrapper.address
     addrs.setflags(write=False)
     return user_calls(addrs, board)
@@ -554,7 +545,7 @@ def results_copy(s, out_dir: Path):
         new = f"{STRATEGIES_DIR}/{name}:{u.func_name}"
         renamed[spec] = new
         users[new] = UserStrategy(new, u.func_name, u.source, u.sha256, str(d / name), u.params, u.n_args,
-                                  u.module_name, u.py_func, u.dispatcher, u.checked)
+                                  u.module_name, u.py_func, u.dispatcher)
     t = _copy.copy(s)
     t.seats = [dict(seat, strategy=renamed.get(seat["strategy"], seat["strategy"])) for seat in s.seats]
     t.seats = [dict(seat, **{ROLLOUT_KEY: renamed[seat[ROLLOUT_KEY]]}) if seat.get(ROLLOUT_KEY) in renamed else seat
