@@ -33,7 +33,26 @@ def _score(roll: int, chips: int, max_score: int) -> int:
 def raid_exact(r_chips: int, d_chips: int, r_cannon: bool, d_cannon: bool, *, ties_raider: bool = True,
                swash_ties_swash: bool = True, max_score: int = 6, cannon_dice: int = 2,
                swashbuckle: bool = True) -> Fraction:
-    """Exact P(raider wins) by recursion over (loser, chips left, the other's kept roll)."""
+    """Exact P(raider wins): the first exchange, then :func:`_after_exchange`'s recursion."""
+    dist = {False: roll_distribution(False, cannon_dice), True: roll_distribution(True, cannon_dice)}
+    after = _after_exchange(r_cannon, d_cannon, swash_ties_swash, max_score, cannon_dice, swashbuckle)
+    total = Fraction(0)
+    for x, px in dist[r_cannon].items():
+        for y, py in dist[d_cannon].items():
+            rs = _score(x, r_chips, max_score)
+            ds = _score(y, d_chips, max_score)
+            won = rs > ds or (rs == ds and ties_raider)
+            total += px * py * after(won, r_chips, d_chips, x, y)
+    return total
+
+
+@lru_cache(maxsize=64)  # one recursion per rules and cannons, shared by every starting crew
+def _after_exchange(r_cannon: bool, d_cannon: bool, swash_ties_swash: bool, max_score: int, cannon_dice: int,
+                    swashbuckle: bool):
+    """P(raider wins | who won the last exchange, chips left, the kept rolls), memoised: a
+    recursion over (loser, chips left, the other's kept roll), the loser swashbuckling while it
+    has a chip.  It does not depend on the crews a raid starts with, so the raid matrix's 49
+    starts share it."""
     dist = {False: roll_distribution(False, cannon_dice), True: roll_distribution(True, cannon_dice)}
     cannon = (r_cannon, d_cannon)
 
@@ -62,14 +81,7 @@ def raid_exact(r_chips: int, d_chips: int, r_cannon: bool, d_cannon: bool, *, ti
             total += p * after(r_wins, rc - 1, dc, y, d_roll)
         return total
 
-    total = Fraction(0)
-    for x, px in dist[r_cannon].items():
-        for y, py in dist[d_cannon].items():
-            rs = _score(x, r_chips, max_score)
-            ds = _score(y, d_chips, max_score)
-            won = rs > ds or (rs == ds and ties_raider)
-            total += px * py * after(won, r_chips, d_chips, x, y)
-    return total
+    return after
 
 
 def raid_rows(rules: dict, samples: int, seed: int) -> list[OddsRow]:
