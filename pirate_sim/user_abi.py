@@ -7,8 +7,9 @@ cached on its own, in seconds) whose C signature is the same for every function 
 each array argument travels as (data pointer, its dimensions).  The game's kernel is an
 ordinary package module compiled once; at a user seat it calls ``call_user_nb(calls, f,
 view, options, params, rng)``, which loads address ``calls[0][f]`` and calls it with the
-arrays' pointers (:func:`_call_address`).  The wrapper rebuilds the arrays (``carray``),
-makes ``params`` and the board's tables read-only again, and calls the user function.
+arrays' pointers (:func:`_call_address`).  The wrapper hands those on to a compiled ``_call``,
+which rebuilds the arrays (``carray``), makes ``params`` and the board's tables read-only again,
+and calls the user function (inlined into it).
 
 An exception inside the user function (numba checks its indices: ``boundscheck``) cannot
 cross a C call; the wrapper catches it and returns :data:`RAISED`, which the kernel treats
@@ -162,17 +163,19 @@ def wrapper_source(user_module: str, func: str, n_args: int, arg_types: tuple, b
         "",
         "# the user function is inlined into _call where user_strategy._jit_module compiled it so;",
         "# _call is out of line: inlined into the try below, an exception would escape it (numba 0.68);",
+        "# it takes the C arguments and rebuilds the arrays itself: an out-of-line call hands each array",
+        "# over as its whole structure, and the board's tables made that call cost more than some players;",
         "# its typing is the loader's check of the function (a typing error or a result that is no index)",
         f"@njit(cache={cache}, boundscheck=True)",
-        f"def _call({call_args}):",
+        f"def _call({', '.join(params)}):",
+        *lines,
         f"    return must_be_index(_user({call_args}))",
         "",
         "",
         f"@cfunc({c_signature(everything)}, cache={cache})",
         f"def wrapper({', '.join(params)}):",
-        *lines,
         "    try:",
-        f"        return np.int64(_call({call_args}))",
+        f"        return np.int64(_call({', '.join(params)}))",
         "    except Exception:  # noqa: BLE001 - nothing may cross the C call; the kernel reports RAISED",
         "        return RAISED",
         "",
