@@ -87,8 +87,23 @@ def _name(dispatcher) -> tuple[str, str]:
     return getattr(py, "__module__", "") or "", getattr(py, "__qualname__", "") or str(dispatcher)
 
 
+# A strategy file's generated wrapper (pirate_sim.user_strategy.compile_calls): named by a hash, so
+# its module is registered with what the user wrote (name_module), and its compile times are kept
+# under one key for every file (each file's first compile estimates from the last file's)
+_WRAPPER = "pirate_sim_call_"
+_NAMED: dict[str, str] = {}  # generated module -> what a user reads
+
+
+def name_module(module: str, what: str) -> None:
+    """Announce compiles of generated module ``module`` as ``what`` (a strategy file: its file
+    and function)."""
+    _NAMED[module] = what
+
+
 def label(module: str, name: str) -> str:
     """What a user reads: the game (or 'strategy file') and the kernel's name."""
+    if module in _NAMED:
+        return _NAMED[module]
     parts = module.split(".")
     if module.startswith("pirate_sim.games.") and len(parts) > 2:
         return f"{parts[2]} {name}"
@@ -108,6 +123,8 @@ def _key(module: str, name: str, args=None) -> str:
     the search player), and each kind's last compile is its own estimate."""
     engine = _ENGINE.fullmatch(module)
     key = f"pirate_sim_engine_{engine.group(1)}.{name}" if engine else f"{module}.{name}"
+    if module.startswith(_WRAPPER):
+        key = f"{_WRAPPER}.{name}"
     if args is not None:
         key += "[" + hashlib.sha256(repr(tuple(args)).encode()).hexdigest()[:12] + "]"
     return key
@@ -150,6 +167,7 @@ class _Compile:
 
     def __init__(self, module: str, name: str, args=None):
         self.key = _key(module, name, args)
+        self.file = module.startswith(_WRAPPER)
         self.what = label(module, name)
         self.start = time.monotonic()
         self.functions = 1
@@ -166,9 +184,12 @@ class _Compile:
         if self.last:
             est = (f"last compile on this machine took {self.last['seconds']:.0f} s"
                    + (f" at load {self.last['load']}" if self.last.get("load") is not None else ""))
+        elif self.file:
+            est = "no earlier compile on this machine to go by; a file takes a few seconds"
         else:
             est = "no earlier compile on this machine to go by; kernels take 10 s to several minutes on 2 cores"
-        return f"compiling {self.what} (numba, once per machine and package version, then cached; {est})..."
+        once = "once per version of the file" if self.file else "once per machine and package version"
+        return f"compiling {self.what} (numba, {once}, then cached; {est})..."
 
     def tick(self) -> None:
         """Announce the compile once it has run ANNOUNCE_S, then say 'still compiling' now and

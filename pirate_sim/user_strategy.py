@@ -387,6 +387,7 @@ def compile_calls(game: str, users: list[UserStrategy], arg_types: tuple, board)
     seconds; the game's kernel itself is compiled once per package, whatever the files."""
     from numba import typeof
 
+    from . import compiling
     from .user_abi import user_calls, wrapper_source
 
     board_type = typeof(board)
@@ -405,6 +406,7 @@ def compile_calls(game: str, users: list[UserStrategy], arg_types: tuple, board)
         name = f"pirate_sim_call_{key}"
         path = d / f"{name}.py"
         _write_if_changed(path, text)
+        compiling.name_module(name, f"strategy file {u.label}")
         try:  # compiling the wrapper types the function for these arguments: its errors are the file's
             mod = _import_file(name, path)
         except Exception as exc:  # noqa: BLE001 - numba's typing and lowering errors

@@ -179,3 +179,28 @@ def test_an_engine_is_named_by_its_game_and_keeps_its_last_compile_time_across_d
 
     plain, search = (compiling._key("m", "play_chunk_nb", (typeof(np.zeros(2)), typeof(x))) for x in (None, True))
     assert plain != search and plain.startswith("m.play_chunk_nb[")
+
+
+def test_a_strategy_file_is_announced_by_its_file_and_function(tmp_path, monkeypatch, capfd):
+    """A strategy file's compile (its generated wrapper, a module named by a hash) is announced
+    by the file and function the scenario names, as a file's compile (seconds, once per version
+    of the file); the next new file's estimate is the last file's time on this machine."""
+    from pirate_sim import compiling
+    from pirate_sim import scenario as scen
+
+    monkeypatch.setenv("PIRATE_SIM_COMPILE_NOTES", "1")
+    monkeypatch.setenv("PIRATE_SIM_CACHE", str(tmp_path / "cache"))  # no strategy file, no compile time kept
+    monkeypatch.setattr(compiling, "ANNOUNCE_S", 0.0)  # announce however fast this machine compiles it
+    source = (Path(__file__).resolve().parents[1] / "pirate_sim" / "players" / "pirates_cove.py").read_text()
+    for i, name in enumerate(("first.py", "second.py")):
+        (tmp_path / name).write_text(f"{source}\n# {tmp_path} {i}\n")  # a file never compiled before
+        seats = [{"strategy": f"{name}:learned"}] + [{"strategy": "expert"}] * 3
+        s = scen.from_dict({"game": "pirates_cove", "seats": seats}, source=str(tmp_path / "s.toml"))
+        s.game.play(s.compile(), 1, 0, 1)
+    err = capfd.readouterr().err
+    once = "(numba, once per version of the file, then cached; "
+    assert f"compiling strategy file first.py:learned {once}no earlier compile on this machine to go by; " \
+           "a file takes a few seconds)" in err, err
+    assert "compiled strategy file first.py:learned in " in err, err
+    assert f"compiling strategy file second.py:learned {once}last compile on this machine took " in err, err
+    assert "pirate_sim_call_" not in err, err
