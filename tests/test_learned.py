@@ -194,7 +194,13 @@ def test_auto_weights_train_once_per_rules_variant(tmp_path, monkeypatch):
     """weights = "auto": the first load trains the player for the scenario's rules (one stderr
     line says so) and caches it; the second load reads the cache; another rules variant gets
     its own player."""
-    monkeypatch.setenv("PIRATE_SIM_CACHE", str(tmp_path))  # a cold player cache (kernels stay where they are)
+    from pirate_sim import contract
+    from pirate_sim.games import get_game
+
+    # the game's engine is a module generated in the user cache: loaded first from where it is, so
+    # that only the player cache below is cold (else the engine would be written and compiled anew)
+    contract.engine(get_game("pirates_peak").protocol)
+    monkeypatch.setenv("PIRATE_SIM_CACHE", str(tmp_path))  # a cold player cache
     raw = {"game": "pirates_peak", "rules": {"ship": {"life_points": 2}},
            "seats": [{"strategy": "learned", "weights": "auto"}, {"strategy": "expert"}]}
     s = scen.from_dict(raw)
