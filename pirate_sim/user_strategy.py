@@ -397,9 +397,8 @@ def compile_calls(game: str, users: list[UserStrategy], arg_types: tuple, board)
     addrs = np.zeros(max(len(users), 1), np.int64)
     for i, u in enumerate(users):
         if u.module_name not in sys.modules:  # a fresh process imports the user copy first (jitted)
-            copy = d / f"{u.module_name}.py"
-            _import_file(u.module_name, copy)
-            _jit_module(sys.modules[u.module_name], ast.parse(copy.read_text()))
+            _import_file(u.module_name, d / f"{u.module_name}.py")  # the copy load() wrote of u.source
+            _jit_module(sys.modules[u.module_name], ast.parse(u.source))
         text = wrapper_source(u.module_name, u.func_name, u.n_args, tuple(arg_types), board_type,
                               getattr(sys.modules[u.module_name], CACHEABLE, True))
         key = sha256_text("\n".join([_cache.source_digest(), game, u.sha256, text]))[:20]

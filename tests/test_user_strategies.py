@@ -391,8 +391,6 @@ def f(view, plays, params):
 def test_a_file_with_a_try_is_compiled_out_of_line_and_catches_its_own_errors(tmp_path):
     """Inlined into a try, an exception can escape its except (numba): a file with a try is compiled
     with nothing inlined, so its except catches what its helper raises and the games play."""
-    import sys
-
     (tmp_path / "trying.py").write_text(TRYING)
     (tmp_path / "s.toml").write_text('game = "pirates_peak"\n[[seats]]\nstrategy = "trying.py:f"\n'
                                      '[[seats]]\nstrategy = "expert"\n')
