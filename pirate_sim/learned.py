@@ -82,6 +82,9 @@ def player(game_name: str):
 DEFAULTS = {"generations": 30, "population": 24, "elite": 6, "games": 4000, "held_out": 20000, "final_games": 40000}
 AUTO = "auto"  # weights = "auto": the player trained for the scenario's rules, from the user cache or trained now
 AUTO_SEED = 20261203  # the seed of every "auto" training (its weights depend only on the rules and seats)
+# "auto" players the package ships, trained as auto_weights trains them (same key, same weights):
+# the bundled scenarios' rules, so that their first run does not wait for a training
+BUNDLED = PLAYERS / "auto"
 
 
 def _player_constant(game_name: str, name: str) -> dict:
@@ -221,9 +224,10 @@ def resolve_seat(game, seat: dict, rules: dict[str, Any], base_dir: Path, n_seat
 def auto_weights(sc, extra: dict) -> Path:
     """The weights of the player of ``sc``'s game trained for ``sc``'s rules and seat count
     against the expert (the game's training defaults, seed ``sc.seed``: :data:`AUTO_SEED`
-    where the scenario builds ``sc``): from the user cache, or trained now and cached there
-    (named by the rules' hash, the seats, the player file's SHA-256 and the settings), so
-    that each rules variant of a compare or sweep gets its own."""
+    where the scenario builds ``sc``): shipped with the package (:data:`BUNDLED`), from the user
+    cache, or trained now and cached there (named by the rules' hash, the seats, the player
+    file's SHA-256 and the settings), so that each rules variant of a compare or sweep gets
+    its own, and an edit of the player file or of the settings never reads an older player."""
     import sys
 
     from . import _cache
@@ -233,6 +237,9 @@ def auto_weights(sc, extra: dict) -> Path:
     settings = training_defaults(game.name)
     key = hashlib.sha256(json.dumps([rules_hash(game, rules), n_seats, u.sha256, settings, extra, sc.seed],
                                     sort_keys=True, default=str).encode()).hexdigest()[:16]
+    bundled = BUNDLED / f"{game.name}-{key}" / "weights.npz"
+    if bundled.is_file():  # trained once for the package (docs/bundled_players.py): no wait on first use
+        return bundled
     folder = _cache.root() / "learned" / f"{game.name}-{key}"
     path = folder / "weights.npz"
     if path.is_file():

@@ -212,6 +212,25 @@ def test_auto_weights_train_once_per_rules_variant(tmp_path, monkeypatch):
     assert trained_for.info["curve"][-1]["lo"] > 0.5  # it beats the expert on held-out games
 
 
+def test_a_bundled_scenarios_auto_player_ships_with_the_package(tmp_path, monkeypatch, capsys):
+    """Pirate's Peak's self-play example (weights = "auto", default rules) reads the player the
+    package ships (docs/bundled_players.py: trained as auto trains it, same key), not a training:
+    nothing trains in an empty user cache, and the shipped file is that training's (seed,
+    settings, rules).  A rules variant still trains (the test above)."""
+    monkeypatch.setenv("PIRATE_SIM_CACHE", str(tmp_path))  # an empty user cache
+    s = scen.load(Path(__file__).resolve().parent.parent / "examples" / "learned" / "peak_self_play.toml")
+    assert "training" not in capsys.readouterr().err
+    for seat in s.seats:
+        path = Path(seat["weights_file"])
+        assert path.parent.parent == learned.BUNDLED and not str(path).startswith(str(tmp_path))
+        w = learned.read_weights(path)
+        settings = learned.training_defaults("pirates_peak")
+        assert w.rules_hash == learned.rules_hash(s.game, s.rules) and w.info["seed"] == learned.AUTO_SEED
+        assert {k: w.info[k] for k in ("generations", "population", "elite", "games")} == \
+            {k: settings[k] for k in ("generations", "population", "elite", "games")}
+        assert w.info["curve"][-1]["lo"] > 0.5  # it beats the expert on held-out games
+
+
 def test_the_report_shows_how_a_learned_seat_was_trained(trained, tmp_path):
     """A run with a learned seat: its results directory keeps a copy of the weights (the
     scenario.toml there loads on its own, same hash) and the report draws the training curve
