@@ -1374,7 +1374,8 @@ def learn(scenario: Scenario | PathLike, out: PathLike | None = None, *, generat
           population: int | None = None, elite: int | None = None, games: int | None = None,
           held_out: int | None = None, final_games: int | None = None,
           against: Sequence[str] | None = None, seed: int | None = None, threads: int | None = None,
-          resume: bool = False, force: bool = False, progress: Progress = True) -> "learned.LearnResult":
+          resume: bool = False, force: bool = False, progress: Progress = True, method: str = "cem",
+          distill: dict | None = None) -> "learned.LearnResult":
     """Train the game's learned player for the scenario's rules by self-play against ``against``
     (default: ``expert`` in every other seat) and write ``out``/weights.npz, the learning curve
     (curve.csv, learning_curve.png) and the final held-out table (final.json); docs/learned.md.
@@ -1384,6 +1385,9 @@ def learn(scenario: Scenario | PathLike, out: PathLike | None = None, *, generat
     training never plays; the final table plays ``final_games`` fresh ones (Wilson 95%).
     Settings left None are the game's (``pirate_sim.learned.training_defaults``).
     ``resume`` continues a stopped training identically; same seed, same weights.
+    ``method="distill"`` fits the player's choices to search's rollout values instead
+    (pirate_sim/distill.py; 3 generations by default; ``distill`` overrides its settings,
+    ``pirate_sim.distill.DEFAULTS``), in games whose player has ``option_features``.
 
     Example:
         >>> r = ps.learn("scenarios/pirates_peak_default.toml", "players/peak", generations=20)
@@ -1401,7 +1405,8 @@ def learn(scenario: Scenario | PathLike, out: PathLike | None = None, *, generat
                                                                 resume=resume, progress=progress)
     sc = _as_scenario(scenario).engine
     if generations is None:
-        generations = learned.training_defaults(sc.game.name)["generations"]
+        generations = (learned.DISTILL_GENERATIONS if method == learned.DISTILL
+                       else learned.training_defaults(sc.game.name)["generations"])
     dest = _out_dir(out, "learn")
     runner.set_threads(threads)
     with _progress(progress, "learn", generations, unit="generations") as bar:
@@ -1410,4 +1415,4 @@ def learn(scenario: Scenario | PathLike, out: PathLike | None = None, *, generat
         return learned.learn(sc, dest, generations=generations, population=population, elite=elite, games=games,
                              held_out=held_out, final_games=final_games,
                              against=list(against) if against is not None else None, seed=seed, resume=resume,
-                             force=force, progress=cb)
+                             force=force, progress=cb, method=method, distill_settings=distill)

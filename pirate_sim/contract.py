@@ -46,7 +46,9 @@ or a restored state), ``playout_seats_nb(st, P, T, seat)`` (the bench's plain pl
 as a rollout of ``seat`` plays them), ``determinise_at_nb(st, truth, rng, P, T, seat, j)``
 (``determinise_nb`` of rollout j, where the rollouts model the other seats by j),
 ``new_file_options_nb(m)`` and ``file_options_nb(st, P, T, opts, n, out)`` (what a strategy file
-gets as its options), ``view_len_nb(P)`` (a view whose length the rules set),
+gets as its options), ``file_asks_nb(st, P, T)`` (False at a decision a strategy file's seat
+leaves to its base strategy: distillation's positions skip it), ``view_len_nb(P)`` (a view whose
+length the rules set),
 ``trace_state_nb(P, ev)`` (a traced game's state, for a game whose log lives in its state) and
 ``play_unasked_nb(st, ev, rng, P, T)`` (the whole game where no seat is asked, for a game whose
 scripted games run in calls of its own rules: a table of scripted seats then compiles no decision
@@ -91,7 +93,7 @@ REQUIRED = ("MAX_OPTIONS", "new_state_nb", "setup_nb", "next_decision_nb", "opti
 # hooks a game may leave out (engine_template's defaults: std_*)
 OPTIONAL = ("thread_tables_nb", "stream_key_nb", "user_stream_key_nb", "search_prepare_nb", "refresh_nb",
             "playout_seats_nb", "new_file_options_nb", "file_options_nb", "determinise_at_nb", "view_len_nb",
-            "trace_state_nb", "play_unasked_nb")
+            "trace_state_nb", "play_unasked_nb", "file_asks_nb")
 # the board a strategy file gets in a game without public tables (the call needs one array)
 NoBoard = namedtuple("NoBoard", ["empty"])
 _engines: dict[str, Any] = {}
@@ -300,6 +302,31 @@ def bench_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple,
     return {**b, "decisions": n}
 
 
+def rollout_values_engine(eng, game: Game, compiled: Compiled, args: tuple, files: tuple, seed: int,
+                          n_decisions: int, per_option: int) -> dict:
+    """The first ``n_decisions`` decisions the table's search seats face in games 0, 1, ... of
+    ``seed`` (:func:`collect_engine`), and at each every option's value by ``per_option``
+    rollouts of the search seat's rollout strategy (``engine_template.option_values_nb``; one
+    thread): ``q`` float[d, MAX_OPTIONS] (the mean reward), ``n`` the options, ``views`` the
+    deciding seat's view, ``options`` what a strategy file is handed there, ``seat``."""
+    from .user_strategy import raise_errors
+
+    rec = collect_engine(eng, game, compiled, args, files, seed, n_decisions)
+    d = int(rec[0, 0])
+    P = game.engine_params(compiled)
+    T, _codes, prm, rprm = args[:4]
+    m = eng.G.MAX_OPTIONS
+    fo = eng.new_file_options_nb(m)
+    views = np.zeros((d, eng.view_len_nb(P)), np.int32)
+    vopts = np.zeros((d, *fo.shape), fo.dtype)
+    nopts = np.zeros(d, np.int64)
+    q = np.zeros((d, m))
+    err = np.zeros(4, np.int64)
+    eng.option_values_nb(rec, P, T, prm, rprm, int(per_option), *files[:3], err, views, vopts, nopts, q)
+    raise_errors(err[None, :], 0, files[3])
+    return {"q": q, "n": nopts, "views": views, "options": vopts, "seat": rec[1:d + 1, eng.REC_SEAT].copy()}
+
+
 def time_recorded(eng, rec, P, T, codes, prm, rprm, fi, urows, calls, err) -> dict:
     """The search's cost at the decisions recorded in ``rec`` (the engine's record layout; one
     thread): each searched again (rollouts/s), then as many plain playouts of its rollout
@@ -389,6 +416,12 @@ class EngineGame(Game):
         """:func:`bench_engine` of the table (``files``: :meth:`engine_files`, when the caller has them)."""
         return bench_engine(self.engine(), self, compiled, self.engine_tables(compiled),
                             self.engine_files(compiled) if files is None else files, seed, n_decisions)
+
+
+    def rollout_values(self, compiled: Compiled, seed: int, n_decisions: int, per_option: int) -> dict:
+        """:func:`rollout_values_engine` of the table: what ``search`` would learn from, kept."""
+        return rollout_values_engine(self.engine(), self, compiled, self.engine_tables(compiled),
+                                     self.engine_files(compiled), seed, n_decisions, per_option)
 
 
 class ProtocolGame(EngineGame):

@@ -17,7 +17,7 @@ by address, so this engine compiles once whatever the files), its parameters ``u
 answers from ``G.view_nb`` (what the seat can know, never the state) at every decision with more
 than one option.  An answer outside the options stops that game and is kept in ``err``.
 
-Twelve hooks are optional (``OPTIONAL`` in contract.py); a game that leaves one out gets the
+Thirteen hooks are optional (``OPTIONAL`` in contract.py); a game that leaves one out gets the
 default below (``std_*``):
 
 * ``thread_tables_nb(P, T)``: the tables every protocol function gets on one thread, ``T``
@@ -41,6 +41,8 @@ default below (``std_*``):
   file gets as its options (default a copy of the codes, int32[n]; a game may hand rows);
 * ``view_len_nb(P)``: the length of a strategy file's view where the rules set it (default
   ``G.VIEW_LEN``);
+* ``file_asks_nb(st, P, T)``: is a strategy file asked at this pending decision, or does its
+  base strategy make it (default: asked)?  Only distillation reads it (:func:`option_values_nb`);
 * ``trace_state_nb(P, ev)``: a traced game's state, for a game that logs its events inside its
   state and copies them into ``ev`` at the game's end (default ``G.new_state_nb(P)``).
 * ``play_unasked_nb(st, ev, rng, P, T)``: the whole game after its set-up where no seat is ever
@@ -159,6 +161,15 @@ def std_trace_state_nb(P, ev):
 
 
 view_len_nb = getattr(G, "view_len_nb", std_view_len_nb)
+
+
+@njit(cache=True)
+def std_file_asks_nb(st, P, T):
+    """The default ``file_asks_nb``: a strategy file decides every decision of its seat."""
+    return True
+
+
+file_asks_nb = getattr(G, "file_asks_nb", std_file_asks_nb)
 trace_state_nb = getattr(G, "trace_state_nb", std_trace_state_nb)
 
 
@@ -448,6 +459,46 @@ def search_points_nb(rec, P, T, codes, prm, rprm, fi, urows, calls, err):
         search_nb(truth, rng, P, TT, prm[e], rprm[e], rec[r, REC_SEAT], opts, n, rec[r, REC_DEC], scr,
                   fi[codes.shape[0] + e], urows[codes.shape[0] + e], calls, err)
     return scr[9][CNT_ROLLOUTS]
+
+
+@njit(cache=True)
+def option_values_nb(rec, P, T, prm, rprm, per_option, fi, urows, calls, err, views, vopts, nopts, q):
+    """Every option's value at each recorded decision, by ``per_option`` rollouts of the search
+    entry's rollout strategy (a file's too) after it, on the same streams for every option (as
+    the search's rollouts: common random numbers): ``q[r - 1, i]`` the mean reward of option i
+    at row r.  ``views[r - 1]`` gets the seat's view there and ``vopts[r - 1, :nopts[r - 1]]`` the
+    options a strategy file is handed (what the learned player's features read: pirate_sim.distill);
+    a decision no strategy file is asked (``file_asks_nb``) is skipped, ``nopts`` 0.
+    Reads nothing of a state but through ``G``; the record is :func:`record_nb`'s."""
+    truth = G.new_state_nb(P)
+    rng = np.zeros(RNG_WORDS, np.uint64)
+    scr = new_scratch_nb(P)
+    rs, rrng, opts, ropts, scores, no_ev = scr[0], scr[1], scr[2], scr[3], scr[4], scr[10]
+    TT = thread_tables_nb(P, T)
+    n_entries = prm.shape[0]
+    for r in range(1, rec[0, 0] + 1):
+        recorded_nb(rec, r, truth, rng)
+        refresh_nb(truth, P, TT)
+        e, seat = rec[r, REC_ENTRY], rec[r, REC_SEAT]
+        if not file_asks_nb(truth, P, TT):  # a decision the seat's base strategy makes for a file
+            continue
+        n = G.options_nb(truth, P, TT, opts)
+        nopts[r - 1] = n
+        G.view_nb(truth, P, TT, seat, views[r - 1])
+        fo = file_options_nb(truth, P, TT, opts, n, scr[12])
+        for i in range(fo.shape[0]):
+            vopts[r - 1, i] = fo[i]
+        key = stream_key_nb(truth, rec[r, REC_DEC])
+        for i in range(n):
+            s = 0.0
+            for j in range(per_option):
+                derive_stream_nb(rrng, rng, key, j)
+                s += rollout_nb(rs, truth, rrng, P, TT, prm[e], rprm[e], seat, opts[i], j, ropts, scores, no_ev,
+                                fi[n_entries + e], urows[n_entries + e], calls, scr[11:], err)
+                if err[ERR_FN] != 0:
+                    return
+            q[r - 1, i] = s / per_option
+        refresh_nb(truth, P, TT)  # the rollouts used the thread's work areas
 
 
 @njit(cache=True)

@@ -100,6 +100,51 @@ def training_defaults(game_name: str) -> dict[str, int]:
     return {**DEFAULTS, **_player_constant(game_name, "TRAINING")}
 
 
+CEM, DISTILL = "cem", "distill"  # the training methods (learn's ``method``; docs/learned.md)
+DISTILL_GENERATIONS = 3  # distillation's generations by default (each: positions, rollout values, a fit)
+
+
+def _distill_settings(game, u, method: str, given: dict | None) -> dict:
+    """{} for the cross-entropy method; distillation's settings (pirate_sim.distill.DEFAULTS,
+    ``given`` over them) after checking that the game's player can be distilled into."""
+    from . import distill
+
+    if method not in (CEM, DISTILL):
+        raise LearnError(f"method: {method!r} is not a training method; one of {CEM}, {DISTILL}")
+    if method == CEM:
+        if given:
+            raise LearnError(f"{', '.join(sorted(given))}: settings of --method {DISTILL}, not of {CEM}")
+        return {}
+    if not distill.supports(u):
+        raise LearnError(f"method {DISTILL}: {game.title}'s player ({u.path}) has no "
+                         f"{distill.FEATURES_HOOK}(view, options, board, psi) yet; use --method {CEM}")
+    unknown = sorted(set(given or {}) - set(distill.DEFAULTS))
+    if unknown:
+        raise LearnError(f"{unknown[0]}: not a setting of --method {DISTILL}; they are {', '.join(distill.DEFAULTS)}")
+    return {**distill.DEFAULTS, **(given or {})}
+
+
+def _distill_generation(sc, out: Path, u, names, mean: np.ndarray, against: list[str], g: int, seed: int,
+                        dset: dict) -> np.ndarray:
+    """One generation of distillation (pirate_sim/distill.py): the positions a ``search`` seat
+    reaches (games of ``seed``), its rollout values there (the game's own rollout strategy, or
+    from generation 1 on with ``rollout = "learned"`` the learned player of ``mean``), kept in
+    ``out``/distill_data.npz beside the earlier generations'; the fit to all of them, from ``mean``."""
+    from . import distill
+
+    game = sc.game
+    rollout = None
+    if g > 0 and dset["rollout"] == "learned":
+        rollout = out / "rollout_weights.npz"  # the learned player the rollouts play (mean, these rules)
+        write_weights(rollout, Weights(game.name, game.version, rules_hash(game, sc.rules), tuple(names), mean, {}))
+    table = distill.positions_table(sc, against, rollout, dset["collect_budget"])
+    c = table.compile()
+    data = game.rollout_values(c, seed, int(dset["decisions"]), int(dset["rollouts"]))
+    psi = distill.option_psi(u, game.file_board(c), data["views"], data["options"], data["n"])
+    data = distill.keep(out / "distill_data.npz", g, psi, data["q"], data["n"])
+    return distill.fit(data["psi"], data["q"], data["n"], mean, float(dset["tau"]), float(dset["l2"]))
+
+
 SEATING_KEYS = ("first_player", "strategy_seating")  # how the table is seated, not how the game plays
 
 
@@ -335,10 +380,13 @@ def _wilson_row(points: np.ndarray, fair: float) -> dict:
 def learn(sc, out: Path, *, generations: int | None = None, population: int | None = None, elite: int | None = None,
           games: int | None = None, held_out: int | None = None, final_games: int | None = None,
           against: list[str] | None = None, seed: int | None = None, resume: bool = False, force: bool = False,
-          progress: Callable[[int, int, dict], None] | None = None, extra: dict | None = None) -> LearnResult:
+          progress: Callable[[int, int, dict], None] | None = None, extra: dict | None = None,
+          method: str = CEM, distill_settings: dict | None = None) -> LearnResult:
     """Train ``sc``'s game's learned player for ``sc``'s rules (see the module docstring);
     write ``out``/weights.npz, curve.csv, final.json, learning_curve.png and checkpoint.npz.
-    A setting left None is the game's (:func:`training_defaults`)."""
+    A setting left None is the game's (:func:`training_defaults`).  ``method``: :data:`CEM`
+    (the cross-entropy method) or :data:`DISTILL` (fit the choices to search's rollout values,
+    pirate_sim/distill.py; ``distill_settings`` over its ``DEFAULTS``)."""
     import pandas as pd
 
     from .results import (atomic_path, atomic_write_json, atomic_write_text, clear_dir, has_content, lock_dir,
@@ -347,6 +395,7 @@ def learn(sc, out: Path, *, generations: int | None = None, population: int | No
     t0 = time.perf_counter()
     game = sc.game
     d = training_defaults(game.name)
+    generations_given = generations is not None
     generations, population, elite, games, held_out, final_games = (
         d[k] if v is None else v for k, v in (("generations", generations), ("population", population),
                                               ("elite", elite), ("games", games), ("held_out", held_out),
@@ -354,6 +403,9 @@ def learn(sc, out: Path, *, generations: int | None = None, population: int | No
     u = player(game.name)
     names = tuple(u.params)
     n_seats = sc.n_seats
+    dset = _distill_settings(game, u, method, distill_settings)
+    if dset and not generations_given:
+        generations = DISTILL_GENERATIONS
     if against is None:
         against = ["expert"] * (n_seats - 1)
     if len(against) != n_seats - 1:
@@ -373,6 +425,8 @@ def learn(sc, out: Path, *, generations: int | None = None, population: int | No
     settings = {"game": game.name, "rules_hash": rules_hash(game, sc.rules), "seed": seed, "population": population,
                 "elite": elite, "games": games, "held_out": held_out, "against": list(against), "extra": extra,
                 "names": list(names), "player_sha256": u.sha256}
+    if dset:  # (a CEM training's settings as they always were: its checkpoints resume)
+        settings.update(method=DISTILL, distill=dset)
     mean = start_weights(game.name)
     settings["start"] = mean.tolist()
     spread = np.full(len(names), SPREAD0)
@@ -398,14 +452,20 @@ def learn(sc, out: Path, *, generations: int | None = None, population: int | No
         stopped = False
         try:
             for g in range(g0, generations):
-                rng = np.random.default_rng([seed, g])  # a generation's draws depend on (seed, g) only
-                cand = mean + spread * rng.standard_normal((population, len(names)))
-                pts = _points(game, s, list(cand), names, seed + TRAIN + g, games).mean(axis=1)
-                order = np.argsort(-pts, kind="stable")[:elite]
-                new_mean = cand[order].mean(axis=0)
-                new_spread = cand[order].std(axis=0) + SPREAD_FLOOR
+                if dset:
+                    new_mean, new_spread = _distill_generation(sc, out, u, names, mean, list(against), g,
+                                                               seed + TRAIN + g, dset), spread
+                    trained = {"decisions": dset["decisions"]}
+                else:
+                    rng = np.random.default_rng([seed, g])  # a generation's draws depend on (seed, g) only
+                    cand = mean + spread * rng.standard_normal((population, len(names)))
+                    pts = _points(game, s, list(cand), names, seed + TRAIN + g, games).mean(axis=1)
+                    order = np.argsort(-pts, kind="stable")[:elite]
+                    new_mean = cand[order].mean(axis=0)
+                    new_spread = cand[order].std(axis=0) + SPREAD_FLOOR
+                    trained = {"best_training": float(pts[order[0]])}
                 held = _points(game, s, [new_mean], names, seed + HELD_OUT, held_out)[0]
-                row = {"generation": g + 1, **_wilson_row(held, fair), "best_training": float(pts[order[0]]),
+                row = {"generation": g + 1, **_wilson_row(held, fair), **trained,
                        "seconds": round(time.perf_counter() - t0, 2)}
                 _save_checkpoint(ck_path, new_mean, new_spread, [*curve, row], settings)  # a stop after it keeps g
                 mean, spread, curve = new_mean, new_spread, [*curve, row]
@@ -417,6 +477,7 @@ def learn(sc, out: Path, *, generations: int | None = None, population: int | No
                 mean, spread, curve = _load_checkpoint(ck_path)[:3]
         info = {"seed": seed, "generations": len(curve), "population": population, "elite": elite, "games": games,
                 "against": list(against), "extra": extra, "trained_seconds": round(time.perf_counter() - t0, 1),
+                **({"method": DISTILL, "distill": dset} if dset else {}),
                 "curve": [{k: r[k] for k in ("generation", "share", "lo", "hi", "games", "fair")} for r in curve]}
         df = pd.DataFrame(curve)
         final: dict = {}

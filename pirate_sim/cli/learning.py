@@ -28,6 +28,13 @@ from .common import (EXIT_INTERRUPTED, console, esc, fail, load_scenario, progre
               help="Held-out games measuring each generation (the learning curve; never trained on; default: the game's, 20000 in Pirate's Peak).")
 @click.option("--final-games", type=click_type(POINT_GAMES), default=None,
               help="Fresh games of the final table against the pool (default: the game's, 40000 in Pirate's Peak).")
+@click.option("--method", type=click.Choice(["cem", "distill"]), default="cem", show_default=True,
+              help="cem: the cross-entropy method on the measured result; distill: fit the choices to search's "
+                   "rollout values at the positions a search seat reaches (docs/learned.md; Pirate's Peak).")
+@click.option("--decisions", type=click_type(GAMES), default=None,
+              help="distill: positions each generation adds (default 20000).")
+@click.option("--rollouts", type=click_type(GAMES), default=None,
+              help="distill: rollouts per option at each position (default 32).")
 @click.option("--against", default=None, metavar="A,B,...",
               help="The pool's strategies, one per other seat (default: expert in each).")
 @click.option("--seed", type=click_type(SEED), help="Master seed (default: the scenario's run.seed).")
@@ -36,20 +43,21 @@ from .common import (EXIT_INTERRUPTED, console, esc, fail, load_scenario, progre
 @click.option("--force", is_flag=True, help="Replace an existing output directory.")
 @threads_option
 @quiet_option
-def learn_cmd(scenario_path, out_dir, generations, population, elite, games, held_out, final_games, against, seed,
-              overrides, resume, force, threads, quiet):
+def learn_cmd(scenario_path, out_dir, generations, population, elite, games, held_out, final_games, method, decisions,
+              rollouts, against, seed, overrides, resume, force, threads, quiet):
     """Train SCENARIO's game's learned player for SCENARIO's rules, by self-play against a pool.
 
     The player values each option by a linear function of features of its own view (never
     hidden information); the weights are fitted by the cross-entropy method on common
-    random numbers, and every generation is measured on held-out games with a Wilson 95%
-    interval.  A scenario seat then plays it: strategy = "learned", weights = "DIR/weights.npz".
+    random numbers (--method cem), or to search's rollout values (--method distill), and
+    every generation is measured on held-out games with a Wilson 95% interval.  A scenario seat then plays it: strategy = "learned", weights = "DIR/weights.npz".
 
     \b
     Example:
       pirate-sim learn scenarios/pirates_peak/default.toml -o players/peak
       pirate-sim learn scenarios/pirates_peak/default.toml -o players/peak-fast -g 10 --set rules.ship.life_points=3
       pirate-sim learn scenarios/pirates_peak/default.toml -o players/peak --resume
+      pirate-sim learn scenarios/pirates_peak/default.toml -o players/peak-distilled --method distill
     """
     from .. import api
 
@@ -66,7 +74,9 @@ def learn_cmd(scenario_path, out_dir, generations, population, elite, games, hel
         try:
             res = api.learn(s, out, generations=generations, population=population, elite=elite, games=games,
                             held_out=held_out, final_games=final_games, against=pool, seed=seed, threads=threads,
-                            resume=resume, force=force, progress=on_generation)
+                            resume=resume, force=force, progress=on_generation, method=method,
+                            distill={k: v for k, v in (("decisions", decisions), ("rollouts", rollouts))
+                                     if v is not None} or None)
         except KeyboardInterrupt:  # learn stops itself on the signal; a second one lands here
             res = None
         if res is None or res.stopped:

@@ -88,3 +88,23 @@ def learned(view, options, params):
             best_v = v
             best = i
     return best
+
+
+def option_features(view, options, board, psi):
+    """Fill ``psi`` (float64[len(options), 32]) so that option i's value in :func:`learned` is
+    ``params . psi[i]``: sail none (0), search the features in the search weights' slots, fire in
+    the fire weights' (``pirate-sim learn --method distill`` fits the weights through it)."""
+    phi = np.zeros(N_FEATURES)
+    features(view, phi)
+    for i in range(options.shape[0]):
+        for j in range(2 * N_FEATURES):
+            psi[i, j] = 0.0
+        off = -1
+        if options[i] == ACT_SEARCH:
+            off = 0
+        elif options[i] == ACT_FIRE:
+            off = N_FEATURES
+        if off >= 0:
+            for j in range(N_FEATURES):
+                psi[i, off + j] = phi[j]
+

@@ -285,6 +285,12 @@ def options_nb(st, P, T, opts):
     return _treasures_nb(st, opts)
 
 
+@njit(cache=True)
+def file_asks_nb(st, P, T):
+    """A strategy file answers the declarations; its base strategy the rest (stop, treasures)."""
+    return st[ROW_ST, G_STEP] != STEP_ASKED and st[ROW_ST, G_PEND] == PEND_DECLARE
+
+
 @njit(cache=True, inline="always")
 def apply_nb(st, ev, rng, P, T, option):
     """The answer is kept (the next call plays it); a searching seat's answer counts its decision
