@@ -70,28 +70,26 @@ def option_psi(u, board, views: np.ndarray, options: np.ndarray, n: np.ndarray) 
     return out
 
 
-def keep(path: Path, g: int, psi: list[np.ndarray], q: np.ndarray, n: np.ndarray) -> dict:
-    """Generation ``g``'s positions added to those of generations ``0 .. g - 1`` kept in ``path``
-    (a resumed training finds them there; rows of later generations, from a stop between this
-    file and the checkpoint, are dropped): every generation's, as ``psi`` list, ``q``, ``n``."""
-    from .results import atomic_write_bytes
+def keep(path: Path, g: int, data: dict) -> dict:
+    """Generation ``g``'s positions (``data``: :meth:`rollout_values`'s; the decisions a file is
+    asked, 2+ options) added to those of generations ``0 .. g - 1`` kept in ``path``, compressed
+    (a resumed training reads them there; rows of a later generation, from a stop between this
+    file and the checkpoint, are dropped): every generation's ``views``, ``options``, ``q``, ``n``."""
     import io
 
-    k = psi[0].shape[1] if psi else 0
-    m = q.shape[1]
-    flat = np.zeros((len(n), m, k))
-    for d, p in enumerate(psi):
-        flat[d, :p.shape[0]] = p
-    gen = np.full(len(n), g, np.int64)
+    from .results import atomic_write_bytes
+
+    asked = data["n"] > 1
+    new = {k: data[k][asked] for k in ("views", "options", "q", "n")}
+    new["gen"] = np.full(int(asked.sum()), g, np.int64)
     if g > 0 and path.is_file():
         with np.load(path, allow_pickle=False) as z:
             old = z["gen"] < g
-            flat, q, n, gen = (np.concatenate([z[a][old], b]) for a, b in (("psi", flat), ("q", q), ("n", n),
-                                                                          ("gen", gen)))
+            new = {k: np.concatenate([z[k][old], v]) for k, v in new.items()}
     buf = io.BytesIO()
-    np.savez(buf, psi=flat, q=q, n=n, gen=gen)
+    np.savez_compressed(buf, **new)
     atomic_write_bytes(path, buf.getvalue())
-    return {"psi": [flat[d, :int(n[d])] for d in range(len(n))], "q": q, "n": n}
+    return new
 
 
 def fit(psis: list[np.ndarray], q: np.ndarray, n: np.ndarray, w0: np.ndarray, tau: float, l2: float) -> np.ndarray:

@@ -106,7 +106,8 @@ DISTILL_GENERATIONS = 3  # distillation's generations by default (each: position
 
 def _distill_settings(game, u, method: str, given: dict | None) -> dict:
     """{} for the cross-entropy method; distillation's settings (pirate_sim.distill.DEFAULTS,
-    ``given`` over them) after checking that the game's player can be distilled into."""
+    the player file's ``DISTILL`` and ``given`` over them) after checking that the game's
+    player can be distilled into."""
     from . import distill
 
     if method not in (CEM, DISTILL):
@@ -121,7 +122,7 @@ def _distill_settings(game, u, method: str, given: dict | None) -> dict:
     unknown = sorted(set(given or {}) - set(distill.DEFAULTS))
     if unknown:
         raise LearnError(f"{unknown[0]}: not a setting of --method {DISTILL}; they are {', '.join(distill.DEFAULTS)}")
-    return {**distill.DEFAULTS, **(given or {})}
+    return {**distill.DEFAULTS, **_player_constant(game.name, "DISTILL"), **(given or {})}
 
 
 def _distill_generation(sc, out: Path, u, names, mean: np.ndarray, against: list[str], g: int, seed: int,
@@ -139,10 +140,10 @@ def _distill_generation(sc, out: Path, u, names, mean: np.ndarray, against: list
         write_weights(rollout, Weights(game.name, game.version, rules_hash(game, sc.rules), tuple(names), mean, {}))
     table = distill.positions_table(sc, against, rollout, dset["collect_budget"])
     c = table.compile()
-    data = game.rollout_values(c, seed, int(dset["decisions"]), int(dset["rollouts"]))
+    data = distill.keep(out / "distill_data.npz", g, game.rollout_values(c, seed, int(dset["decisions"]),
+                                                                          int(dset["rollouts"])))
     psi = distill.option_psi(u, game.file_board(c), data["views"], data["options"], data["n"])
-    data = distill.keep(out / "distill_data.npz", g, psi, data["q"], data["n"])
-    return distill.fit(data["psi"], data["q"], data["n"], mean, float(dset["tau"]), float(dset["l2"]))
+    return distill.fit(psi, data["q"], data["n"], mean, float(dset["tau"]), float(dset["l2"]))
 
 
 SEATING_KEYS = ("first_player", "strategy_seating")  # how the table is seated, not how the game plays

@@ -61,6 +61,10 @@ PARAMS = {"learned": {
 # about 6x a Pirate's Peak one, so fewer and smaller generations; on 2 cores beside other work
 # these reached 0.338 [0.333, 0.343] against three experts in 220 s (the defaults: 0.344 in 683 s)
 TRAINING = {"generations": 20, "population": 16, "elite": 4, "games": 2000, "held_out": 10000, "final_games": 40000}
+# distillation's settings for this game (pirate_sim.distill.DEFAULTS otherwise): a position's
+# rollouts cost more than Pirate's Peak's, and half the positions at half the rollouts measured
+# 0.353 [0.348, 0.358] against three experts in 55 s (docs/learned.md, "Distillation")
+DISTILL = {"decisions": 10000, "rollouts": 16}
 WANT = (3, 4, 4, 5)  # the expert's target levels (hull, sails, cannons, crew): its upgrades stop there
 SILVER_DICE = 6  # dice Long John Silver rolls (rulebook; not in board.rules)
 FLINT_HOLD = 1000  # the Flint parrot lifts the Hull's limit on chests
@@ -243,13 +247,18 @@ def features(view, board, island, expect, edge, phi):
     phi[20] = (view[me + SV_FAME] - best) / 10.0 * (phi[12] + phi[16])
 
 
-def learned(view, options, params, rng, board):
-    """The island of the best value (linear in the features, one weight vector for all)."""
-    s = view[V_SEAT]
+def others_expected(view, board):
+    """(expect, edge) of every island: the features' prediction of the other seats (``crowd``)."""
     last = view[V_ROUND] >= view[V_ROUNDS] - 1
     expect = np.zeros(6)
     edge = np.zeros(6)
-    crowd(view, board, s, last, expect, edge)
+    crowd(view, board, view[V_SEAT], last, expect, edge)
+    return expect, edge
+
+
+def learned(view, options, params, rng, board):
+    """The island of the best value (linear in the features, one weight vector for all)."""
+    expect, edge = others_expected(view, board)
     phi = np.zeros(N_FEATURES)
     best = 0
     best_v = -1e300
@@ -262,3 +271,15 @@ def learned(view, options, params, rng, board):
             best_v = v
             best = i
     return best
+
+
+def option_features(view, options, board, psi):
+    """Fill ``psi`` (float64[len(options), N_FEATURES]) so that island i's value in
+    :func:`learned` is ``params . psi[i]`` (``pirate-sim learn --method distill`` fits through it)."""
+    expect, edge = others_expected(view, board)
+    phi = np.zeros(N_FEATURES)
+    for i in range(options.shape[0]):
+        features(view, board, options[i], expect, edge, phi)
+        for j in range(N_FEATURES):
+            psi[i, j] = phi[j]
+

@@ -169,6 +169,12 @@ def options_nb(st, P, T, opts):
     return kind_options_nb(st, P, T[T_TR], d, st[G_DEC_SEAT], opts)
 
 
+@njit(cache=True)
+def file_asks_nb(st, P, T):
+    """A strategy file chooses the islands; its base strategy the rest (fights, the Tavern, levels)."""
+    return st[G_DEC] == DEC_ISLAND
+
+
 @njit(cache=True, inline="always")
 def apply_nb(st, ev, rng, P, T, option):
     """The answer into the state where ``advance_nb`` reads it (``G_FORCED``); a searched
