@@ -38,6 +38,22 @@ FEATURES_HOOK = "option_features"  # the player file's function that distillatio
 DEFAULTS = {"decisions": 20000, "rollouts": 32, "tau": 0.02, "l2": 1e-3, "collect_budget": 8, "rollout": "game"}
 
 
+ROLLOUTS_BY = ("game", "learned")  # DEFAULTS["rollout"]'s choices
+
+
+def check_settings(d: dict) -> str:
+    """The first setting of ``d`` (merged over DEFAULTS) that is out of range, as "key: why"; ""."""
+    for k in ("decisions", "rollouts", "collect_budget"):
+        if not isinstance(d[k], int) or isinstance(d[k], bool) or d[k] < 1:
+            return f"{k}: expected a whole number of at least 1, got {d[k]!r}"
+    for k in ("tau", "l2"):
+        if not isinstance(d[k], (int, float)) or isinstance(d[k], bool) or not d[k] >= 0 or (k == "tau" and d[k] == 0):
+            return f"{k}: expected a number above 0, got {d[k]!r}"
+    if d["rollout"] not in ROLLOUTS_BY:
+        return f"rollout: {d['rollout']!r} is not one of {', '.join(ROLLOUTS_BY)}"
+    return ""
+
+
 def supports(u) -> bool:
     """Does the loaded player file ``u`` (a pirate_sim.user_strategy.UserStrategy) define the hook?"""
     return hasattr(sys.modules.get(u.module_name), FEATURES_HOOK)

@@ -122,7 +122,11 @@ def _distill_settings(game, u, method: str, given: dict | None) -> dict:
     unknown = sorted(set(given or {}) - set(distill.DEFAULTS))
     if unknown:
         raise LearnError(f"{unknown[0]}: not a setting of --method {DISTILL}; they are {', '.join(distill.DEFAULTS)}")
-    return {**distill.DEFAULTS, **_player_constant(game.name, "DISTILL"), **(given or {})}
+    out = {**distill.DEFAULTS, **_player_constant(game.name, "DISTILL"), **(given or {})}
+    bad = distill.check_settings(out)
+    if bad:
+        raise LearnError(bad)
+    return out
 
 
 def _distill_generation(sc, out: Path, u, names, mean: np.ndarray, against: list[str], g: int, seed: int,

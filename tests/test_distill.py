@@ -97,7 +97,13 @@ def test_a_player_without_option_features_is_refused_in_one_line(tmp_path):
         learned.learn(_peak(), tmp_path / "x", method="td")
     with pytest.raises(learned.LearnError, match="horizon: not a setting"):
         learned.learn(_peak(), tmp_path / "x", method="distill", distill_settings={"horizon": 3})
+    for bad, why in (({"rollouts": 0}, "rollouts: expected a whole number"), ({"tau": 0}, "tau: expected a number"),
+                     ({"rollout": "mine"}, "rollout: 'mine' is not one of game, learned")):
+        with pytest.raises(learned.LearnError, match=why):
+            learned.learn(_peak(), tmp_path / "x", method="distill", distill_settings=bad)
+    with pytest.raises(learned.LearnError, match="settings of --method distill, not of cem"):
+        learned.learn(_peak(), tmp_path / "x", distill_settings={"rollouts": 4})
     res = CliRunner().invoke(main, ["learn", "scenarios/ice_pirates/default.toml", "-o", str(tmp_path / "c"),
                                     "--method", "distill"])
     assert res.exit_code == 2 and "has no option_features" in res.output, res.output
-    assert not (tmp_path / "ice").exists() and not (tmp_path / "c").exists()
+    assert not any((tmp_path / d).exists() for d in ("ice", "c", "x"))

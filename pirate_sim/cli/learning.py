@@ -35,6 +35,9 @@ from .common import (EXIT_INTERRUPTED, console, esc, fail, load_scenario, progre
               help="distill: positions each generation adds (default 20000).")
 @click.option("--rollouts", type=click_type(GAMES), default=None,
               help="distill: rollouts per option at each position (default 32).")
+@click.option("--distill-rollout", type=click.Choice(["game", "learned"]), default=None,
+              help="distill: what the rollouts play: the game's rollout strategy (default), or from generation 2 "
+                   "the learned player of the generation before.")
 @click.option("--against", default=None, metavar="A,B,...",
               help="The pool's strategies, one per other seat (default: expert in each).")
 @click.option("--seed", type=click_type(SEED), help="Master seed (default: the scenario's run.seed).")
@@ -44,7 +47,7 @@ from .common import (EXIT_INTERRUPTED, console, esc, fail, load_scenario, progre
 @threads_option
 @quiet_option
 def learn_cmd(scenario_path, out_dir, generations, population, elite, games, held_out, final_games, method, decisions,
-              rollouts, against, seed, overrides, resume, force, threads, quiet):
+              rollouts, distill_rollout, against, seed, overrides, resume, force, threads, quiet):
     """Train SCENARIO's game's learned player for SCENARIO's rules, by self-play against a pool.
 
     The player values each option by a linear function of features of its own view (never
@@ -75,8 +78,8 @@ def learn_cmd(scenario_path, out_dir, generations, population, elite, games, hel
             res = api.learn(s, out, generations=generations, population=population, elite=elite, games=games,
                             held_out=held_out, final_games=final_games, against=pool, seed=seed, threads=threads,
                             resume=resume, force=force, progress=on_generation, method=method,
-                            distill={k: v for k, v in (("decisions", decisions), ("rollouts", rollouts))
-                                     if v is not None} or None)
+                            distill={k: v for k, v in (("decisions", decisions), ("rollouts", rollouts),
+                                                       ("rollout", distill_rollout)) if v is not None} or None)
         except KeyboardInterrupt:  # learn stops itself on the signal; a second one lands here
             res = None
         if res is None or res.stopped:
