@@ -63,14 +63,11 @@ def positions_table(sc, against: list[str], rollout_weights: Path | None, collec
     """The training table of ``sc``'s rules with a ``search`` seat in the learner's entry and
     the pool ``against`` in the others, seats rotating: rolling out the game's own rollout
     strategy, or with ``rollout_weights`` the learned player of those weights."""
-    from . import scenario as scen
-
     seat = {"strategy": "search", "budget": int(collect_budget)}
     if rollout_weights is not None:
         seat.update({"rollout": "learned", "weights": str(Path(rollout_weights).resolve())})
-    raw = {"game": sc.game.name, "rules": dict(sc.rules, strategy_seating="rotate"),
-           "seats": [seat, *({"strategy": a} for a in against)]}
-    return scen.from_dict(raw, source=str(Path(rollout_weights or ".").resolve().parent / "distill.toml"))
+    return sc.with_table([seat, *({"strategy": a} for a in against)], {"strategy_seating": "rotate"},
+                         source=str(Path(rollout_weights or ".").resolve().parent / "distill.toml"))
 
 
 def option_psi(u, board, views: np.ndarray, options: np.ndarray, n: np.ndarray) -> list[np.ndarray]:

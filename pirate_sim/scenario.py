@@ -100,6 +100,12 @@ class Scenario:
         """spec -> (source text, SHA-256): what a cluster worker receives instead of the files."""
         return {spec: (u.source, u.sha256) for spec, u in self.user.items()}
 
+    def with_table(self, seats: list[dict], rules: dict[str, Any] | None = None, source: str | None = None) -> Scenario:
+        """This scenario's game with other ``seats`` (and ``rules`` over its own), checked as a
+        file's would be (``source``: where relative paths of the seats are read from)."""
+        raw = {"game": self.game.name, "rules": {**self.rules, **(rules or {})}, "seats": [dict(x) for x in seats]}
+        return from_dict(raw, source=self.source if source is None else source)
+
     def hash(self) -> str:
         """Identity of the results: equal hashes mean game k is the same game."""
         blob = json.dumps(self.outcome_dict(), sort_keys=True, default=str)
