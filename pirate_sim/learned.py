@@ -512,6 +512,16 @@ def learn(sc, out: Path, *, generations: int | None = None, population: int | No
         return LearnResult(w, df, final, out, files, time.perf_counter() - t0)
 
 
+def _how_trained(info: dict) -> str:
+    """The training in a few words, from a weights file's ``info`` (either method)."""
+    if info.get("method") == DISTILL:
+        d = info.get("distill", {})
+        return (f"distilled from search: {info.get('generations')} generations x {d.get('decisions', 0):,} "
+                f"positions x {d.get('rollouts')} rollouts an option")
+    return (f"{info.get('generations')} generations x {info.get('population')} weight vectors x "
+            f"{info.get('games', 0):,} games")
+
+
 def curve_figure(players: list[tuple[str, Weights]]):
     """One page: each player's learning curve (its share against the training pool on held-out
     games by generation, Wilson 95% band) and final table, from its weights file; ``players``
@@ -539,8 +549,7 @@ def curve_figure(players: list[tuple[str, Weights]]):
                         label=f"final: {100 * f['share']:.1f}% [{100 * f['lo']:.1f}, {100 * f['hi']:.1f}], "
                               f"{f['games']:,} fresh games")
         notes.append(f"{label}: trained for rules hash {w.rules_hash} ({w.game} {w.rules_version}), seed "
-                     f"{w.info.get('seed')}, {w.info.get('generations')} generations x {w.info.get('population')} "
-                     f"weight vectors x {w.info.get('games'):,} games against {', '.join(w.info.get('against', []))}, "
+                     f"{w.info.get('seed')}, {_how_trained(w.info)} against {', '.join(w.info.get('against', []))}, "
                      f"{w.info.get('trained_seconds')} s")
     fair = players[0][1].info["curve"][0]["fair"]
     ax.axhline(100 * fair, ls="--", color="grey", lw=1.2, label=f"fair share {100 * fair:.0f}%")

@@ -107,3 +107,23 @@ def test_a_player_without_option_features_is_refused_in_one_line(tmp_path):
                                     "--method", "distill"])
     assert res.exit_code == 2 and "has no option_features" in res.output, res.output
     assert not any((tmp_path / d).exists() for d in ("ice", "c", "x"))
+
+
+def test_learn_cli_distills_and_its_curve_page_names_the_method(tmp_path):
+    """`pirate-sim learn --method distill` with its own settings: the weights file records them,
+    and the learning-curve page says how the player was trained (not the cross-entropy method's
+    population, which it never drew)."""
+    from pirate_sim.report.checks import page_problems
+
+    out = tmp_path / "d"
+    res = CliRunner().invoke(main, ["learn", "scenarios/pirates_peak/default.toml", "-o", str(out), "--method",
+                                    "distill", "--decisions", "400", "--rollouts", "4", "-g", "1", "--held-out", "500",
+                                    "--final-games", "500", "-q"])
+    assert res.exit_code == 0, res.output
+    w = learned.read_weights(out / "weights.npz")
+    assert w.info["method"] == "distill" and w.info["distill"]["decisions"] == 400 and w.info["distill"]["rollouts"] == 4
+    fig = learned.curve_figure([("distilled", w)])
+    text = " ".join(t.get_text() for t in fig.findobj(lambda o: hasattr(o, "get_text")))
+    assert "distilled from search: 1 generations x 400 positions x 4 rollouts an option" in text
+    assert "weight vectors" not in text and page_problems(fig) == []
+
