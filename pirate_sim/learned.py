@@ -555,6 +555,9 @@ def curve_figure(players: list[tuple[str, Weights]]):
     ax.axhline(100 * fair, ls="--", color="grey", lw=1.2, label=f"fair share {100 * fair:.0f}%")
     ax.set(title="Learned players: strength against the training pool as training went on (95% Wilson bands)",
            xlabel="training generation", ylabel="share of the points (%)")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # generations are whole
     ax.legend(fontsize=8, loc="lower right")
     footnote(fig, "\n".join(notes) + "\nThe curve is measured on held-out games training never played, and the "
              "weights are the last generation's (no pick on the curve); docs/learned.md.")
