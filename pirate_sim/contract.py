@@ -308,7 +308,8 @@ def rollout_values_engine(eng, game: Game, compiled: Compiled, args: tuple, file
     ``seed`` (:func:`collect_engine`), and at each every option's value by ``per_option``
     rollouts of the search seat's rollout strategy (``engine_template.option_values_nb``; one
     thread): ``q`` float[d, MAX_OPTIONS] (the mean reward), ``n`` the options, ``views`` the
-    deciding seat's view, ``options`` what a strategy file is handed there, ``seat``."""
+    deciding seat's view, ``options`` what a strategy file is handed there, ``seat``.  The
+    values are computed in blocks on the run's threads (the same values on any count)."""
     from .user_strategy import raise_errors
 
     rec = collect_engine(eng, game, compiled, args, files, seed, n_decisions)
@@ -321,9 +322,14 @@ def rollout_values_engine(eng, game: Game, compiled: Compiled, args: tuple, file
     vopts = np.zeros((d, *fo.shape), fo.dtype)
     nopts = np.zeros(d, np.int64)
     q = np.zeros((d, m))
-    err = np.zeros(4, np.int64)
-    eng.option_values_nb(rec, P, T, prm, rprm, int(per_option), *files[:3], err, views, vopts, nopts, q)
-    raise_errors(err[None, :], 0, files[3])
+    errs = np.zeros((d, 4), np.int64)  # a block's error in its first row (rows are independent)
+
+    def block(lo, hi):
+        eng.option_values_nb(rec, np.int64(lo), np.int64(hi), P, T, prm, rprm, int(per_option), *files[:3],
+                             errs[lo], views, vopts, nopts, q)
+
+    run_blocks(block, d)
+    raise_errors(errs, 0, files[3])
     return {"q": q, "n": nopts, "views": views, "options": vopts, "seat": rec[1:d + 1, eng.REC_SEAT].copy()}
 
 

@@ -461,12 +461,13 @@ def search_points_nb(rec, P, T, codes, prm, rprm, fi, urows, calls, err):
     return scr[9][CNT_ROLLOUTS]
 
 
-@njit(cache=True)
-def option_values_nb(rec, P, T, prm, rprm, per_option, fi, urows, calls, err, views, vopts, nopts, q):
+@njit(cache=True, nogil=True)
+def option_values_nb(rec, lo, hi, P, T, prm, rprm, per_option, fi, urows, calls, err, views, vopts, nopts, q):
     """Every option's value at each recorded decision, by ``per_option`` rollouts of the search
     entry's rollout strategy (a file's too) after it, on the same streams for every option (as
     the search's rollouts: common random numbers): ``q[r - 1, i]`` the mean reward of option i
-    at row r.  ``views[r - 1]`` gets the seat's view there and ``vopts[r - 1, :nopts[r - 1]]`` the
+    at row r, for rows ``lo + 1 .. hi`` (a block: rows are independent, so blocks run on threads and
+    the values never depend on how).  ``views[r - 1]`` gets the seat's view there and ``vopts[r - 1, :nopts[r - 1]]`` the
     options a strategy file is handed (what the learned player's features read: pirate_sim.distill);
     a decision no strategy file is asked (``file_asks_nb``) is skipped, ``nopts`` 0.
     Reads nothing of a state but through ``G``; the record is :func:`record_nb`'s."""
@@ -476,7 +477,7 @@ def option_values_nb(rec, P, T, prm, rprm, per_option, fi, urows, calls, err, vi
     rs, rrng, opts, ropts, scores, no_ev = scr[0], scr[1], scr[2], scr[3], scr[4], scr[10]
     TT = thread_tables_nb(P, T)
     n_entries = prm.shape[0]
-    for r in range(1, rec[0, 0] + 1):
+    for r in range(lo + 1, hi + 1):
         recorded_nb(rec, r, truth, rng)
         refresh_nb(truth, P, TT)
         e, seat = rec[r, REC_ENTRY], rec[r, REC_SEAT]

@@ -9,8 +9,7 @@ pool of processes, largest first, so the cores compile different kernels side by
 each kernel is compiled once; on a warm cache each job is a load of a second or two.
 
 Jobs: ``play`` (the default scenario's chunk kernel and the one-game trace), ``search`` (a
-``search`` seat: the search chunk kernel, ``search_bench`` and, where the game's learned player
-can be distilled into, distillation's rollout values), ``strategy file`` (a trivial
+``search`` seat: the search chunk kernel and ``search_bench``), ``strategy file`` (a trivial
 strategy file: the game's user kernel, compiled once per package whatever the files) and
 ``file and search`` (a strategy file beside a ``search`` seat: the user kernel's version with
 the search player; a table without a search seat compiles one without it).  A game on the
@@ -123,10 +122,6 @@ def _play_job(job: Job) -> None:
 
         if has_search_bench(g):
             g.search_bench(c, 1, 2)
-        from . import distill, learned
-
-        if learned.has_player(job.game) and distill.supports(learned.player(job.game)):
-            g.rollout_values(c, 1, 2, 1)  # distillation's rollout values (learn --method distill)
     else:
         path = U.cache_dir() / "warm_first.py"
         if not path.exists() or path.read_text(encoding="utf-8") != _FIRST:

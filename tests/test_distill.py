@@ -46,6 +46,21 @@ def test_the_rollout_values_are_win_chances_of_the_legal_options(positions):
     assert np.mean([np.ptp(q[d, :n[d]]) > 0 for d in np.flatnonzero(asked)]) > 0.5
 
 
+def test_the_rollout_values_are_the_same_on_one_thread_or_two(positions):
+    """The values are computed in blocks on the run's threads: one thread gives every value,
+    view and option of two threads (each row depends only on its recorded state and stream)."""
+    from pirate_sim import runner
+
+    data, c = positions
+    try:
+        runner.set_threads(1)
+        one = _peak().game.rollout_values(c, 11, 300, 16)
+    finally:
+        runner.set_threads(None)
+    for k in ("q", "n", "views", "options", "seat"):
+        assert np.array_equal(one[k], data[k]), k
+
+
 def test_the_option_features_give_the_values_the_player_plays(positions):
     """For random weights, the option of the best ``w . psi`` (ties to the earlier option) is the
     one the player file's ``learned`` takes, at every recorded position (its own compiled code)."""
