@@ -1405,8 +1405,7 @@ def learn(scenario: Scenario | PathLike, out: PathLike | None = None, *, generat
                                                                 resume=resume, progress=progress)
     sc = _as_scenario(scenario).engine
     if generations is None:
-        generations = (learned.DISTILL_GENERATIONS if method == learned.DISTILL
-                       else learned.training_defaults(sc.game.name)["generations"])
+        generations = learned.default_generations(sc.game.name, method)
     dest = _out_dir(out, "learn")
     runner.set_threads(threads)
     with _progress(progress, "learn", generations, unit="generations") as bar:

@@ -306,10 +306,10 @@ def rollout_values_engine(eng, game: Game, compiled: Compiled, args: tuple, file
                           n_decisions: int, per_option: int) -> dict:
     """The first ``n_decisions`` decisions the table's search seats face in games 0, 1, ... of
     ``seed`` (:func:`collect_engine`), and at each every option's value by ``per_option``
-    rollouts of the search seat's rollout strategy (``engine_template.option_values_nb``; one
-    thread): ``q`` float[d, MAX_OPTIONS] (the mean reward), ``n`` the options, ``views`` the
-    deciding seat's view, ``options`` what a strategy file is handed there, ``seat``.  The
-    values are computed in blocks on the run's threads (the same values on any count)."""
+    rollouts of the search seat's rollout strategy (``engine_template.option_values_nb``, in
+    blocks on the run's threads: the same values on any count): ``q`` float[d, MAX_OPTIONS]
+    (the mean reward), ``n`` the options (0 where no strategy file is asked), ``views`` the
+    deciding seat's view, ``options`` what a strategy file is handed there, ``seat``."""
     from .user_strategy import raise_errors
 
     rec = collect_engine(eng, game, compiled, args, files, seed, n_decisions)
@@ -422,7 +422,6 @@ class EngineGame(Game):
         """:func:`bench_engine` of the table (``files``: :meth:`engine_files`, when the caller has them)."""
         return bench_engine(self.engine(), self, compiled, self.engine_tables(compiled),
                             self.engine_files(compiled) if files is None else files, seed, n_decisions)
-
 
     def rollout_values(self, compiled: Compiled, seed: int, n_decisions: int, per_option: int) -> dict:
         """:func:`rollout_values_engine` of the table: what ``search`` would learn from, kept."""

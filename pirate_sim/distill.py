@@ -6,10 +6,10 @@ One generation of ``pirate-sim learn --method distill`` (docs/learned.md, "Disti
    pool (seats rotating) and the engine records the decisions it faces
    (``contract.collect_engine``): the positions a strong player of this seat reaches.
 2. **Rollout values.** At each, every option gets ``rollouts`` rollouts of the search's rollout
-   strategy after it, on the same streams for every option (``engine_template.option_values_nb``).
-   The first generation rolls out the game's own rollout strategy (``expert`` in Pirate's Peak);
-   each later one the learned player of the generation before: search over the learned player,
-   learn from that search (approximate policy iteration).
+   strategy after it, on the same streams for every option (``engine_template.option_values_nb``):
+   the game's own rollout strategy (``expert`` in Pirate's Peak), or with ``rollout = "learned"``,
+   from the second generation on, the learned player of the generation before (search over the
+   learned player, learn from that search: approximate policy iteration; it measured no better).
 3. **Fit.** The player's value of option i is linear in its weights, ``w . psi_i`` (the player
    file's ``option_features(view, options, board, psi)`` fills ``psi`` from the seat's view only,
    as ``learned`` reads it), and it plays the best value.  The fit makes the softmax of those
@@ -19,13 +19,13 @@ One generation of ``pirate-sim learn --method distill`` (docs/learned.md, "Disti
 
 Why not regress the values: a least-squares fit of the rollout values (centred per decision)
 measured 0.510-0.515 of the points against the expert in Pirate's Peak, the cross-entropy fit
-0.526-0.531 on the same positions (docs/learned.md).  Same seed: identical weights (every step
-is one thread or depends only on game indices; L-BFGS is deterministic).
+0.526-0.531 on the same positions (docs/learned.md).  Same seed: identical weights on any thread
+count (the positions are played on one thread, each position's values depend only on its
+recorded state and stream, L-BFGS is deterministic).
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -36,8 +36,6 @@ FEATURES_HOOK = "option_features"  # the player file's function that distillatio
 # l2: the weights' penalty; collect_budget: the positions' search seat's budget (it only chooses
 # the positions); rollout: "game" (the game's rollout strategy every generation) or "learned"
 DEFAULTS = {"decisions": 20000, "rollouts": 32, "tau": 0.02, "l2": 1e-3, "collect_budget": 8, "rollout": "game"}
-
-
 ROLLOUTS_BY = ("game", "learned")  # DEFAULTS["rollout"]'s choices
 
 
@@ -46,9 +44,11 @@ def check_settings(d: dict) -> str:
     for k in ("decisions", "rollouts", "collect_budget"):
         if not isinstance(d[k], int) or isinstance(d[k], bool) or d[k] < 1:
             return f"{k}: expected a whole number of at least 1, got {d[k]!r}"
-    for k in ("tau", "l2"):
-        if not isinstance(d[k], (int, float)) or isinstance(d[k], bool) or not d[k] >= 0 or (k == "tau" and d[k] == 0):
-            return f"{k}: expected a number above 0, got {d[k]!r}"
+    for k, least, what in (("tau", 0.0, "above 0"), ("l2", None, "of at least 0")):
+        v = d[k]
+        number = isinstance(v, (int, float)) and not isinstance(v, bool)
+        if not number or not (v > 0 if least is not None else v >= 0):
+            return f"{k}: expected a number {what}, got {v!r}"
     if d["rollout"] not in ROLLOUTS_BY:
         return f"rollout: {d['rollout']!r} is not one of {', '.join(ROLLOUTS_BY)}"
     return ""
@@ -56,7 +56,7 @@ def check_settings(d: dict) -> str:
 
 def supports(u) -> bool:
     """Does the loaded player file ``u`` (a pirate_sim.user_strategy.UserStrategy) define the hook?"""
-    return hasattr(sys.modules.get(u.module_name), FEATURES_HOOK)
+    return hasattr(u.module, FEATURES_HOOK)
 
 
 def positions_table(sc, against: list[str], rollout_weights: Path | None, collect_budget: int):
@@ -72,7 +72,7 @@ def positions_table(sc, against: list[str], rollout_weights: Path | None, collec
 
 def option_psi(u, board, views: np.ndarray, options: np.ndarray, n: np.ndarray) -> list[np.ndarray]:
     """Each decision's ``psi`` (float[n_options, n_weights]) from the player file's hook."""
-    hook = getattr(sys.modules[u.module_name], FEATURES_HOOK)
+    hook = getattr(u.module, FEATURES_HOOK)
     k = len(u.params)
     out = []
     for d in range(len(n)):
@@ -110,28 +110,27 @@ def fit(psis: list[np.ndarray], q: np.ndarray, n: np.ndarray, w0: np.ndarray, ta
     softmax of the rollout values at temperature ``tau``, plus ``l2`` |w|^2; from ``w0``."""
     from scipy.optimize import minimize
 
-    keep = [d for d in range(len(n)) if n[d] > 1]
-    m = int(max(n[keep])) if keep else 1
-    k = len(w0)
-    X = np.zeros((len(keep), m, k))
-    T = np.zeros((len(keep), m))
-    mask = np.zeros((len(keep), m), bool)
-    for row, d in enumerate(keep):
+    rows = [d for d in range(len(n)) if n[d] > 1]
+    if not rows:
+        return np.asarray(w0, float).copy()
+    m = int(max(n[rows]))
+    X = np.zeros((len(rows), m, len(w0)))
+    T = np.zeros((len(rows), m))
+    mask = np.zeros((len(rows), m), bool)
+    for row, d in enumerate(rows):
         c = int(n[d])
         X[row, :c] = psis[d]
         t = np.exp((q[d, :c] - q[d, :c].max()) / tau)
         T[row, :c] = t / t.sum()
         mask[row, :c] = True
-    if not keep:
-        return np.asarray(w0, float).copy()
 
     def loss(w):
         z = np.where(mask, X @ w, -np.inf)
         z = z - z.max(axis=1, keepdims=True)
         e = np.exp(z)
         p = e / e.sum(axis=1, keepdims=True)
-        ll = -(T * np.log(np.where(mask, p, 1.0))).sum() / len(keep) + l2 * (w @ w)
-        grad = -np.einsum("km,kmd->d", T - p, X) / len(keep) + 2 * l2 * w
+        ll = -(T * np.log(np.where(mask, p, 1.0))).sum() / len(rows) + l2 * (w @ w)
+        grad = -np.einsum("km,kmd->d", T - p, X) / len(rows) + 2 * l2 * w
         return ll, grad
 
     return minimize(loss, np.asarray(w0, float), jac=True, method="L-BFGS-B").x

@@ -466,11 +466,12 @@ def option_values_nb(rec, lo, hi, P, T, prm, rprm, per_option, fi, urows, calls,
     """Every option's value at each recorded decision, by ``per_option`` rollouts of the search
     entry's rollout strategy (a file's too) after it, on the same streams for every option (as
     the search's rollouts: common random numbers): ``q[r - 1, i]`` the mean reward of option i
-    at row r, for rows ``lo + 1 .. hi`` (a block: rows are independent, so blocks run on threads and
-    the values never depend on how).  ``views[r - 1]`` gets the seat's view there and ``vopts[r - 1, :nopts[r - 1]]`` the
-    options a strategy file is handed (what the learned player's features read: pirate_sim.distill);
-    a decision no strategy file is asked (``file_asks_nb``) is skipped, ``nopts`` 0.
-    Reads nothing of a state but through ``G``; the record is :func:`record_nb`'s."""
+    at row r, for rows ``lo + 1 .. hi`` (a block: rows are independent, so blocks run on threads
+    and the values never depend on how).  ``views[r - 1]`` gets the seat's view there and
+    ``vopts[r - 1, :nopts[r - 1]]`` the options a strategy file is handed (what the learned
+    player's features read: pirate_sim.distill); a decision no strategy file is asked
+    (``file_asks_nb``) is skipped, ``nopts`` 0.  Reads nothing of a state but through ``G``; the
+    record is :func:`record_nb`'s."""
     truth = G.new_state_nb(P)
     rng = np.zeros(RNG_WORDS, np.uint64)
     scr = new_scratch_nb(P)
@@ -479,10 +480,10 @@ def option_values_nb(rec, lo, hi, P, T, prm, rprm, per_option, fi, urows, calls,
     n_entries = prm.shape[0]
     for r in range(lo + 1, hi + 1):
         recorded_nb(rec, r, truth, rng)
-        refresh_nb(truth, P, TT)
-        e, seat = rec[r, REC_ENTRY], rec[r, REC_SEAT]
         if not file_asks_nb(truth, P, TT):  # a decision the seat's base strategy makes for a file
             continue
+        refresh_nb(truth, P, TT)  # (the last row's rollouts used the thread's work areas)
+        e, seat = rec[r, REC_ENTRY], rec[r, REC_SEAT]
         n = G.options_nb(truth, P, TT, opts)
         nopts[r - 1] = n
         G.view_nb(truth, P, TT, seat, views[r - 1])
@@ -499,7 +500,6 @@ def option_values_nb(rec, lo, hi, P, T, prm, rprm, per_option, fi, urows, calls,
                 if err[ERR_FN] != 0:
                     return
             q[r - 1, i] = s / per_option
-        refresh_nb(truth, P, TT)  # the rollouts used the thread's work areas
 
 
 @njit(cache=True)

@@ -88,10 +88,9 @@ BUNDLED = PLAYERS / "auto"
 
 
 def _player_constant(game_name: str, name: str) -> dict:
-    """A dict constant of the game's player file (``TRAINING``, ``START``), {} if it has none."""
-    import sys
-
-    return dict(getattr(sys.modules.get(player(game_name).module_name), name, {}))
+    """A dict constant of the game's player file (``TRAINING``, ``START``, ``DISTILL``), {} if it
+    has none."""
+    return dict(getattr(player(game_name).module, name, {}))
 
 
 def training_defaults(game_name: str) -> dict[str, int]:
@@ -102,6 +101,11 @@ def training_defaults(game_name: str) -> dict[str, int]:
 
 CEM, DISTILL = "cem", "distill"  # the training methods (learn's ``method``; docs/learned.md)
 DISTILL_GENERATIONS = 3  # distillation's generations by default (each: positions, rollout values, a fit)
+
+
+def default_generations(game_name: str, method: str) -> int:
+    """The generations a training of ``method`` runs where the caller names none."""
+    return DISTILL_GENERATIONS if method == DISTILL else training_defaults(game_name)["generations"]
 
 
 def _distill_settings(game, u, method: str, given: dict | None) -> dict:
@@ -131,10 +135,11 @@ def _distill_settings(game, u, method: str, given: dict | None) -> dict:
 
 def _distill_generation(sc, out: Path, u, names, mean: np.ndarray, against: list[str], g: int, seed: int,
                         dset: dict) -> np.ndarray:
-    """One generation of distillation (pirate_sim/distill.py): the positions a ``search`` seat
-    reaches (games of ``seed``), its rollout values there (the game's own rollout strategy, or
-    from generation 1 on with ``rollout = "learned"`` the learned player of ``mean``), kept in
-    ``out``/distill_data.npz beside the earlier generations'; the fit to all of them, from ``mean``."""
+    """Generation ``g`` (0-based) of distillation (pirate_sim/distill.py): the positions a
+    ``search`` seat reaches (games of ``seed``), its rollout values there (the game's own rollout
+    strategy; with ``rollout = "learned"``, from the second generation on, the learned player of
+    ``mean``), kept in ``out``/distill_data.npz beside the earlier generations'; the fit to all of
+    them, from ``mean``."""
     from . import distill
 
     game = sc.game
@@ -400,7 +405,8 @@ def learn(sc, out: Path, *, generations: int | None = None, population: int | No
     t0 = time.perf_counter()
     game = sc.game
     d = training_defaults(game.name)
-    generations_given = generations is not None
+    if generations is None:
+        generations = default_generations(game.name, method)
     generations, population, elite, games, held_out, final_games = (
         d[k] if v is None else v for k, v in (("generations", generations), ("population", population),
                                               ("elite", elite), ("games", games), ("held_out", held_out),
@@ -409,8 +415,6 @@ def learn(sc, out: Path, *, generations: int | None = None, population: int | No
     names = tuple(u.params)
     n_seats = sc.n_seats
     dset = _distill_settings(game, u, method, distill_settings)
-    if dset and not generations_given:
-        generations = DISTILL_GENERATIONS
     if against is None:
         against = ["expert"] * (n_seats - 1)
     if len(against) != n_seats - 1:

@@ -94,6 +94,12 @@ class UserStrategy:
     dispatcher: Any = None
 
     @property
+    def module(self) -> types.ModuleType | None:
+        """The file's loaded module (its functions jitted; its constants, such as ``PARAMS``), or
+        None where this process has not loaded it."""
+        return sys.modules.get(self.module_name)
+
+    @property
     def identity(self) -> str:
         """What the scenario hash counts for the seat: the file's content and the function."""
         return f"file:{self.sha256}:{self.func_name}"
@@ -398,9 +404,9 @@ def compile_calls(game: str, users: list[UserStrategy], arg_types: tuple, board)
     for i, u in enumerate(users):
         if u.module_name not in sys.modules:  # a fresh process imports the user copy first (jitted)
             _import_file(u.module_name, d / f"{u.module_name}.py")  # the copy load() wrote of u.source
-            _jit_module(sys.modules[u.module_name], ast.parse(u.source))
+            _jit_module(u.module, ast.parse(u.source))
         text = wrapper_source(u.module_name, u.func_name, u.n_args, tuple(arg_types), board_type,
-                              getattr(sys.modules[u.module_name], CACHEABLE, True))
+                              getattr(u.module, CACHEABLE, True))
         key = sha256_text("\n".join([_cache.source_digest(), game, u.sha256, text]))[:20]
         name = f"pirate_sim_call_{key}"
         path = d / f"{name}.py"

@@ -175,7 +175,11 @@ def test_learn_cli_stops_on_sigint_and_resumes(tmp_path):
     assert "interrupted" in err and "--resume" in err
     stopped_at = len(learned._load_checkpoint(out / "checkpoint.npz")[2])
     assert 1 <= stopped_at < 40 and not (out / "final.json").exists()
-    done = subprocess.run([*cli, *args, "-o", str(out), "--resume"], cwd=root, capture_output=True, text=True)
+    import shlex
+
+    hint = shlex.split(err.split("Continue with: ", 1)[1].strip())  # the command as printed, run as it is
+    assert hint[:2] == ["pirate-sim", "learn"] and hint[-1] == "--resume"
+    done = subprocess.run([*cli, *hint[1:]], cwd=root, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     whole = subprocess.run([*cli, *args, "-o", str(tmp_path / "whole")], cwd=root, capture_output=True, text=True)
     assert whole.returncode == 0, whole.stderr

@@ -30,7 +30,8 @@ from .common import (EXIT_INTERRUPTED, console, esc, fail, load_scenario, progre
               help="Fresh games of the final table against the pool (default: the game's, 40000 in Pirate's Peak).")
 @click.option("--method", type=click.Choice(["cem", "distill"]), default="cem", show_default=True,
               help="cem: the cross-entropy method on the measured result; distill: fit the choices to search's "
-                   "rollout values at the positions a search seat reaches (docs/learned.md; Pirate's Peak).")
+                   "rollout values at the positions a search seat reaches (docs/learned.md; Pirate's Peak and "
+                   "Pirate's Cove).")
 @click.option("--decisions", type=click_type(GAMES), default=None,
               help="distill: positions each generation adds (default 20000).")
 @click.option("--rollouts", type=click_type(GAMES), default=None,
@@ -53,7 +54,8 @@ def learn_cmd(scenario_path, out_dir, generations, population, elite, games, hel
     The player values each option by a linear function of features of its own view (never
     hidden information); the weights are fitted by the cross-entropy method on common
     random numbers (--method cem), or to search's rollout values (--method distill), and
-    every generation is measured on held-out games with a Wilson 95% interval.  A scenario seat then plays it: strategy = "learned", weights = "DIR/weights.npz".
+    every generation is measured on held-out games with a Wilson 95% interval.  A scenario
+    seat then plays it: strategy = "learned", weights = "DIR/weights.npz".
 
     \b
     Example:
@@ -85,7 +87,7 @@ def learn_cmd(scenario_path, out_dir, generations, population, elite, games, hel
         if res is None or res.stopped:
             prog.stop()
             fail(f"interrupted; the finished generations are saved in {out}. Continue with: "
-                 + shell_command("pirate-sim", "learn", scenario_path, "-o", out, "--resume"), code=EXIT_INTERRUPTED)
+                 + _resume_command(click.get_current_context(), scenario_path, out), code=EXIT_INTERRUPTED)
     t = Table(title=f"{s.game.title}: the learned player on held-out games (Wilson 95%)")
     for col in ("generation", "share", "95% CI", "games", "s"):
         t.add_column(col, justify="right")
@@ -102,6 +104,19 @@ def learn_cmd(scenario_path, out_dir, generations, population, elite, games, hel
                   f"{f['fair']:.3f}): it {verdict} the pool. Trained in {res.seconds:.0f} s.", soft_wrap=True)
     console.print(f"weights: {res.weights.path} (SHA-256 {res.weights.sha256[:16]}); play it with "
                   f"strategy = \"learned\", weights = \"{res.weights.path}\"", soft_wrap=True, markup=False)
+
+
+def _resume_command(ctx: click.Context, scenario_path: str, out: Path) -> str:
+    """The command that continues this training: the options it was given (a resume with other
+    settings is refused), then --resume."""
+    words: list = ["pirate-sim", "learn", scenario_path, "-o", out]
+    for p in ctx.command.params:
+        v = ctx.params.get(p.name)
+        if not isinstance(p, click.Option) or p.name in ("out_dir", "resume", "force") or v in (None, (), p.default):
+            continue
+        flag = max(p.opts, key=len)
+        words += [flag] if p.is_flag else [w for x in (v if p.multiple else [v]) for w in (flag, x)]
+    return shell_command(*words, "--resume")
 
 
 COMMANDS = [learn_cmd]
